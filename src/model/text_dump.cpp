@@ -1,0 +1,117 @@
+#include "model/text_dump.hpp"
+
+#include <cstdio>
+
+namespace mtf {
+
+namespace {
+
+void appendName(std::string& out, const Definitions& defs, const std::string& refKind,
+                uint64_t value) {
+  std::string_view name;
+  if (refKind == "string") {
+    name = defs.string(value);
+  } else if (refKind == "region") {
+    name = defs.regionName(static_cast<Ref>(value));
+  } else if (const DefRecord* r = nullptr; refKind == "comm" || refKind == "param" ||
+                                           refKind == "group" || refKind == "attribute") {
+    DefKind kind = refKind == "comm"    ? DefKind::Comm
+                   : refKind == "param" ? DefKind::Parameter
+                   : refKind == "group" ? DefKind::Group
+                                        : DefKind::Attribute;
+    r = defs.find(kind, value);
+    if (r && r->fields.size() > 1) name = defs.string(r->fields[1]);
+  }
+  if (name.empty()) return;
+  out += "(\"";
+  out += name;
+  out += "\")";
+}
+
+std::string formatValue(const FieldSpec& spec, uint64_t value, const Definitions& defs) {
+  switch (spec.type) {
+    case FieldType::I64:
+      return std::to_string(asSigned(value));
+    case FieldType::F64: {
+      char buf[64];
+      std::snprintf(buf, sizeof buf, "%.17g", asDouble(value));
+      return buf;
+    }
+    case FieldType::Ref: {
+      if (spec.refKind != "loc" && value == kUndefinedRef) return "undef";
+      std::string out = std::to_string(value);
+      appendName(out, defs, spec.refKind, value);
+      return out;
+    }
+    default:
+      return std::to_string(value);
+  }
+}
+
+void appendFields(std::string& out, const KindSchema& schema, const std::vector<uint64_t>& fields,
+                  const Definitions& defs) {
+  for (size_t i = 0; i < fields.size(); ++i) {
+    const size_t specIndex =
+        i < schema.fixedCount || !schema.hasGroup()
+            ? std::min(i, schema.fields.size() - 1)
+            : schema.fixedCount + (i - schema.fixedCount) % schema.groupSize;
+    const FieldSpec& spec = schema.fields[specIndex];
+    out += ' ';
+    out += spec.name;
+    out += '=';
+    // A record's own id is printed bare; references name what they point at.
+    out += spec.name == "self" ? std::to_string(fields[i]) : formatValue(spec, fields[i], defs);
+  }
+}
+
+}  // namespace
+
+std::string formatDefinition(const DefRecord& record, const Definitions& defs) {
+  const KindSchema& schema = schemaOf(record.kind);
+  std::string out(schema.name);
+  appendFields(out, schema, record.fields, defs);
+  if (record.kind == DefKind::String) {
+    out += " text=\"";
+    for (char c : record.text) {
+      if (c == '"' || c == '\\') out += '\\';
+      if (c == '\n') {
+        out += "\\n";
+        continue;
+      }
+      out += c;
+    }
+    out += '"';
+  }
+  return out;
+}
+
+std::string formatEvent(const Event& event, const Definitions& defs) {
+  std::string out = "L" + std::to_string(event.location) + ' ' + std::to_string(event.time) + ' ';
+  const KindSchema& schema = schemaOf(event.kind);
+  out += schema.name;
+  if (!event.fields.empty()) appendFields(out, schema, event.fields, defs);
+  if (!event.attributes.empty()) {
+    out += " |";
+    for (const EventAttribute& a : event.attributes)
+      out += " attr" + std::to_string(a.attribute) + ":" + std::to_string(a.type) + "=" +
+             std::to_string(a.value);
+  }
+  return out;
+}
+
+void TextDumpSink::begin(const Definitions& defs) {
+  defs_ = &defs;
+  if (!withDefinitions_) return;
+  const ClockProperties& c = defs.clock;
+  out_ << "# format " << defs.info.format << '\n';
+  out_ << "ClockProperties resolution=" << c.resolution << " offset=" << c.globalOffset
+       << " length=" << c.traceLength << '\n';
+  for (const DefRecord& r : defs.records()) out_ << formatDefinition(r, defs) << '\n';
+  out_ << "# events\n";
+}
+
+void TextDumpSink::event(const Event& e) { out_ << formatEvent(e, *defs_) << '\n'; }
+
+void TextDumpSink::end() { out_.flush(); }
+
+}  // namespace mtf

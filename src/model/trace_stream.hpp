@@ -1,0 +1,70 @@
+// Sources and sinks of the pipeline (babeltrace2-style): a reader is a TraceSource,
+// a writer or an analysis is a TraceSink, and `pump` joins them. Nothing here holds
+// the whole trace: events flow one at a time.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "model/definitions.hpp"
+#include "model/event.hpp"
+
+namespace mtf {
+
+// Counts of things a stage could not carry, by description ("Paraver state records",
+// "OTF2 events of unknown kind", ...). Empty means nothing was lost.
+using LossReport = std::map<std::string, uint64_t>;
+
+class TraceSink {
+ public:
+  virtual ~TraceSink() = default;
+  // Called once, before any event, with the complete definitions.
+  virtual void begin(const Definitions& defs) = 0;
+  // Events of one location arrive in time order; events of different locations may be
+  // interleaved (a Paraver reader) or come location after location (an OTF2 reader).
+  virtual void event(const Event& e) = 0;
+  // Called once after the last event: the sink finishes (and commits its output).
+  virtual void end() = 0;
+  // What this sink had to drop because its format cannot hold it.
+  virtual LossReport losses() const { return {}; }
+};
+
+enum class EventOrder : uint8_t { ByLocation, ByTime };
+
+struct ReadOptions {
+  bool lenient = false;   // skip bad records (counted in unmodelled()) instead of failing
+  bool progress = false;  // report progress on stderr
+};
+
+class TraceSource {
+ public:
+  virtual ~TraceSource() = default;
+  // Reads the definitions (cheap, no events). Throws InputError on bad input.
+  virtual const Definitions& definitions() = 0;
+  // Streams every event into `sink`: begin(defs), event()*, end().
+  virtual void read(TraceSink& sink) = 0;
+  virtual EventOrder order() const { return EventOrder::ByLocation; }
+  // What the input held that the model does not represent, counted (filled by read()).
+  virtual LossReport unmodelled() const { return {}; }
+};
+
+// Fans events out to several sinks (e.g. a writer and a statistics collector).
+class TeeSink : public TraceSink {
+ public:
+  explicit TeeSink(std::initializer_list<TraceSink*> sinks) : sinks_(sinks) {}
+  void begin(const Definitions& d) override {
+    for (auto* s : sinks_) s->begin(d);
+  }
+  void event(const Event& e) override {
+    for (auto* s : sinks_) s->event(e);
+  }
+  void end() override {
+    for (auto* s : sinks_) s->end();
+  }
+
+ private:
+  std::vector<TraceSink*> sinks_;
+};
+
+}  // namespace mtf

@@ -1,0 +1,57 @@
+#include "registry/registry.hpp"
+
+#include "util/error.hpp"
+// One include and one line per format.
+#include "converters/otf2/otf2_format.hpp"
+
+namespace fs = std::filesystem;
+
+namespace mtf {
+
+const std::vector<FormatEntry>& formats() {
+  static const std::vector<FormatEntry> all = {
+      otf2Format(),
+  };
+  return all;
+}
+
+const FormatEntry* formatByName(const std::string& name) {
+  for (const FormatEntry& f : formats())
+    if (f.name == name) return &f;
+  return nullptr;
+}
+
+const FormatEntry& detectInputFormat(const fs::path& input) {
+  std::error_code ec;
+  if (!fs::exists(input, ec)) throw InputError(input.string(), "", "no such file or directory");
+  for (const FormatEntry& f : formats())
+    if (f.openReader && f.sniff && f.sniff(input)) return f;
+  throw InputError(input.string(), "", "not a trace of any known format (" +
+                                           std::string(fs::is_directory(input, ec)
+                                                           ? "directory holds no trace"
+                                                           : "content not recognised") +
+                                           ")");
+}
+
+const FormatEntry& formatForOutput(const fs::path& output) {
+  const std::string name = output.string();
+  const FormatEntry* best = nullptr;
+  size_t bestLength = 0;
+  for (const FormatEntry& f : formats()) {
+    for (const std::string& ext : f.extensions) {
+      if (name.size() >= ext.size() && name.compare(name.size() - ext.size(), ext.size(), ext) == 0 &&
+          ext.size() > bestLength && f.openWriter) {
+        best = &f;
+        bestLength = ext.size();
+      }
+    }
+  }
+  if (!best) throw UsageError(name + ": cannot tell the output format from the name (use --to)");
+  return *best;
+}
+
+std::unique_ptr<TraceSource> openTrace(const fs::path& input, const ReadOptions& opts) {
+  return detectInputFormat(input).openReader(input, opts);
+}
+
+}  // namespace mtf

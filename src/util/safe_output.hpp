@@ -1,0 +1,38 @@
+// Safe output: a writer writes into a staging directory beside the target; only commit()
+// moves the finished files into place, so a failure never leaves a half-written output.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace mtf {
+
+class SafeOutput {
+ public:
+  // `target` is the path the user named (e.g. out/trace.otf2, out/t.prv, out_tau/).
+  // Refuses (IoError) an unwritable parent; refuses an existing output unless `force`.
+  SafeOutput(const std::filesystem::path& target, bool force);
+  ~SafeOutput();  // removes the staging directory unless committed
+  SafeOutput(const SafeOutput&) = delete;
+  SafeOutput& operator=(const SafeOutput&) = delete;
+
+  // Where the writer must write: same file name as the target, inside the staging dir.
+  // A writer that produces several entries (x.otf2 + x.def + x/) puts them all there.
+  const std::filesystem::path& stagingPath() const { return staging_path_; }
+  // Moves every entry of the staging directory into the target directory (replacing
+  // existing ones only with force) and removes the staging directory.
+  void commit();
+
+ private:
+  std::filesystem::path target_;
+  std::filesystem::path staging_dir_;
+  std::filesystem::path staging_path_;
+  bool force_ = false;
+  bool committed_ = false;
+};
+
+// True if `a` and `b` name the same existing file or directory (the output is never the input).
+bool samePath(const std::filesystem::path& a, const std::filesystem::path& b);
+
+}  // namespace mtf

@@ -1,0 +1,68 @@
+#include "util/safe_output.hpp"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "util/error.hpp"
+
+namespace fs = std::filesystem;
+
+namespace mtf {
+namespace {
+
+fs::path freshDir(const std::string& name) {
+  fs::path dir = fs::temp_directory_path() / ("mtf-safe-" + name + std::to_string(getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+TEST(SafeOutput, CommitMovesEveryEntry) {
+  const fs::path dir = freshDir("commit");
+  {
+    SafeOutput out(dir / "t.otf2", false);
+    std::ofstream(out.stagingPath()) << "anchor";
+    std::ofstream(out.stagingPath().parent_path() / "t.def") << "defs";
+    EXPECT_FALSE(fs::exists(dir / "t.otf2"));
+    out.commit();
+  }
+  EXPECT_TRUE(fs::exists(dir / "t.otf2"));
+  EXPECT_TRUE(fs::exists(dir / "t.def"));
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()), 2);
+}
+
+TEST(SafeOutput, FailureLeavesNothing) {
+  const fs::path dir = freshDir("fail");
+  {
+    SafeOutput out(dir / "t.prv", false);
+    std::ofstream(out.stagingPath()) << "half";
+  }
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()), 0);
+}
+
+TEST(SafeOutput, ExistingOutputNeedsForce) {
+  const fs::path dir = freshDir("force");
+  std::ofstream(dir / "t.prv") << "old";
+  EXPECT_THROW(SafeOutput(dir / "t.prv", false), IoError);
+  SafeOutput out(dir / "t.prv", true);
+  std::ofstream(out.stagingPath()) << "new";
+  out.commit();
+  std::ifstream in(dir / "t.prv");
+  std::string text;
+  in >> text;
+  EXPECT_EQ(text, "new");
+}
+
+TEST(SafeOutput, MissingDirectoryIsAnIoError) {
+  try {
+    SafeOutput out("/nonexistent-dir-xyz/t.otf2", false);
+    FAIL();
+  } catch (const IoError& e) {
+    EXPECT_EQ(e.code(), ExitCode::IoFailure);
+    EXPECT_NE(std::string(e.what()).find("/nonexistent-dir-xyz"), std::string::npos);
+  }
+}
+
+}  // namespace
+}  // namespace mtf
