@@ -47,10 +47,12 @@ struct ClockProperties {
 // OTF2 enumerations the rest of the pipeline looks at.
 enum class LocationType : uint8_t { Unknown = 0, CpuThread = 1, Gpu = 2, Metric = 3 };
 enum class RegionRole : uint8_t {
-  Unknown = 0, Function = 1, Wrapper = 2, Loop = 3, Code = 4, Collective = 17,
-  PointToPoint = 20
+  Unknown = 0, Function = 1, Wrapper = 2, Loop = 3, Code = 4, Barrier = 15, CollOne2All = 23,
+  CollAll2One = 24, CollAll2All = 25, CollOther = 26, PointToPoint = 28
 };
-enum class Paradigm : uint8_t { Unknown = 0, User = 1, Compiler = 2, Mpi = 5 };
+enum class Paradigm : uint8_t { Unknown = 0, User = 1, Compiler = 2, OpenMp = 3, Mpi = 4 };
+// OTF2_GroupType values used for MPI communicators.
+enum class GroupType : uint8_t { Locations = 1, CommLocations = 4, CommGroup = 5, CommSelf = 6 };
 
 struct LocationView {
   LocationId id = 0;

@@ -1,0 +1,67 @@
+#include "model/mpi_ranks.hpp"
+
+namespace mtf {
+
+Ref defineMpiWorld(DefinitionBuilder& builder, const std::vector<LocationId>& rankLocations) {
+  builder.group("", static_cast<uint8_t>(GroupType::CommLocations), Paradigm::Mpi, rankLocations);
+  std::vector<uint64_t> ranks(rankLocations.size());
+  for (size_t i = 0; i < ranks.size(); ++i) ranks[i] = i;
+  const Ref group =
+      builder.group("", static_cast<uint8_t>(GroupType::CommGroup), Paradigm::Mpi, ranks);
+  return builder.comm("MPI_COMM_WORLD", group);
+}
+
+Ref defineMpiComm(DefinitionBuilder& builder, std::string_view name,
+                  const std::vector<uint64_t>& worldRanks, Ref parent) {
+  const Ref group =
+      builder.group("", static_cast<uint8_t>(GroupType::CommGroup), Paradigm::Mpi, worldRanks);
+  return builder.comm(name, group, parent);
+}
+
+RankMap::RankMap(const Definitions& defs) {
+  for (const DefRecord& r : defs.records()) {
+    if (r.kind == DefKind::Group && r.field("type") == static_cast<uint64_t>(GroupType::CommLocations) &&
+        r.field("paradigm") == static_cast<uint64_t>(Paradigm::Mpi)) {
+      world_ = defs.groupMembers(r.fields[0]);
+    }
+  }
+  for (size_t i = 0; i < world_.size(); ++i) worldRankOf_[world_[i]] = i;
+  for (const DefRecord& r : defs.records()) {
+    if (r.kind != DefKind::Comm) continue;
+    const Ref comm = static_cast<Ref>(r.fields[0]);
+    const DefRecord* group = defs.find(DefKind::Group, r.field("group"));
+    if (!group) continue;
+    if (group->field("type") == static_cast<uint64_t>(GroupType::CommSelf)) {
+      commSelf_[comm] = true;
+      continue;
+    }
+    commRanks_[comm] = defs.groupMembers(group->fields[0]);
+    
+  }
+}
+
+LocationId RankMap::locationOf(Ref comm, uint64_t rank) const {
+  const auto it = commRanks_.find(comm);
+  if (it == commRanks_.end()) return kUndefinedId;
+  if (rank >= it->second.size()) return kUndefinedId;
+  const uint64_t world = it->second[rank];
+  return world < world_.size() ? world_[world] : kUndefinedId;
+}
+
+int64_t RankMap::worldRank(LocationId location) const {
+  const auto it = worldRankOf_.find(location);
+  return it == worldRankOf_.end() ? -1 : static_cast<int64_t>(it->second);
+}
+
+int64_t RankMap::rankIn(Ref comm, LocationId location) const {
+  const int64_t world = worldRank(location);
+  if (world < 0) return -1;
+  if (commSelf_.count(comm)) return 0;
+  const auto it = commRanks_.find(comm);
+  if (it == commRanks_.end()) return -1;
+  for (size_t i = 0; i < it->second.size(); ++i)
+    if (it->second[i] == static_cast<uint64_t>(world)) return static_cast<int64_t>(i);
+  return -1;
+}
+
+}  // namespace mtf
