@@ -47,6 +47,10 @@ class TraceSource {
   virtual EventOrder order() const { return EventOrder::ByLocation; }
   // What the input held that the model does not represent, counted (filled by read()).
   virtual LossReport unmodelled() const { return {}; }
+  // The input's own records counted by their own kind, e.g. {"state records": 120,
+  // "communication records": 40} for Paraver (filled by read()); `mtf info` prints it
+  // so users can check every record of the file was seen. Empty if not meaningful.
+  virtual std::map<std::string, uint64_t> inputRecords() const { return {}; }
 };
 
 // Fans events out to several sinks (e.g. a writer and a statistics collector).

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Installs everything mtf needs to build and test on Debian bookworm (run as root).
+# One package list; add a package here (one per line) when the project needs it.
+set -euo pipefail
+PACKAGES=(
+  build-essential cmake ninja-build pkg-config git
+  libotf2-trace-dev otf2-tools python3-otf2
+  libxerces-c-dev libxml2-dev libxml2-utils
+  zlib1g-dev libzstd-dev
+  libgtest-dev googletest
+  libcli11-dev nlohmann-json3-dev
+  zstd xz-utils gzip time
+  clang-format
+)
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
