@@ -1,0 +1,93 @@
+// mtf convert IN -o OUT [--to FORMAT]: any readable format to any writable one, never
+// losing anything silently: what the output format cannot hold is reported (or, with
+// --strict, the conversion is refused and nothing is written).
+#include <iostream>
+
+#include "cli/command.hpp"
+#include "cli/common.hpp"
+#include "cli/info_collector.hpp"
+#include "util/safe_output.hpp"
+
+namespace mtf::cli {
+namespace {
+
+struct ConvertOptions {
+  std::string input;
+  std::string output;
+  std::string to;
+  bool force = false;
+  bool lenient = false;
+  WriteOptions write;
+  bool noLoops = false;
+};
+
+const FormatEntry& outputFormat(const ConvertOptions& o) {
+  if (o.to.empty()) return formatForOutput(o.output);
+  const FormatEntry* f = formatByName(o.to);
+  if (!f || !f->openWriter) {
+    std::string known;
+    for (const FormatEntry& e : formats())
+      if (e.openWriter) known += (known.empty() ? "" : ", ") + e.name;
+    throw UsageError("--to " + o.to + ": no such output format (known: " + known + ")");
+  }
+  return *f;
+}
+
+void reportLosses(const LossReport& losses, bool strict, const std::string& output) {
+  if (losses.empty()) return;
+  std::string text;
+  for (const auto& [what, n] : losses) text += "  " + std::to_string(n) + " " + what + "\n";
+  if (strict)
+    throw InputError(output, "", "--strict: the output format cannot hold everything:\n" + text +
+                                     "nothing was written");
+  std::cerr << "mtf: " << output << ": the output format cannot hold everything; dropped:\n" << text;
+}
+
+void runConvert(ConvertOptions o, const GlobalOptions& g) {
+  o.write.loops = !o.noLoops;
+  if (samePath(o.input, o.output)) throw UsageError(o.output + ": the output is the input");
+  auto source = openInput(o.input, o.lenient);
+  const std::string inFormat = source->definitions().info.format;
+  const FormatEntry& format = outputFormat(o);
+  SafeOutput out(o.output, o.force);
+  auto writer = format.openWriter(out.stagingPath(), o.write);
+  Progress progress("converting " + o.input, !g.quiet && stderrIsTerminal());
+  InfoCollector counter(&progress);
+  TeeSink tee{writer.get(), &counter};
+  source->read(tee);
+  progress.finish();
+  LossReport losses = source->unmodelled();
+  mergeLosses(losses, writer->losses());
+  reportLosses(losses, o.write.strict, o.output);
+  writer.reset();  // close every file before moving them into place
+  out.commit();
+  if (!g.quiet)
+    std::cerr << "mtf: converted " << o.input << " (" << inFormat << ") -> " << o.output << " ("
+              << format.name << "): " << counter.total() << " events\n";
+}
+
+void setupConvert(CLI::App& app, const GlobalOptions& global) {
+  auto o = std::make_shared<ConvertOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "convert",
+      "Convert a trace. The input format is found by content; the output format by the\n"
+      "output's name (.otf2, .prv, .prv.gz, .mtf, .mtf.xml) or --to.");
+  cmd->add_option("INPUT", o->input, "Input trace")->required();
+  cmd->add_option("-o,--output", o->output, "Output path")->required();
+  cmd->add_option("--to", o->to, "Output format by name (otf2, paraver, tau, mtf, mtf-xml)");
+  cmd->add_flag("--strict", o->write.strict,
+                "Refuse (exit 2, nothing written) if the output format cannot hold everything");
+  cmd->add_flag("--force", o->force, "Replace an existing output");
+  cmd->add_flag("--lenient", o->lenient, "Skip bad input records (reported) instead of failing");
+  cmd->add_flag("--compress", o->write.compress, "Compress where the format allows (Paraver .prv.gz)");
+  cmd->add_flag("--merged", o->write.merged, "TAU: write one merged tau.trc + tau.edf");
+  cmd->add_flag("--structure-only", o->write.structureOnly, "MTF XML: leave the value arrays out");
+  cmd->add_flag("--patterns", o->write.patterns, "MTF: detect and store communication patterns");
+  cmd->add_flag("--no-loops", o->noLoops, "MTF: do not store loop nests");
+  cmd->callback([o, &global] { runConvert(*o, global); });
+}
+
+MTF_COMMAND(30, "convert", setupConvert);
+
+}  // namespace
+}  // namespace mtf::cli

@@ -1,0 +1,29 @@
+#include "cli/common.hpp"
+
+namespace mtf::cli {
+
+std::unique_ptr<TraceSource> openInput(const std::string& path, bool lenient) {
+  ReadOptions opts;
+  opts.lenient = lenient;
+  return openTrace(path, opts);
+}
+
+std::string decimalSeconds(uint64_t ticks, uint64_t resolution) {
+  if (resolution == 0) return "0";
+  std::string out = std::to_string(ticks / resolution);
+  uint64_t rest = ticks % resolution;
+  // As many fractional digits as the resolution has (1e9 -> 9 digits).
+  std::string frac;
+  for (uint64_t scale = resolution; scale > 1; scale /= 10) {
+    rest *= 10;
+    frac += static_cast<char>('0' + rest / resolution);
+    rest %= resolution;
+  }
+  return frac.empty() ? out : out + "." + frac;
+}
+
+void mergeLosses(LossReport& a, const LossReport& b) {
+  for (const auto& [what, n] : b) a[what] += n;
+}
+
+}  // namespace mtf::cli

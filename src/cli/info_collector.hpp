@@ -1,0 +1,41 @@
+// The statistics `mtf info` prints, gathered by a sink while the trace streams past.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <unordered_map>
+
+#include "model/trace_stream.hpp"
+#include "util/progress.hpp"
+
+namespace mtf::cli {
+
+class InfoCollector : public TraceSink {
+ public:
+  explicit InfoCollector(Progress* progress = nullptr) : progress_(progress) {}
+  void begin(const Definitions& defs) override { defs_ = &defs; }
+  void event(const Event& e) override {
+    ++byKind_[static_cast<size_t>(e.kind)];
+    if (e.time < first_) first_ = e.time;
+    if (e.time > last_) last_ = e.time;
+    ++total_;
+    if (progress_) progress_->tick(total_);
+  }
+  void end() override {}
+
+  uint64_t total() const { return total_; }
+  uint64_t count(EventKind k) const { return byKind_[static_cast<size_t>(k)]; }
+  bool empty() const { return total_ == 0; }
+  Tick first() const { return first_; }
+  Tick last() const { return last_; }
+
+ private:
+  const Definitions* defs_ = nullptr;
+  Progress* progress_;
+  std::array<uint64_t, kEventKindCount> byKind_{};
+  uint64_t total_ = 0;
+  Tick first_ = ~Tick{0};
+  Tick last_ = 0;
+};
+
+}  // namespace mtf::cli
