@@ -1,0 +1,64 @@
+// Golden tests: `mtf dump` of fixed inputs must equal the checked-in expectation in
+// tests/golden/. After an intended change of the dump format or of the generator, rerun
+// with MTF_UPDATE_GOLDEN=1 to rewrite the expectations, and review the diff.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+
+#include "cli/run_command.hpp"
+
+using mtf::test::mtfProgram;
+using mtf::test::readFile;
+using mtf::test::run;
+
+namespace {
+
+struct GoldenCase {
+  const char* name;     // tests/golden/<name>.dump
+  const char* command;  // produces the input into $DIR (empty: input is `input`)
+  const char* input;    // path relative to $DIR or absolute
+};
+
+std::string expand(std::string text, const std::string& dir) {
+  const std::string shared = std::string(MTF_SHARED_DIR);
+  for (auto [key, value] : {std::pair<std::string, std::string>{"$DIR", dir},
+                            {"$SHARED", shared},
+                            {"$GEN", mtf::test::genProgram()}}) {
+    for (size_t at; (at = text.find(key)) != std::string::npos;) text.replace(at, key.size(), value);
+  }
+  return text;
+}
+
+void checkGolden(const GoldenCase& c) {
+  const std::string dir = mtf::test::freshTempDir(std::string("golden-") + c.name);
+  if (*c.command) {
+    const auto made = run(expand(c.command, dir));
+    ASSERT_EQ(made.status, 0) << made.output;
+  }
+  const auto dump = run(mtfProgram() + " dump " + expand(c.input, dir), false);
+  ASSERT_EQ(dump.status, 0);
+  const std::string expectedPath = std::string(MTF_SOURCE_DIR) + "/tests/golden/" + c.name + ".dump";
+  if (std::getenv("MTF_UPDATE_GOLDEN")) std::ofstream(expectedPath, std::ios::binary) << dump.output;
+  const std::string expected = readFile(expectedPath);
+  ASSERT_FALSE(expected.empty()) << "missing " << expectedPath;
+  EXPECT_TRUE(dump.output == expected) << "mtf dump differs from " << expectedPath
+                                       << "; run `diff` on the two to see how";
+}
+
+TEST(Golden, PingPongOtf2) {
+  checkGolden({"pipit-ping-pong", "", "$SHARED/traces/otf2/pipit-ping-pong/traces.otf2"});
+}
+
+TEST(Golden, GeneratedWavefront) {
+  checkGolden({"gen-wavefront-4",
+               "$GEN wavefront --ranks 4 --iterations 2 --inner 3 --seed 7 -q -o $DIR/w.otf2",
+               "$DIR/w.otf2"});
+}
+
+TEST(Golden, GeneratedHalo) {
+  checkGolden({"gen-halo-4", "$GEN halo --ranks 4 --iterations 2 --seed 3 -q -o $DIR/h.otf2",
+               "$DIR/h.otf2"});
+}
+
+}  // namespace
