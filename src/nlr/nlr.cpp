@@ -1,0 +1,186 @@
+#include "nlr/nlr.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace mtf::nlr {
+
+namespace {
+
+uint64_t hashElements(const ElementKey* elements, size_t length) {
+  uint64_t h = 0x84222325CBF29CE4ull ^ length;
+  for (size_t i = 0; i < length; ++i) {
+    h ^= elements[i];
+    h *= 0x100000001B3ull;
+    h ^= h >> 31;
+  }
+  return h;
+}
+
+}  // namespace
+
+uint32_t BodyTable::intern(const ElementKey* elements, size_t length) {
+  const uint64_t h = hashElements(elements, length);
+  const auto [first, last] = byHash_.equal_range(h);
+  for (auto it = first; it != last; ++it) {
+    const std::vector<ElementKey>& b = bodies_[it->second];
+    if (b.size() == length && std::equal(b.begin(), b.end(), elements)) return it->second;
+  }
+  if (bodies_.size() > kMaxBodyId) throw std::length_error("NLR: too many distinct loop bodies");
+  const auto id = static_cast<uint32_t>(bodies_.size());
+  bodies_.emplace_back(elements, elements + length);
+  byHash_.emplace(h, id);
+  return id;
+}
+
+Nlr::Nlr(const NlrOptions& options) : options_(options) {
+  options_.minReps = std::max(2u, options_.minReps);
+  options_.window = std::max<size_t>(options_.window, options_.minReps);
+  maxBody_ = options_.window / options_.minReps;
+  buf_.reserve(2 * options_.window + 2);
+  prev_.reserve(2 * options_.window + 2);
+}
+
+void Nlr::push(uint32_t symbol) {
+  ++pushed_;
+  pushElement(eventKey(symbol));
+  while (reduceOnce()) {
+  }
+  while (windowSize() > options_.window) evictOldest();
+}
+
+Nlr::Pos& Nlr::lastPositionOf(ElementKey key) {
+  if (isLoop(key)) return lastLoop_.try_emplace(key, -1).first->second;
+  const uint32_t symbol = symbolOf(key);
+  if (symbol >= lastEvent_.size()) lastEvent_.resize(symbol + 1, -1);
+  return lastEvent_[symbol];
+}
+
+// Restores the last position of `key` after its newest occurrence left; loop keys with
+// no occurrence left in the window are erased so the index stays window-sized.
+void Nlr::forgetLastPosition(ElementKey key, Pos restored) {
+  if (restored < firstPos()) restored = -1;
+  if (isLoop(key)) {
+    if (restored < 0)
+      lastLoop_.erase(key);
+    else
+      lastLoop_[key] = restored;
+  } else {
+    lastEvent_[symbolOf(key)] = restored;
+  }
+}
+
+void Nlr::pushElement(ElementKey key) {
+  const Pos position = offset_ + static_cast<Pos>(buf_.size());
+  Pos& last = lastPositionOf(key);
+  prev_.push_back(last >= firstPos() ? last : -1);
+  last = position;
+  buf_.push_back(key);
+  if (isLoop(key)) loops_.push_back(position);
+}
+
+void Nlr::popElement() {
+  const ElementKey key = buf_.back();
+  forgetLastPosition(key, prev_.back());
+  buf_.pop_back();
+  prev_.pop_back();
+  if (isLoop(key)) loops_.pop_back();
+}
+
+void Nlr::evictOldest() {
+  const ElementKey key = buf_[head_];
+  const Pos position = firstPos();
+  emitted_.push_back(key);
+  if (lastPositionOf(key) == position) forgetLastPosition(key, -1);
+  if (isLoop(key)) ++loopsHead_;
+  ++head_;
+  if (head_ >= options_.window) {  // compact: amortised O(1) per element
+    buf_.erase(buf_.begin(), buf_.begin() + static_cast<std::ptrdiff_t>(head_));
+    prev_.erase(prev_.begin(), prev_.begin() + static_cast<std::ptrdiff_t>(head_));
+    offset_ += static_cast<Pos>(head_);
+    head_ = 0;
+    loops_.erase(loops_.begin(), loops_.begin() + static_cast<std::ptrdiff_t>(loopsHead_));
+    loopsHead_ = 0;
+  }
+}
+
+// The loop closest to the end that is followed by exactly one copy of its body, or -1.
+Nlr::Pos Nlr::findExtension(size_t& bodyLength) const {
+  const Pos top = topPos();
+  for (size_t i = loops_.size(); i-- > loopsHead_;) {
+    const Pos p = loops_[i];
+    const auto k = static_cast<size_t>(top - p);
+    if (k == 0) continue;
+    if (k > maxBody_) break;
+    const ElementKey loop = at(p);
+    if (countOf(loop) >= kMaxIterations) continue;
+    const std::vector<ElementKey>& body = bodies_.body(bodyOf(loop));
+    if (body.size() != k || body.back() != at(top)) continue;
+    if (std::equal(body.begin(), body.end(), &buf_[static_cast<size_t>(p + 1 - offset_)])) {
+      bodyLength = k;
+      return p;
+    }
+  }
+  return -1;
+}
+
+// True if the window ends with minReps copies of its last k elements.
+bool Nlr::isRepetition(size_t k) const {
+  const size_t end = buf_.size();
+  const ElementKey* last = &buf_[end - k];
+  for (unsigned copy = 1; copy < options_.minReps; ++copy)
+    if (buf_[end - 1 - copy * k] != buf_[end - 1]) return false;
+  for (unsigned copy = 1; copy < options_.minReps; ++copy)
+    if (!std::equal(last, last + k, last - copy * k)) return false;
+  return true;
+}
+
+bool Nlr::reduceOnce() {
+  const size_t n = windowSize();
+  if (n < 2) return false;
+  const Pos top = topPos();
+  size_t extensionLength = 0;
+  const Pos loop = findExtension(extensionLength);
+  const size_t limit = loop >= 0 ? extensionLength : maxBody_ + 1;
+  for (Pos p = previousSame(top); p >= firstPos(); p = previousSame(p)) {
+    const auto k = static_cast<size_t>(top - p);
+    if (k >= limit || k * options_.minReps > n) break;
+    if (isRepetition(k)) {
+      fold(k);
+      return true;
+    }
+  }
+  if (loop < 0) return false;
+  extend(loop, extensionLength);
+  return true;
+}
+
+void Nlr::extend(Pos loop, size_t k) {
+  for (size_t i = 0; i < k; ++i) popElement();
+  const ElementKey key = at(loop);
+  popElement();
+  pushElement(loopKey(bodyOf(key), countOf(key) + 1));
+}
+
+void Nlr::fold(size_t k) {
+  const uint32_t body = bodies_.intern(&buf_[buf_.size() - k], k);
+  for (size_t i = 0; i < k * options_.minReps; ++i) popElement();
+  pushElement(loopKey(body, options_.minReps));
+}
+
+LoopModel Nlr::model(std::vector<Signature> signatures) const {
+  LoopModel m;
+  m.signatures = std::move(signatures);
+  m.bodies = bodies_.all();
+  m.top = emitted_;
+  m.top.insert(m.top.end(), buf_.begin() + static_cast<std::ptrdiff_t>(head_), buf_.end());
+  m.eventsIn = pushed_;
+  return m;
+}
+
+size_t Nlr::workingBytes() const {
+  return (buf_.capacity() + prev_.capacity() + loops_.capacity()) * sizeof(uint64_t) +
+         lastEvent_.capacity() * sizeof(Pos) + lastLoop_.size() * 4 * sizeof(uint64_t);
+}
+
+}  // namespace mtf::nlr

@@ -1,0 +1,93 @@
+// Nested Loop Recognition (Ketterlin & Clauss; section II-C of the loop-nest paper),
+// incremental over one stream of integer symbols.
+//
+// NLR keeps a window of elements (events and loops). After each new symbol it reduces
+// the end of the window, repeatedly, until nothing applies:
+//  - extension: a loop followed by one more copy of its body absorbs the copy (count+1);
+//  - folding: K consecutive copies (K = minReps, 3 by default) of any sequence at the end
+//    of the window become one loop of K iterations.
+// Among the reductions possible, the one with the shortest body wins (extension before
+// folding on a tie) — the paper leaves the order open; shortest first gives the
+// innermost loops first, which then make the outer bodies equal. When the window holds
+// more than `window` elements, the oldest goes out to the model for good, so memory is
+// the window plus the model (the hash-consed bodies and the elements that left the
+// window), never the trace length.
+#pragma once
+
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+#include "nlr/loop_model.hpp"
+
+namespace mtf::nlr {
+
+struct NlrOptions {
+  size_t window = 512;   // elements kept for recognition; bodies up to window/minReps
+  unsigned minReps = 3;  // copies needed to create a loop (at least 2)
+};
+
+// Loop bodies, hash-consed: equal bodies get the same id; a body only refers to bodies
+// created before it.
+class BodyTable {
+ public:
+  uint32_t intern(const ElementKey* elements, size_t length);
+  const std::vector<ElementKey>& body(uint32_t id) const { return bodies_[id]; }
+  size_t size() const { return bodies_.size(); }
+  const std::vector<std::vector<ElementKey>>& all() const { return bodies_; }
+
+ private:
+  std::vector<std::vector<ElementKey>> bodies_;
+  std::unordered_multimap<uint64_t, uint32_t> byHash_;
+};
+
+class Nlr {
+ public:
+  explicit Nlr(const NlrOptions& options = {});
+  void push(uint32_t symbol);
+
+  uint64_t pushed() const { return pushed_; }
+  size_t windowSize() const { return buf_.size() - head_; }
+  size_t emittedSize() const { return emitted_.size(); }
+  const BodyTable& bodies() const { return bodies_; }
+  // The model so far: elements that left the window, then the window (no side effects).
+  LoopModel model(std::vector<Signature> signatures) const;
+  // Bytes held by the recognizer's working state (window, indexes), not the model.
+  size_t workingBytes() const;
+
+ private:
+  using Pos = int64_t;  // absolute position of an element in the stream of elements
+
+  Pos firstPos() const { return offset_ + static_cast<Pos>(head_); }
+  Pos topPos() const { return offset_ + static_cast<Pos>(buf_.size()) - 1; }
+  ElementKey at(Pos p) const { return buf_[static_cast<size_t>(p - offset_)]; }
+  Pos previousSame(Pos p) const { return prev_[static_cast<size_t>(p - offset_)]; }
+  Pos& lastPositionOf(ElementKey key);
+  void forgetLastPosition(ElementKey key, Pos restored);
+
+  void pushElement(ElementKey key);
+  void popElement();
+  void evictOldest();
+  bool reduceOnce();
+  Pos findExtension(size_t& bodyLength) const;
+  bool isRepetition(size_t k) const;
+  void extend(Pos loop, size_t k);
+  void fold(size_t k);
+
+  NlrOptions options_;
+  size_t maxBody_;
+  uint64_t pushed_ = 0;
+  BodyTable bodies_;
+  std::vector<ElementKey> emitted_;
+  // The window: buf_[head_..] are live; buf_[i] has absolute position offset_ + i.
+  std::vector<ElementKey> buf_;
+  std::vector<Pos> prev_;  // previous position holding the same key, or -1
+  size_t head_ = 0;
+  Pos offset_ = 0;
+  std::vector<Pos> loops_;  // positions of the loops in the window, ascending
+  size_t loopsHead_ = 0;
+  std::vector<Pos> lastEvent_;                    // symbol -> last position, or -1
+  std::unordered_map<ElementKey, Pos> lastLoop_;  // loop key -> last position
+};
+
+}  // namespace mtf::nlr

@@ -1,0 +1,156 @@
+#include "nlr/nlr.hpp"
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+namespace mtf::nlr {
+namespace {
+
+LoopModel recognise(const std::vector<uint32_t>& input, NlrOptions options = {}) {
+  Nlr nlr(options);
+  for (uint32_t s : input) nlr.push(s);
+  return nlr.model({});
+}
+
+std::vector<uint32_t> expanded(const LoopModel& m) {
+  std::vector<uint32_t> out;
+  expand(m, [&](uint32_t s) { out.push_back(s); });
+  return out;
+}
+
+// A compact description of a model: "a" for symbol 0, "(3:ab)" for a loop.
+std::string shape(const LoopModel& m, const std::vector<ElementKey>& seq) {
+  std::string s;
+  for (ElementKey k : seq) {
+    if (isLoop(k))
+      s += "(" + std::to_string(countOf(k)) + ":" + shape(m, m.bodies[bodyOf(k)]) + ")";
+    else
+      s += static_cast<char>('a' + symbolOf(k));
+  }
+  return s;
+}
+std::string shape(const LoopModel& m) {
+  return shape(m, m.top);
+}
+
+std::vector<uint32_t> repeat(const std::vector<uint32_t>& body, int times) {
+  std::vector<uint32_t> out;
+  for (int i = 0; i < times; ++i) out.insert(out.end(), body.begin(), body.end());
+  return out;
+}
+
+void append(std::vector<uint32_t>& to, const std::vector<uint32_t>& what) {
+  to.insert(to.end(), what.begin(), what.end());
+}
+
+TEST(Nlr, TwoCopiesStayThreeMakeALoopAndMoreExtendIt) {
+  EXPECT_EQ(shape(recognise({0, 0})), "aa");
+  EXPECT_EQ(shape(recognise({0, 0, 0})), "(3:a)");
+  EXPECT_EQ(shape(recognise({0, 0, 0, 0, 0})), "(5:a)");
+  EXPECT_EQ(shape(recognise({1, 0, 2, 0, 2, 0, 2, 0, 2, 3})), "b(4:ac)d");
+}
+
+TEST(Nlr, MinimumRepetitionsIsConfigurable) {
+  EXPECT_EQ(shape(recognise({0, 1, 0, 1}, {512, 2})), "(2:ab)");
+  EXPECT_EQ(shape(recognise({0, 1, 0, 1, 0, 1}, {512, 4})), "ababab");
+}
+
+TEST(Nlr, NestsLoops) {
+  // for 5 { for 4 { a } b }
+  std::vector<uint32_t> in = repeat(
+      [] {
+        std::vector<uint32_t> b = repeat({0}, 4);
+        b.push_back(1);
+        return b;
+      }(),
+      5);
+  const LoopModel m = recognise(in);
+  EXPECT_EQ(shape(m), "(5:(4:a)b)");
+  EXPECT_EQ(expanded(m), in);
+  EXPECT_EQ(printedElements(m), 4u);
+  EXPECT_EQ(expandedLength(m), in.size());
+}
+
+TEST(Nlr, Figure3ShapeOfTheWavefrontRankZero) {
+  // a=allreduce b=barrier c=send1 d=send4 e=recv1 f=recv4
+  std::vector<uint32_t> in = {0, 2, 4, 3, 5, 0, 1};
+  std::vector<uint32_t> outer = repeat({2, 3}, 160);
+  append(outer, repeat({4, 5}, 160));
+  append(outer, {2, 4, 3, 5});
+  append(in, repeat(outer, 249));
+  append(in, {0, 1});
+  const LoopModel m = recognise(in);
+  EXPECT_EQ(shape(m), "acedfab(249:(160:cd)(160:ef)cedf)ab");
+  EXPECT_EQ(expanded(m), in);
+}
+
+TEST(Nlr, WindowBoundsTheBodyLength) {
+  std::vector<uint32_t> body(40);
+  for (uint32_t i = 0; i < body.size(); ++i) body[i] = i;
+  const std::vector<uint32_t> in = repeat(body, 5);
+  EXPECT_EQ(printedElements(recognise(in, {64, 3})), in.size());  // 3*40 > 64: no loop
+  EXPECT_EQ(printedElements(recognise(in, {128, 3})), 41u);
+}
+
+// Random sequences with planted nested repetitions and random noise between them.
+void plant(std::mt19937_64& rng, int depth, std::vector<uint32_t>& out) {
+  std::uniform_int_distribution<int> items(1, 4), coin(0, 3), reps(2, 12);
+  std::uniform_int_distribution<uint32_t> noise(0, 24);
+  const int n = items(rng);
+  for (int i = 0; i < n; ++i) {
+    if (depth == 0 || coin(rng) == 0) {
+      out.push_back(noise(rng));
+      continue;
+    }
+    std::vector<uint32_t> body;
+    plant(rng, depth - 1, body);
+    const int r = reps(rng);
+    for (int j = 0; j < r; ++j) append(out, body);
+  }
+}
+
+TEST(Nlr, PropertyExpandingTheModelGivesBackTheInput) {
+  std::mt19937_64 rng(20261122);
+  const NlrOptions configs[] = {{512, 3}, {32, 3}, {8, 2}, {256, 4}, {3, 3}};
+  size_t compressed = 0;
+  for (int trial = 0; trial < 600; ++trial) {
+    std::vector<uint32_t> in;
+    plant(rng, 1 + trial % 4, in);
+    const NlrOptions& options = configs[trial % 5];
+    const LoopModel m = recognise(in, options);
+    ASSERT_EQ(expanded(m), in) << "trial " << trial;
+    ASSERT_EQ(expandedLength(m), in.size());
+    ASSERT_EQ(m.eventsIn, in.size());
+    if (printedElements(m) < in.size()) ++compressed;
+  }
+  EXPECT_GT(compressed, 300u);  // the planted repetitions are found, not just kept
+}
+
+TEST(Nlr, WorkingStateStaysBoundedOnALongStream) {
+  std::mt19937_64 rng(7);
+  std::uniform_int_distribution<uint32_t> noise(0, 50);
+  Nlr nlr({128, 3});
+  size_t maxWorking = 0;
+  for (int block = 0; block < 2000; ++block) {
+    for (int i = 0; i < 50; ++i) {
+      nlr.push(100);
+      nlr.push(101);
+    }
+    nlr.push(noise(rng));
+    ASSERT_LE(nlr.windowSize(), 128u);
+    if (block == 200) maxWorking = nlr.workingBytes();
+    if (block > 200) {
+      ASSERT_LE(nlr.workingBytes(), maxWorking * 2 + 4096) << "block " << block;
+    }
+  }
+  // A regular stream of a million events leaves a model of a few elements.
+  Nlr regular({128, 3});
+  for (int i = 0; i < 1000000; ++i) regular.push(i % 7 == 6 ? 1 : 0);
+  const LoopModel m = regular.model({});
+  EXPECT_LE(printedElements(m), 6u);
+  EXPECT_EQ(expandedLength(m), 1000000u);
+}
+
+}  // namespace
+}  // namespace mtf::nlr

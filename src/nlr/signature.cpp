@@ -1,0 +1,198 @@
+#include "nlr/signature.hpp"
+
+#include <sstream>
+
+#include "util/error.hpp"
+
+namespace mtf::nlr {
+
+namespace {
+
+// Open regions deeper than this are counted, not stored (a trace of Enters without
+// Leaves must not make the extractor grow with the trace length).
+constexpr size_t kMaxCallDepth = 4096;
+
+uint64_t mix(uint64_t h, uint64_t v) {
+  h ^= v + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
+  return h * 0xFF51AFD7ED558CCDull;
+}
+
+bool isCollectiveEnd(EventKind k) {
+  return k == EventKind::MpiCollectiveEnd || k == EventKind::NonBlockingCollectiveComplete;
+}
+
+}  // namespace
+
+uint32_t parseSignatureFields(const std::string& list) {
+  static const std::pair<const char*, uint32_t> kNames[] = {
+      {"region", kFieldRegion}, {"partner", kFieldPartner},
+      {"tag", kFieldTag},       {"comm", kFieldComm},
+      {"size", kFieldSize},     {"ident", kFieldIdent},
+      {"all", kAllFields},      {"kind", 0}};
+  uint32_t mask = 0;
+  std::stringstream in(list);
+  std::string word;
+  while (std::getline(in, word, ',')) {
+    if (word.empty()) continue;
+    bool known = false;
+    for (const auto& [name, bit] : kNames) {
+      if (word == name) {
+        mask |= bit;
+        known = true;
+      }
+    }
+    if (!known)
+      throw UsageError("--signature: unknown field '" + word +
+                       "' (use region,partner,tag,comm,size,ident or all)");
+  }
+  return mask;
+}
+
+size_t SignatureHash::operator()(const Signature& s) const noexcept {
+  uint64_t h = static_cast<uint64_t>(s.kind) | (uint64_t{s.partnerRelative} << 16);
+  h = mix(h, s.region);
+  h = mix(h, s.comm);
+  h = mix(h, s.tag);
+  h = mix(h, static_cast<uint64_t>(s.partner));
+  h = mix(h, s.size);
+  h = mix(h, s.size2);
+  h = mix(h, s.ident);
+  return static_cast<size_t>(h ^ (h >> 29));
+}
+
+uint32_t SignatureTable::intern(const Signature& s) {
+  const auto [it, inserted] = symbols_.try_emplace(s, static_cast<uint32_t>(bySymbol_.size()));
+  if (inserted) bySymbol_.push_back(s);
+  return it->second;
+}
+
+CommRanks::CommRanks(const Definitions& defs) {
+  std::vector<uint64_t> world;
+  for (const DefRecord& r : defs.records()) {
+    if (r.kind == DefKind::Group &&
+        r.field("type") == static_cast<uint64_t>(GroupType::CommLocations) &&
+        r.field("paradigm") == static_cast<uint64_t>(Paradigm::Mpi))
+      world = defs.groupMembers(r.fields[0]);
+  }
+  for (size_t i = 0; i < world.size(); ++i) locationWorld_[world[i]] = static_cast<int64_t>(i);
+  for (const DefRecord& r : defs.records()) {
+    if (r.kind != DefKind::Comm) continue;
+    const DefRecord* group = defs.find(DefKind::Group, r.field("group"));
+    if (!group || group->field("type") != static_cast<uint64_t>(GroupType::CommGroup)) continue;
+    std::vector<int64_t>& ranks = commWorld_[static_cast<Ref>(r.fields[0])];
+    for (uint64_t worldRank : defs.groupMembers(group->fields[0]))
+      ranks.push_back(worldRank < world.size() ? static_cast<int64_t>(worldRank) : -1);
+  }
+}
+
+int64_t CommRanks::worldRankOf(Ref comm, uint64_t rank) const {
+  const auto it = commWorld_.find(comm);
+  if (it == commWorld_.end() || rank >= it->second.size()) return -1;
+  return it->second[rank];
+}
+
+int64_t CommRanks::worldRankOfLocation(LocationId location) const {
+  const auto it = locationWorld_.find(location);
+  return it == locationWorld_.end() ? -1 : it->second;
+}
+
+const std::vector<int64_t>* CommRanks::members(Ref comm) const {
+  const auto it = commWorld_.find(comm);
+  return it == commWorld_.end() ? nullptr : &it->second;
+}
+
+SignatureExtractor::SignatureExtractor(const SignatureOptions& options, const CommRanks& ranks,
+                                       LocationId location)
+    : options_(options), ranks_(ranks), ownRank_(ranks.worldRankOfLocation(location)) {}
+
+std::optional<Signature> SignatureExtractor::signatureOf(const Event& e) {
+  Signature s;
+  s.kind = e.kind;
+  const bool all = options_.selection == EventSelection::All;
+  if (e.kind == EventKind::Enter) {
+    if (openRegions_.size() < kMaxCallDepth)
+      openRegions_.push_back(static_cast<Ref>(e.field(0)));
+    else
+      ++overflowDepth_;
+    if (!all) return std::nullopt;
+    s.region = static_cast<Ref>(e.field(0));
+  } else if (e.kind == EventKind::Leave) {
+    if (overflowDepth_ > 0)
+      --overflowDepth_;
+    else if (!openRegions_.empty())
+      openRegions_.pop_back();
+    if (!all) return std::nullopt;
+    s.region = static_cast<Ref>(e.field(0));
+  } else if (isMpiPointToPoint(e.kind)) {
+    fillPointToPoint(e, s);
+  } else if (isCollectiveEnd(e.kind)) {
+    fillCollective(e, s);
+  } else {
+    if (!all) return std::nullopt;
+    fillOther(e, s);
+  }
+  applyFieldMask(s);
+  return s;
+}
+
+void SignatureExtractor::fillPointToPoint(const Event& e, Signature& s) const {
+  // Fields: peer rank, comm, tag, length (event_kinds.def).
+  s.region = openRegions_.empty() ? kUndefinedRef : openRegions_.back();
+  s.comm = static_cast<Ref>(e.field(1));
+  s.tag = static_cast<uint32_t>(e.field(2));
+  s.size = e.field(3);
+  const int64_t peer = ranks_.worldRankOf(s.comm, e.field(0));
+  if (peer >= 0 && ownRank_ >= 0) {
+    s.partner = peer - ownRank_;
+    s.partnerRelative = true;
+  } else {
+    s.partner = static_cast<int64_t>(e.field(0));
+  }
+}
+
+void SignatureExtractor::fillCollective(const Event& e, Signature& s) const {
+  // Fields: op, comm, root, sent, received (event_kinds.def). The root stays absolute
+  // (a rank of the communicator): every member names the same root.
+  s.region = openRegions_.empty() ? kUndefinedRef : openRegions_.back();
+  s.ident = e.field(0);
+  s.comm = static_cast<Ref>(e.field(1));
+  s.partner = static_cast<int64_t>(e.field(2));
+  s.size = e.field(3);
+  s.size2 = e.field(4);
+}
+
+void SignatureExtractor::fillOther(const Event& e, Signature& s) const {
+  // The identity of other kinds: State keeps its state, Generic its type, the rest their
+  // first definition reference (metric, parameter, I/O handle, window, ...). Values that
+  // change every time (metric values, request ids, end times) are left out.
+  if (e.kind == EventKind::State) {
+    s.ident = e.fields.size() > 1 ? e.field(1) : 0;
+    return;
+  }
+  if (e.kind == EventKind::Generic) {
+    s.ident = e.fields.empty() ? 0 : e.field(0);
+    return;
+  }
+  const KindSchema& schema = schemaOf(e.kind);
+  for (size_t i = 0; i < schema.fixedCount && i < e.fields.size(); ++i) {
+    if (schema.fields[i].type == FieldType::Ref) {
+      s.ident = e.field(i);
+      return;
+    }
+  }
+}
+
+void SignatureExtractor::applyFieldMask(Signature& s) const {
+  const uint32_t f = options_.fields;
+  if (!(f & kFieldRegion)) s.region = kUndefinedRef;
+  if (!(f & kFieldPartner)) {
+    s.partner = 0;
+    s.partnerRelative = false;
+  }
+  if (!(f & kFieldTag)) s.tag = 0;
+  if (!(f & kFieldComm)) s.comm = kUndefinedRef;
+  if (!(f & kFieldSize)) s.size = s.size2 = 0;
+  if (!(f & kFieldIdent)) s.ident = 0;
+}
+
+}  // namespace mtf::nlr

@@ -1,0 +1,107 @@
+// Event signatures: what NLR compares. A signature keeps what makes two events "the same
+// step of the program" (kind, region, partner relative to the own rank, tag,
+// communicator, size) and drops what changes every time (timestamps, request ids,
+// metric values). Signatures are hash-consed into small integer symbols.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "model/definitions.hpp"
+#include "model/event.hpp"
+
+namespace mtf::nlr {
+
+// Which fields make up a signature (the kind always does).
+enum SignatureField : uint32_t {
+  kFieldRegion = 1,   // Enter/Leave region; for MPI events the enclosing MPI call
+  kFieldPartner = 2,  // peer of a point-to-point event (relative), root of a collective
+  kFieldTag = 4,
+  kFieldComm = 8,
+  kFieldSize = 16,   // message length; bytes sent/received of a collective
+  kFieldIdent = 32,  // identity of other kinds (metric, parameter, I/O handle, state, ...)
+  kAllFields = 63,
+};
+// Parses "region,partner,tag,comm,size,ident" (or "all"); throws UsageError.
+uint32_t parseSignatureFields(const std::string& list);
+
+enum class EventSelection : uint8_t {
+  All,            // every event: MPI calls appear as Enter, the MPI event, Leave
+  Communication,  // only MPI communication events (send, recv, collective end)
+};
+
+struct SignatureOptions {
+  uint32_t fields = kAllFields;
+  EventSelection selection = EventSelection::All;
+};
+
+struct Signature {
+  EventKind kind = EventKind::Enter;
+  bool partnerRelative = false;  // partner is (partner world rank - own world rank)
+  Ref region = kUndefinedRef;
+  Ref comm = kUndefinedRef;
+  uint32_t tag = 0;
+  int64_t partner = 0;
+  uint64_t size = 0;
+  uint64_t size2 = 0;  // bytes received by a collective
+  uint64_t ident = 0;
+
+  bool operator==(const Signature&) const = default;
+};
+
+struct SignatureHash {
+  size_t operator()(const Signature& s) const noexcept;
+};
+
+// Hash-consing: the same signature always gets the same symbol (0, 1, 2, ...).
+class SignatureTable {
+ public:
+  uint32_t intern(const Signature& s);
+  const std::vector<Signature>& all() const { return bySymbol_; }
+  size_t size() const { return bySymbol_.size(); }
+
+ private:
+  std::unordered_map<Signature, uint32_t, SignatureHash> symbols_;
+  std::vector<Signature> bySymbol_;
+};
+
+// World ranks of the members of every communicator, from the definitions (OTF2 way).
+class CommRanks {
+ public:
+  explicit CommRanks(const Definitions& defs);
+  // World rank of `rank` within `comm`, or -1.
+  int64_t worldRankOf(Ref comm, uint64_t rank) const;
+  int64_t worldRankOfLocation(LocationId location) const;
+  const std::vector<int64_t>* members(Ref comm) const;
+
+ private:
+  std::unordered_map<Ref, std::vector<int64_t>> commWorld_;
+  std::unordered_map<LocationId, int64_t> locationWorld_;
+};
+
+// Turns one location's events into signatures. Keeps the stack of open regions (the
+// enclosing MPI call of an MPI event): memory is the call depth.
+class SignatureExtractor {
+ public:
+  SignatureExtractor(const SignatureOptions& options, const CommRanks& ranks, LocationId location);
+  // The signature of `e`, or nothing if the selection leaves it out.
+  std::optional<Signature> signatureOf(const Event& e);
+  int64_t ownWorldRank() const { return ownRank_; }
+
+ private:
+  void fillPointToPoint(const Event& e, Signature& s) const;
+  void fillCollective(const Event& e, Signature& s) const;
+  void fillOther(const Event& e, Signature& s) const;
+  void applyFieldMask(Signature& s) const;
+
+  SignatureOptions options_;
+  const CommRanks& ranks_;
+  int64_t ownRank_;
+  std::vector<Ref> openRegions_;
+  uint64_t overflowDepth_ = 0;  // Enters beyond kMaxCallDepth
+};
+
+}  // namespace mtf::nlr
