@@ -1,0 +1,68 @@
+// Shared pieces of the OTF2 reader and writer: RAII handles around the OTF2 C objects,
+// error checking, and the conversions between OTF2 values and the model's 64-bit fields.
+#pragma once
+
+#include <otf2/otf2.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+namespace mtf::otf2 {
+
+// Owning handles: every OTF2 object is released by its destructor.
+struct ReaderCloser {
+  void operator()(OTF2_Reader* r) const { OTF2_Reader_Close(r); }
+};
+struct ArchiveCloser {
+  void operator()(OTF2_Archive* a) const { OTF2_Archive_Close(a); }
+};
+struct AttributeListDeleter {
+  void operator()(OTF2_AttributeList* l) const { OTF2_AttributeList_Delete(l); }
+};
+struct GlobalDefReaderCallbacksDeleter {
+  void operator()(OTF2_GlobalDefReaderCallbacks* c) const {
+    OTF2_GlobalDefReaderCallbacks_Delete(c);
+  }
+};
+struct EvtReaderCallbacksDeleter {
+  void operator()(OTF2_EvtReaderCallbacks* c) const { OTF2_EvtReaderCallbacks_Delete(c); }
+};
+
+using ReaderHandle = std::unique_ptr<OTF2_Reader, ReaderCloser>;
+using ArchiveHandle = std::unique_ptr<OTF2_Archive, ArchiveCloser>;
+using AttributeListHandle = std::unique_ptr<OTF2_AttributeList, AttributeListDeleter>;
+using GlobalDefCallbacksHandle =
+    std::unique_ptr<OTF2_GlobalDefReaderCallbacks, GlobalDefReaderCallbacksDeleter>;
+using EvtCallbacksHandle = std::unique_ptr<OTF2_EvtReaderCallbacks, EvtReaderCallbacksDeleter>;
+
+// Routes the OTF2 library's own error messages into a per-thread buffer instead of
+// stderr, so that errors reach the user once, inside our exception message.
+void installErrorHandler();
+// The last message the OTF2 library reported on this thread ("" if none), then clears it.
+std::string takeLibraryMessage();
+// "NAME: description" of an OTF2 error code plus the library's message, if any.
+std::string describe(OTF2_ErrorCode code);
+
+// The model keeps an OTF2_AttributeValue as 64 bits, decided by its type: unsigned
+// integers and references zero-extended, signed integers sign-extended, a float as its
+// 32 raw bits, a double as its 64 raw bits. Lossless both ways.
+uint64_t valueBits(OTF2_Type type, OTF2_AttributeValue value);
+OTF2_AttributeValue valueFromBits(OTF2_Type type, uint64_t bits);
+
+// OTF2 property names allow only [A-Z0-9_] (case-insensitive) after "NAMESPACE::", while
+// the model's keys are free text ("paraver.pcf"). Encoding: a-z -> A-Z, 0-9 kept, every
+// other byte (including '_' and A-Z) -> '_' + two upper-case hex digits.
+std::string encodePropertyKey(std::string_view key);
+// Inverse of encodePropertyKey; false if `name` is not a valid encoding.
+bool decodePropertyKey(std::string_view name, std::string& key);
+inline constexpr std::string_view kPropertyNamespace = "MTF::";
+
+// Names of the definitions that carry model kinds OTF2 lacks (see the writer).
+inline constexpr std::string_view kStateParameter = "mtf:state";
+inline constexpr std::string_view kStateEndAttribute = "mtf:state_end";
+inline constexpr std::string_view kGenericParameter = "mtf:generic";
+inline constexpr std::string_view kGenericTypeAttribute = "mtf:generic_type";
+
+}  // namespace mtf::otf2

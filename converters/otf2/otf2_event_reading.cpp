@@ -1,0 +1,225 @@
+#include "converters/otf2/otf2_event_reading.hpp"
+
+#include <cstring>
+#include <type_traits>
+
+#include "converters/otf2/otf2_common.hpp"
+
+namespace mtf::otf2 {
+
+namespace {
+
+template <typename T>
+void append(std::vector<uint64_t>& fields, T value) {
+  if constexpr (std::is_signed_v<T>)
+    fields.push_back(static_cast<uint64_t>(static_cast<int64_t>(value)));
+  else
+    fields.push_back(static_cast<uint64_t>(value));
+}
+
+void copyAttributes(const OTF2_AttributeList* list, std::vector<EventAttribute>& out) {
+  out.clear();
+  if (!list) return;
+  const uint32_t count = OTF2_AttributeList_GetNumberOfElements(list);
+  for (uint32_t i = 0; i < count; ++i) {
+    OTF2_AttributeRef ref;
+    OTF2_Type type;
+    OTF2_AttributeValue value;
+    if (OTF2_AttributeList_GetAttributeByIndex(list, i, &ref, &type, &value) != OTF2_SUCCESS)
+      continue;
+    out.push_back({ref, type, valueBits(type, value)});
+  }
+}
+
+// Removes the attribute `ref` from the event and returns its value; false if absent.
+bool takeAttribute(Event& e, Ref ref, uint64_t& value) {
+  if (ref == kUndefinedRef) return false;
+  for (auto it = e.attributes.begin(); it != e.attributes.end(); ++it) {
+    if (it->attribute != ref) continue;
+    value = it->value;
+    e.attributes.erase(it);
+    return true;
+  }
+  return false;
+}
+
+// A ParameterUnsignedInt / ParameterInt written for a State / Generic (the convention of
+// the OTF2 writer) becomes that event again.
+void undoConvention(EventReadState& s) {
+  Event& e = s.event;
+  uint64_t extra = 0;
+  if (e.kind == EventKind::ParameterUnsignedInt && e.fields[0] == s.stateParameter &&
+      takeAttribute(e, s.stateEndAttribute, extra)) {
+    const uint64_t state = e.fields[1];
+    e.kind = EventKind::State;
+    e.fields.assign({extra, state});
+  } else if (e.kind == EventKind::ParameterInt && e.fields[0] == s.genericParameter &&
+             takeAttribute(e, s.genericTypeAttribute, extra)) {
+    const uint64_t value = e.fields[1];
+    e.kind = EventKind::Generic;
+    e.fields.assign({extra, value});
+  }
+}
+
+OTF2_CallbackCode deliver(EventReadState& s, const OTF2_AttributeList* attributes) {
+  try {
+    copyAttributes(attributes, s.event.attributes);
+    if (s.stateParameter != kUndefinedRef || s.genericParameter != kUndefinedRef) undoConvention(s);
+    s.sink->event(s.event);
+    ++s.delivered;
+    if (s.progress) s.progress->tick(s.delivered);
+    return OTF2_CALLBACK_SUCCESS;
+  } catch (...) {
+    s.error = std::current_exception();
+    return OTF2_CALLBACK_INTERRUPT;
+  }
+}
+
+EventReadState& start(void* user, EventKind kind, OTF2_LocationRef location, OTF2_TimeStamp time) {
+  auto& s = *static_cast<EventReadState*>(user);
+  s.event.kind = kind;
+  s.event.location = location;
+  s.event.time = time;
+  s.event.fields.clear();
+  return s;
+}
+
+// The common case: the callback's arguments are the event's fields, in order.
+template <EventKind Kind, typename... Args>
+OTF2_CallbackCode onEvent(OTF2_LocationRef location, OTF2_TimeStamp time, uint64_t, void* user,
+                          OTF2_AttributeList* attributes, Args... args) {
+  EventReadState& s = start(user, Kind, location, time);
+  (append(s.event.fields, args), ...);
+  return deliver(s, attributes);
+}
+
+template <EventKind Kind, typename... Args>
+void bind(OTF2_ErrorCode (*setter)(OTF2_EvtReaderCallbacks*,
+                                   OTF2_CallbackCode (*)(OTF2_LocationRef, OTF2_TimeStamp, uint64_t,
+                                                         void*, OTF2_AttributeList*, Args...)),
+          OTF2_EvtReaderCallbacks* callbacks) {
+  setter(callbacks, &onEvent<Kind, Args...>);
+}
+
+OTF2_CallbackCode onMetric(OTF2_LocationRef location, OTF2_TimeStamp time, uint64_t, void* user,
+                           OTF2_AttributeList* attributes, OTF2_MetricRef metric, uint8_t count,
+                           const OTF2_Type* types, const OTF2_MetricValue* values) {
+  EventReadState& s = start(user, EventKind::Metric, location, time);
+  s.event.fields.push_back(metric);
+  s.event.fields.push_back(count);
+  for (uint8_t i = 0; i < count; ++i) {
+    uint64_t bits;
+    static_assert(sizeof(OTF2_MetricValue) == sizeof bits);
+    std::memcpy(&bits, &values[i], sizeof bits);
+    s.event.fields.push_back(types[i]);
+    s.event.fields.push_back(bits);
+  }
+  return deliver(s, attributes);
+}
+
+OTF2_CallbackCode onProgramBegin(OTF2_LocationRef location, OTF2_TimeStamp time, uint64_t,
+                                 void* user, OTF2_AttributeList* attributes, OTF2_StringRef name,
+                                 uint32_t argc, const OTF2_StringRef* argv) {
+  EventReadState& s = start(user, EventKind::ProgramBegin, location, time);
+  s.event.fields.push_back(name);
+  s.event.fields.push_back(argc);
+  for (uint32_t i = 0; i < argc; ++i) s.event.fields.push_back(argv[i]);
+  return deliver(s, attributes);
+}
+
+OTF2_CallbackCode onUnknown(OTF2_LocationRef, OTF2_TimeStamp, uint64_t, void* user,
+                            OTF2_AttributeList*) {
+  ++static_cast<EventReadState*>(user)->unknownRecords;
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+}  // namespace
+
+void registerEventCallbacks(OTF2_EvtReaderCallbacks* c) {
+  OTF2_EvtReaderCallbacks_SetUnknownCallback(c, &onUnknown);
+  OTF2_EvtReaderCallbacks_SetMetricCallback(c, &onMetric);
+  OTF2_EvtReaderCallbacks_SetProgramBeginCallback(c, &onProgramBegin);
+  // Every other OTF2 event: its callback arguments are the model's fields one to one
+  // (event_kinds.def mirrors OTF2 3.0), so one template serves them all.
+#define MTF_BIND(kind) bind<EventKind::kind>(&OTF2_EvtReaderCallbacks_Set##kind##Callback, c)
+  MTF_BIND(BufferFlush);
+  MTF_BIND(MeasurementOnOff);
+  MTF_BIND(Enter);
+  MTF_BIND(Leave);
+  MTF_BIND(MpiSend);
+  MTF_BIND(MpiIsend);
+  MTF_BIND(MpiIsendComplete);
+  MTF_BIND(MpiIrecvRequest);
+  MTF_BIND(MpiRecv);
+  MTF_BIND(MpiIrecv);
+  MTF_BIND(MpiRequestTest);
+  MTF_BIND(MpiRequestCancelled);
+  MTF_BIND(MpiCollectiveBegin);
+  MTF_BIND(MpiCollectiveEnd);
+  MTF_BIND(OmpFork);
+  MTF_BIND(OmpJoin);
+  MTF_BIND(OmpAcquireLock);
+  MTF_BIND(OmpReleaseLock);
+  MTF_BIND(OmpTaskCreate);
+  MTF_BIND(OmpTaskSwitch);
+  MTF_BIND(OmpTaskComplete);
+  MTF_BIND(ParameterString);
+  MTF_BIND(ParameterInt);
+  MTF_BIND(ParameterUnsignedInt);
+  MTF_BIND(RmaWinCreate);
+  MTF_BIND(RmaWinDestroy);
+  MTF_BIND(RmaCollectiveBegin);
+  MTF_BIND(RmaCollectiveEnd);
+  MTF_BIND(RmaGroupSync);
+  MTF_BIND(RmaRequestLock);
+  MTF_BIND(RmaAcquireLock);
+  MTF_BIND(RmaTryLock);
+  MTF_BIND(RmaReleaseLock);
+  MTF_BIND(RmaSync);
+  MTF_BIND(RmaWaitChange);
+  MTF_BIND(RmaPut);
+  MTF_BIND(RmaGet);
+  MTF_BIND(RmaAtomic);
+  MTF_BIND(RmaOpCompleteBlocking);
+  MTF_BIND(RmaOpCompleteNonBlocking);
+  MTF_BIND(RmaOpTest);
+  MTF_BIND(RmaOpCompleteRemote);
+  MTF_BIND(ThreadFork);
+  MTF_BIND(ThreadJoin);
+  MTF_BIND(ThreadTeamBegin);
+  MTF_BIND(ThreadTeamEnd);
+  MTF_BIND(ThreadAcquireLock);
+  MTF_BIND(ThreadReleaseLock);
+  MTF_BIND(ThreadTaskCreate);
+  MTF_BIND(ThreadTaskSwitch);
+  MTF_BIND(ThreadTaskComplete);
+  MTF_BIND(ThreadCreate);
+  MTF_BIND(ThreadBegin);
+  MTF_BIND(ThreadWait);
+  MTF_BIND(ThreadEnd);
+  MTF_BIND(CallingContextEnter);
+  MTF_BIND(CallingContextLeave);
+  MTF_BIND(CallingContextSample);
+  MTF_BIND(IoCreateHandle);
+  MTF_BIND(IoDestroyHandle);
+  MTF_BIND(IoDuplicateHandle);
+  MTF_BIND(IoSeek);
+  MTF_BIND(IoChangeStatusFlags);
+  MTF_BIND(IoDeleteFile);
+  MTF_BIND(IoOperationBegin);
+  MTF_BIND(IoOperationTest);
+  MTF_BIND(IoOperationIssued);
+  MTF_BIND(IoOperationComplete);
+  MTF_BIND(IoOperationCancelled);
+  MTF_BIND(IoAcquireLock);
+  MTF_BIND(IoReleaseLock);
+  MTF_BIND(IoTryLock);
+  MTF_BIND(ProgramEnd);
+  MTF_BIND(NonBlockingCollectiveRequest);
+  MTF_BIND(NonBlockingCollectiveComplete);
+  MTF_BIND(CommCreate);
+  MTF_BIND(CommDestroy);
+#undef MTF_BIND
+}
+
+}  // namespace mtf::otf2

@@ -1,0 +1,46 @@
+// The OTF2 reader: an OTF2 archive (anchor file or its directory) as a TraceSource.
+#pragma once
+
+#include <filesystem>
+#include <memory>
+
+#include "converters/otf2/otf2_common.hpp"
+#include "converters/otf2/otf2_convention.hpp"
+#include "model/trace_stream.hpp"
+
+namespace mtf::otf2 {
+
+class Otf2Reader : public TraceSource {
+ public:
+  // Opens the archive (throws InputError naming the path if it is not one).
+  Otf2Reader(const std::filesystem::path& input, const ReadOptions& options);
+  ~Otf2Reader() override;
+
+  // Every global definition, the clock properties, creator, version and the archive
+  // properties "MTF::<key>" (into info.properties).
+  const Definitions& definitions() override;
+  // Streams every event location after location (definition order); memory does not
+  // grow with the number of events.
+  void read(TraceSink& sink) override;
+  EventOrder order() const override { return EventOrder::ByLocation; }
+  LossReport unmodelled() const override { return losses_; }
+
+ private:
+  void readInfo();
+  void readProperties();
+  void readGlobalDefinitions();
+  void readLocalDefinitions(const std::vector<LocationView>& locations);
+  void readLocationEvents(OTF2_LocationRef location, OTF2_EvtReaderCallbacks* callbacks,
+                          struct EventReadState& state);
+  void fail(const std::string& place, OTF2_ErrorCode code) const;
+
+  std::filesystem::path input_;
+  ReadOptions options_;
+  ReaderHandle reader_;
+  Definitions defs_;
+  bool defsRead_ = false;
+  ConventionRefs convention_;  // definitions that carry State / Generic events
+  LossReport losses_;
+};
+
+}  // namespace mtf::otf2

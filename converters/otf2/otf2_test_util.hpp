@@ -1,0 +1,89 @@
+// Helpers of the OTF2 tests: running otf2-print and collecting what a reader delivers.
+#pragma once
+
+#include <array>
+#include <cctype>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "model/trace_stream.hpp"
+
+namespace mtf::otf2::testing {
+
+struct CommandResult {
+  int status = -1;
+  std::string output;
+};
+
+inline CommandResult run(const std::string& command) {
+  CommandResult result;
+  FILE* pipe = popen((command + " 2>&1").c_str(), "r");
+  if (!pipe) return result;
+  std::array<char, 4096> buffer;
+  size_t n;
+  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0)
+    result.output.append(buffer.data(), n);
+  result.status = pclose(pipe);
+  return result;
+}
+
+inline std::string quoted(const std::filesystem::path& p) {
+  return "'" + p.string() + "'";
+}
+
+// The event lines otf2-print lists (a record name in capitals, then the location),
+// each followed by its "ADDITIONAL ATTRIBUTES" continuation line if any.
+inline std::vector<std::string> otf2PrintEventLines(const std::filesystem::path& anchor) {
+  const CommandResult r = run("otf2-print " + quoted(anchor));
+  std::vector<std::string> lines;
+  std::istringstream in(r.output);
+  std::string line;
+  bool inEvents = false;
+  while (std::getline(in, line)) {
+    if (line.rfind("----", 0) == 0) inEvents = true;
+    if (!inEvents || line.empty() || line.rfind("----", 0) == 0) continue;
+    if (std::isupper(static_cast<unsigned char>(line[0])) || !lines.empty()) lines.push_back(line);
+  }
+  return lines;
+}
+
+// Record name as otf2-print writes it -> number of event lines.
+inline std::map<std::string, uint64_t> otf2PrintCounts(const std::filesystem::path& anchor) {
+  std::map<std::string, uint64_t> counts;
+  for (const std::string& line : otf2PrintEventLines(anchor))
+    if (std::isupper(static_cast<unsigned char>(line[0]))) ++counts[line.substr(0, line.find(' '))];
+  return counts;
+}
+
+// "MpiIsendComplete" -> "MPI_ISEND_COMPLETE", the name otf2-print uses.
+inline std::string otf2PrintName(std::string_view kind) {
+  if (kind == "ParameterInt") return "PARAMETER_INT64";
+  if (kind == "ParameterUnsignedInt") return "PARAMETER_UINT64";
+  if (kind == "IoChangeStatusFlags") return "IO_CHANGE_FLAGS";
+  std::string name;
+  for (size_t i = 0; i < kind.size(); ++i) {
+    if (i > 0 && std::isupper(static_cast<unsigned char>(kind[i]))) name += '_';
+    name += static_cast<char>(std::toupper(static_cast<unsigned char>(kind[i])));
+  }
+  return name;
+}
+
+// Keeps copies of everything a reader delivers.
+class CollectingSink : public TraceSink {
+ public:
+  void begin(const Definitions& d) override {
+    defs = d;
+    ++begins;
+  }
+  void event(const Event& e) override { events.push_back(e); }
+  void end() override { ++ends; }
+  Definitions defs;
+  std::vector<Event> events;
+  int begins = 0, ends = 0;
+};
+
+}  // namespace mtf::otf2::testing
