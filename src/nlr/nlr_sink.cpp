@@ -1,0 +1,79 @@
+#include "nlr/nlr_sink.hpp"
+
+#include <algorithm>
+
+namespace mtf::nlr {
+
+struct NlrSink::LocationState {
+  LocationState(const SignatureOptions& s, const CommRanks& r, LocationId loc, const NlrOptions& n)
+      : extractor(s, r, loc), nlr(n) {}
+  SignatureExtractor extractor;
+  SignatureTable table;
+  Nlr nlr;
+  uint64_t eventsRead = 0;
+};
+
+NlrSink::NlrSink(const NlrOptions& nlr, const SignatureOptions& signatures,
+                 std::optional<LocationId> onlyLocation)
+    : nlrOptions_(nlr), signatureOptions_(signatures), onlyLocation_(onlyLocation) {}
+
+NlrSink::~NlrSink() = default;
+
+void NlrSink::begin(const Definitions& defs) {
+  defs_ = defs;
+  ranks_ = std::make_unique<CommRanks>(defs_);
+  states_.clear();
+  lastState_ = nullptr;
+  lastLocation_ = kUndefinedId;
+}
+
+NlrSink::LocationState& NlrSink::stateOf(LocationId location) {
+  if (lastState_ && lastLocation_ == location) return *lastState_;
+  std::unique_ptr<LocationState>& slot = states_[location];
+  if (!slot)
+    slot = std::make_unique<LocationState>(signatureOptions_, *ranks_, location, nlrOptions_);
+  lastState_ = slot.get();
+  lastLocation_ = location;
+  return *slot;
+}
+
+void NlrSink::event(const Event& e) {
+  if (onlyLocation_ && e.location != *onlyLocation_) return;
+  LocationState& state = stateOf(e.location);
+  ++state.eventsRead;
+  if (const std::optional<Signature> s = state.extractor.signatureOf(e))
+    state.nlr.push(state.table.intern(*s));
+}
+
+std::vector<LocationLoops> NlrSink::results() const {
+  std::vector<LocationId> order;
+  for (const LocationView& l : defs_.locations())
+    if (states_.count(l.id)) order.push_back(l.id);
+  std::vector<LocationId> undefined;
+  for (const auto& [id, state] : states_)
+    if (std::find(order.begin(), order.end(), id) == order.end()) undefined.push_back(id);
+  std::sort(undefined.begin(), undefined.end());
+  order.insert(order.end(), undefined.begin(), undefined.end());
+
+  std::vector<LocationLoops> out;
+  for (LocationId id : order) {
+    const LocationState& state = *states_.at(id);
+    LocationLoops loops;
+    loops.location = id;
+    if (const DefRecord* def = defs_.find(DefKind::Location, id))
+      loops.name = std::string(defs_.string(def->field("name")));
+    loops.worldRank = state.extractor.ownWorldRank();
+    loops.eventsRead = state.eventsRead;
+    loops.model = state.nlr.model(state.table.all());
+    out.push_back(std::move(loops));
+  }
+  return out;
+}
+
+size_t NlrSink::workingBytes() const {
+  size_t total = 0;
+  for (const auto& [id, state] : states_) total += state->nlr.workingBytes();
+  return total;
+}
+
+}  // namespace mtf::nlr

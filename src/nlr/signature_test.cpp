@@ -1,1 +1,109 @@
+#include "nlr/signature.hpp"
+
 #include <gtest/gtest.h>
+
+#include "nlr/test_wavefront.hpp"
+#include "util/error.hpp"
+
+namespace mtf::nlr {
+namespace {
+
+using testing::Wavefront;
+
+std::vector<Signature> signaturesOf(const Wavefront& w, int rank, SignatureOptions options) {
+  CommRanks ranks(w.defs);
+  SignatureExtractor extractor(options, ranks, 100 + rank);
+  std::vector<Signature> out;
+  w.rankEvents(rank, [&](const Event& e) {
+    if (auto s = extractor.signatureOf(e)) out.push_back(*s);
+  });
+  return out;
+}
+
+TEST(Signature, PartnersAreRelativeToTheOwnRank) {
+  const Wavefront w(4, 4, 1, 1);
+  CommRanks ranks(w.defs);
+  SignatureExtractor rank0({}, ranks, 100), rank5({}, ranks, 105);
+  EXPECT_EQ(rank5.ownWorldRank(), 5);
+  Event e;
+  e.set(EventKind::MpiSend, 100, 1, {1, w.world, 2, 800});
+  const Signature a = *rank0.signatureOf(e);
+  e.set(EventKind::MpiSend, 105, 1, {6, w.world, 2, 800});
+  const Signature b = *rank5.signatureOf(e);
+  EXPECT_TRUE(a.partnerRelative);
+  EXPECT_EQ(a.partner, 1);
+  EXPECT_EQ(a, b);
+  e.set(EventKind::MpiSend, 105, 1, {4, w.world, 2, 800});
+  EXPECT_EQ(rank5.signatureOf(e)->partner, -1);
+}
+
+TEST(Signature, CommunicationSelectionKeepsMessagesWithTheirCall) {
+  const Wavefront w(2, 1, 1, 1);
+  SignatureOptions compact;
+  compact.selection = EventSelection::Communication;
+  const std::vector<Signature> all = signaturesOf(w, 0, {});
+  const std::vector<Signature> comm = signaturesOf(w, 0, compact);
+  EXPECT_GT(all.size(), comm.size());
+  for (const Signature& s : comm) {
+    EXPECT_NE(s.kind, EventKind::Enter);
+    EXPECT_NE(s.kind, EventKind::MpiCollectiveBegin);
+    if (s.kind == EventKind::MpiSend) {
+      EXPECT_EQ(s.region, w.send);
+    }
+    if (s.kind == EventKind::MpiCollectiveEnd) {
+      EXPECT_TRUE(s.region == w.allreduce || s.region == w.barrier);
+    }
+  }
+  // 3 collectives + exchange (2) + 1 iteration x (1 + 1 + 2) + final collective.
+  EXPECT_EQ(comm.size(), 3u + 2u + 4u + 1u);
+}
+
+TEST(Signature, FieldMaskDropsFields) {
+  const Wavefront w(2, 1, 1, 1);
+  CommRanks ranks(w.defs);
+  SignatureOptions noSize;
+  noSize.fields = kAllFields & ~kFieldSize;
+  SignatureExtractor withSize({}, ranks, 100), without(noSize, ranks, 100);
+  Event a, b;
+  a.set(EventKind::MpiSend, 100, 1, {1, w.world, 2, 800});
+  b.set(EventKind::MpiSend, 100, 2, {1, w.world, 2, 16});
+  EXPECT_NE(*withSize.signatureOf(a), *withSize.signatureOf(b));
+  EXPECT_EQ(*without.signatureOf(a), *without.signatureOf(b));
+  EXPECT_EQ(parseSignatureFields("tag,partner"), kFieldTag | kFieldPartner);
+  EXPECT_EQ(parseSignatureFields("all"), kAllFields);
+  EXPECT_THROW(parseSignatureFields("tag,colour"), UsageError);
+}
+
+TEST(Signature, TimestampsAndRequestsAreNotPartOfIt) {
+  const Wavefront w(2, 1, 1, 1);
+  CommRanks ranks(w.defs);
+  SignatureExtractor x({}, ranks, 100);
+  SignatureTable table;
+  Event e;
+  e.set(EventKind::MpiIsend, 100, 10, {1, w.world, 5, 64, 1234});
+  const uint32_t first = table.intern(*x.signatureOf(e));
+  e.set(EventKind::MpiIsend, 100, 99, {1, w.world, 5, 64, 999});
+  EXPECT_EQ(table.intern(*x.signatureOf(e)), first);
+  e.set(EventKind::MpiIsend, 100, 99, {1, w.world, 6, 64, 999});
+  EXPECT_EQ(table.intern(*x.signatureOf(e)), first + 1);
+  EXPECT_EQ(table.size(), 2u);
+}
+
+TEST(Signature, DeepCallStacksStayBounded) {
+  const Wavefront w(2, 1, 1, 1);
+  CommRanks ranks(w.defs);
+  SignatureExtractor x({}, ranks, 100);
+  Event e;
+  for (int i = 0; i < 10000; ++i) {
+    e.set(EventKind::Enter, 100, i, {w.main});
+    x.signatureOf(e);
+  }
+  e.set(EventKind::Enter, 100, 1, {w.send});
+  x.signatureOf(e);
+  e.set(EventKind::MpiSend, 100, 1, {1, w.world, 2, 8});
+  // Past the depth limit the enclosing call is the last one stored, not a crash.
+  EXPECT_EQ(x.signatureOf(e)->region, w.main);
+}
+
+}  // namespace
+}  // namespace mtf::nlr

@@ -1,0 +1,57 @@
+// The NLR stage of the pipeline: a TraceSink running one recognizer per location.
+// Events of different locations may be interleaved; each location has its own state
+// (open regions, signature table, window), so memory is the windows plus the models.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "model/trace_stream.hpp"
+#include "nlr/nlr.hpp"
+#include "nlr/signature.hpp"
+
+namespace mtf::nlr {
+
+struct LocationLoops {
+  LocationId location = 0;
+  std::string name;
+  int64_t worldRank = -1;   // -1: not an MPI rank
+  uint64_t eventsRead = 0;  // events of the location, selected or not
+  LoopModel model;
+};
+
+class NlrSink : public TraceSink {
+ public:
+  NlrSink(const NlrOptions& nlr, const SignatureOptions& signatures,
+          std::optional<LocationId> onlyLocation = std::nullopt);
+  ~NlrSink() override;
+
+  void begin(const Definitions& defs) override;
+  void event(const Event& e) override;
+  void end() override {}
+
+  // One entry per location that had events, in the order of the location definitions
+  // (locations without a definition last, by id).
+  std::vector<LocationLoops> results() const;
+  const Definitions& definitions() const { return defs_; }
+  // Bytes of working state (windows and indexes) over all locations, models excluded.
+  size_t workingBytes() const;
+
+ private:
+  struct LocationState;
+  LocationState& stateOf(LocationId location);
+
+  NlrOptions nlrOptions_;
+  SignatureOptions signatureOptions_;
+  std::optional<LocationId> onlyLocation_;
+  Definitions defs_;
+  std::unique_ptr<CommRanks> ranks_;
+  std::unordered_map<LocationId, std::unique_ptr<LocationState>> states_;
+  LocationState* lastState_ = nullptr;
+  LocationId lastLocation_ = kUndefinedId;
+};
+
+}  // namespace mtf::nlr
