@@ -1,0 +1,109 @@
+#include "converters/tau/tau_reader.hpp"
+
+#include <unordered_map>
+
+#include "converters/tau/tau_mapper.hpp"
+#include "util/error.hpp"
+#include "util/progress.hpp"
+
+namespace fs = std::filesystem;
+
+namespace mtf::tau {
+
+TauReader::TauReader(const fs::path& input, const ReadOptions& options)
+    : input_(input), options_(options), files_(locateTrace(input)) {}
+
+const Definitions& TauReader::definitions() {
+  if (!model_) model_.emplace(buildTraceModel(files_));
+  return model_->defs;
+}
+
+EventOrder TauReader::order() const {
+  return files_.merged ? EventOrder::ByTime : EventOrder::ByLocation;
+}
+
+void TauReader::skipOrThrow(const fs::path& file, uint64_t index, const std::string& what,
+                            const std::string& lossKey) {
+  if (!options_.lenient) throw InputError(file.string(), placeRecord(index), what);
+  ++unmodelled_[lossKey];
+}
+
+// Checks one record; false if it is skipped (lenient mode).
+bool TauReader::acceptRecord(const fs::path& file, uint64_t index, const Record& r,
+                             uint64_t& lastTime, const Translation*& translation,
+                             const TranslationTable& table) {
+  const auto it = table.find(r.event);
+  if (it == table.end()) {
+    skipOrThrow(file, index, "unknown event id " + std::to_string(r.event) + " (not in the edf)",
+                "TAU records with an unknown event id (skipped)");
+    return false;
+  }
+  if (r.time < lastTime) {
+    skipOrThrow(file, index,
+                "timestamp " + std::to_string(r.time) + " before the previous " +
+                    std::to_string(lastTime) + " of the same thread",
+                "TAU records with a timestamp going backwards (skipped)");
+    return false;
+  }
+  lastTime = r.time;
+  translation = &it->second;
+  return true;
+}
+
+void TauReader::readThreadFile(size_t index, RecordMapper& mapper) {
+  const ThreadFile& t = files_.threads[index];
+  RecordReader reader(t.path, std::nullopt, model_->fileFormats[index]);
+  const TranslationTable& table = model_->translations.at(t.node);
+  const LocationId location = locationIdOf(t.node, t.context, t.thread);
+  Progress progress("reading " + t.path.filename().string(), options_.progress);
+  uint64_t lastTime = 0;
+  Record r;
+  const Translation* translation = nullptr;
+  while (reader.next(r)) {
+    ++recordsRead_;
+    progress.tick(reader.index());
+    if (!acceptRecord(t.path, reader.index() - 1, r, lastTime, translation, table)) continue;
+    // The file name decides the location; TAU writes the same node and thread in records.
+    if (r.node != (t.node & 0xFFFF) || r.thread != (t.thread & 0xFFFF))
+      ++unmodelled_["TAU records whose node/thread differ from their file name (file name kept)"];
+    mapper.push(*translation, location, r);
+  }
+  mapper.finish();
+  progress.finish();
+}
+
+void TauReader::readMergedFile(RecordMapper& mapper) {
+  RecordReader reader(files_.mergedTrc, std::nullopt, model_->fileFormats.front());
+  const TranslationTable& table = model_->translations.at(0);
+  std::unordered_map<LocationId, uint64_t> lastTime;
+  Progress progress("reading " + files_.mergedTrc.filename().string(), options_.progress);
+  Record r;
+  const Translation* translation = nullptr;
+  while (reader.next(r)) {
+    ++recordsRead_;
+    progress.tick(reader.index());
+    const LocationId location = locationIdOf(r.node, 0, r.thread);
+    if (!acceptRecord(files_.mergedTrc, reader.index() - 1, r, lastTime[location], translation,
+                      table))
+      continue;
+    mapper.push(*translation, location, r);
+  }
+  mapper.finish();
+  progress.finish();
+}
+
+void TauReader::read(TraceSink& sink) {
+  definitions();
+  recordsRead_ = 0;
+  unmodelled_.clear();
+  sink.begin(model_->defs);
+  RecordMapper mapper(*model_, sink);
+  if (files_.merged) {
+    readMergedFile(mapper);
+  } else {
+    for (size_t i = 0; i < files_.threads.size(); ++i) readThreadFile(i, mapper);
+  }
+  sink.end();
+}
+
+}  // namespace mtf::tau

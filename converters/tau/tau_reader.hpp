@@ -1,0 +1,41 @@
+// Reads a TAU trace (per-thread set or merged pair) into the model, streaming records.
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <optional>
+
+#include "converters/tau/tau_model.hpp"
+#include "model/trace_stream.hpp"
+
+namespace mtf::tau {
+
+class TauReader : public TraceSource {
+ public:
+  TauReader(const std::filesystem::path& input, const ReadOptions& options);
+  const Definitions& definitions() override;
+  void read(TraceSink& sink) override;
+  // A per-thread set streams file after file; the merged file interleaves threads by time.
+  EventOrder order() const override;
+  LossReport unmodelled() const override { return unmodelled_; }
+  // Records consumed by the last read() (every record of every file).
+  uint64_t recordsRead() const { return recordsRead_; }
+
+ private:
+  void readThreadFile(size_t index, class RecordMapper& mapper);
+  void readMergedFile(class RecordMapper& mapper);
+  bool acceptRecord(const std::filesystem::path& file, uint64_t index, const Record& r,
+                    uint64_t& lastTime, const Translation*& translation,
+                    const TranslationTable& table);
+  void skipOrThrow(const std::filesystem::path& file, uint64_t index, const std::string& what,
+                   const std::string& lossKey);
+
+  std::filesystem::path input_;
+  ReadOptions options_;
+  TraceFiles files_;
+  std::optional<TraceModel> model_;
+  LossReport unmodelled_;
+  uint64_t recordsRead_ = 0;
+};
+
+}  // namespace mtf::tau

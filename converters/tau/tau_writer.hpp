@@ -1,0 +1,80 @@
+// Writes a trace as TAU files into a directory: tautrace.<node>.<context>.<thread>.trc
+// plus events.<node>.edf, or (WriteOptions::merged) one tau.trc + tau.edf.
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <optional>
+#include <unordered_map>
+#include <vector>
+
+#include "converters/tau/tau_edf_out.hpp"
+#include "converters/tau/tau_records.hpp"
+#include "model/mpi_ranks.hpp"
+#include "model/trace_stream.hpp"
+#include "registry/registry.hpp"
+
+namespace mtf::tau {
+
+class TauWriter : public TraceSink {
+ public:
+  TauWriter(const std::filesystem::path& directory, const WriteOptions& options);
+  void begin(const Definitions& defs) override;
+  void event(const Event& e) override;
+  void end() override;
+  LossReport losses() const override { return losses_; }
+
+ private:
+  struct Place {
+    uint32_t node = 0, context = 0, thread = 0;
+  };
+  struct Stream {
+    Place place;
+    std::unique_ptr<RecordAppender> out;
+    bool started = false;
+    bool synthesized = false;  // bookkeeping records added by this writer
+    uint64_t lastTime = 0;
+  };
+  struct MetricInfo {
+    std::vector<Ref> members;
+  };
+
+  void placeLocations(const Definitions& defs);
+  void collectEntities(const Definitions& defs);
+  void numberComms(const Definitions& defs);
+  Stream* streamOf(LocationId location);
+  EdfOut& edfOf(uint32_t node);
+  uint64_t micros(Tick t);
+  void put(Stream& s, int64_t event, int64_t par, uint64_t time);
+  void start(Stream& s, const Event& e, uint64_t time);
+  void writeMetric(Stream& s, const Event& e, uint64_t time);
+  void writeMessage(Stream& s, const Event& e, uint64_t time);
+  void writeGeneric(Stream& s, const Event& e, uint64_t time);
+  int64_t metricValue(uint8_t type, uint64_t bits);
+  uint64_t attribute(const Event& e, Ref attr) const;
+  void writeEdfs();
+  void lose(const std::string& what, uint64_t n = 1) { losses_[what] += n; }
+
+  std::filesystem::path directory_;
+  std::filesystem::path threadDirectory_;  // the output itself, or a scratch dir (merged)
+  WriteOptions options_;
+  const Definitions* defs_ = nullptr;
+  RecordFormat format_;
+  bool tauOrigin_ = false;
+  std::unordered_map<LocationId, Stream> streams_;
+  std::map<uint32_t, EdfOut> edfs_;  // by node; the merged edf under key 0
+  std::unordered_map<Ref, EdfIdentity> regions_;
+  std::unordered_map<Ref, EdfIdentity> members_;
+  std::unordered_map<Ref, MetricInfo> metrics_;
+  std::unordered_map<Ref, uint32_t> tauCommOf_;
+  std::optional<RankMap> ranks_;
+  Ref attrSingle_ = kUndefinedRef, attrValueDelay_ = kUndefinedRef, attrEndDelay_ = kUndefinedRef;
+  LossReport losses_;
+};
+
+// Merges sorted per-thread files into one file sorted by (time, file order).
+void mergeThreadFiles(const std::vector<std::filesystem::path>& inputs, RecordFormat format,
+                      const std::filesystem::path& output);
+
+}  // namespace mtf::tau
