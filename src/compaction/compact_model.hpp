@@ -105,6 +105,8 @@ struct ColumnChunk {
   uint64_t eventCount = 0;
   Tick firstTime = 0;  // time of the chunk's first event
   Tick lastTime = 0;   // time of the chunk's last event
+  Tick minTime = 0;    // smallest and largest time in the chunk (times may go backwards)
+  Tick maxTime = 0;
   std::vector<uint8_t> encoded;
 };
 

@@ -1,0 +1,150 @@
+#include "compaction/columns.hpp"
+
+#include "compaction/byte_coding.hpp"
+#include "compaction/zlib_codec.hpp"
+
+namespace mtf::compaction {
+
+void ColumnPredictor::reset() {
+  for (uint32_t c : touched_) states_[c] = ContextState{};
+  touched_.clear();
+  pool_.clear();
+}
+
+ColumnPredictor::ContextState& ColumnPredictor::state(uint32_t context) {
+  if (context >= states_.size()) states_.resize(size_t{context} + 1 + states_.size() / 2);
+  ContextState& s = states_[context];
+  if (!s.touched) {
+    s.touched = true;
+    touched_.push_back(context);
+  }
+  return s;
+}
+
+uint64_t* ColumnPredictor::values(uint32_t context, size_t count) {
+  ContextState& s = state(context);
+  // A context always carries the same number of values (it has one signature); a new
+  // count (only possible in a corrupt file) simply gets fresh slots.
+  if (s.valueCount != count) {
+    s.valueOffset = static_cast<uint32_t>(pool_.size());
+    s.valueCount = static_cast<uint32_t>(count);
+    pool_.resize(pool_.size() + count, 0);
+  }
+  return pool_.data() + s.valueOffset;
+}
+
+void ColumnEncoder::add(uint32_t context, Tick time, const uint64_t* values, size_t count) {
+  if (events_ == 0) {
+    firstTime_ = previousTime_ = minTime_ = maxTime_ = time;
+    timeResiduals_.clear();
+    valueStream_.clear();
+  }
+  const uint64_t delta = time - previousTime_;
+  previousTime_ = time;
+  minTime_ = time < minTime_ ? time : minTime_;
+  maxTime_ = time > maxTime_ ? time : maxTime_;
+  uint64_t& last = predictor_.lastDelta(context);
+  const uint64_t predicted = last;
+  last = delta;
+  timeResiduals_.push_back(zigzag(static_cast<int64_t>(delta - predicted)));
+  if (count > 0) {
+    uint64_t* previous = predictor_.values(context, count);
+    for (size_t i = 0; i < count; ++i) {
+      putVarint(valueStream_, zigzag(static_cast<int64_t>(values[i] - previous[i])));
+      previous[i] = values[i];
+    }
+  }
+  ++events_;
+}
+
+namespace {
+
+// Splits fixed 8-byte residuals into byte planes, dropping all-zero high planes.
+void putBytePlanes(std::vector<uint8_t>& out, const std::vector<uint64_t>& residuals) {
+  uint64_t all = 0;
+  for (uint64_t r : residuals) all |= r;
+  unsigned planes = 0;
+  while (planes < 8 && (all >> (8 * planes)) != 0) ++planes;
+  out.push_back(static_cast<uint8_t>(planes));
+  for (unsigned p = 0; p < planes; ++p)
+    for (uint64_t r : residuals) out.push_back(static_cast<uint8_t>(r >> (8 * p)));
+}
+
+}  // namespace
+
+ColumnChunk ColumnEncoder::finish(uint64_t firstEvent, int zlibLevel) {
+  std::vector<uint8_t> payload;
+  payload.reserve(timeResiduals_.size() * 2 + valueStream_.size() + 32);
+  putVarint(payload, firstTime_);
+  putVarint(payload, events_);
+  putBytePlanes(payload, timeResiduals_);
+  payload.insert(payload.end(), valueStream_.begin(), valueStream_.end());
+
+  ColumnChunk chunk;
+  chunk.firstEvent = firstEvent;
+  chunk.eventCount = events_;
+  chunk.firstTime = firstTime_;
+  chunk.lastTime = previousTime_;
+  chunk.minTime = minTime_;
+  chunk.maxTime = maxTime_;
+  putVarint(chunk.encoded, payload.size());
+  const std::vector<uint8_t> packed = zlibCompress(payload.data(), payload.size(), zlibLevel);
+  chunk.encoded.insert(chunk.encoded.end(), packed.begin(), packed.end());
+
+  events_ = 0;
+  predictor_.reset();
+  return chunk;
+}
+
+// A payload never inflates beyond this (events * (8 time bytes + generous values)).
+static constexpr uint64_t kMaxPayload = uint64_t{1} << 32;
+
+ColumnDecoder::ColumnDecoder(const ColumnChunk& chunk) {
+  ByteReader head(chunk.encoded);
+  const uint64_t size = head.count(kMaxPayload, "column payload size");
+  // zlib cannot expand more than ~1032:1; refuse sizes the stream cannot produce.
+  if (size > head.remaining() * 1040 + 64) throw CodingError{0, "column payload size impossible"};
+  if (!zlibDecompress(chunk.encoded.data() + head.position(), head.remaining(), size, payload_))
+    throw CodingError{head.position(), "column data does not inflate (corrupt zlib stream)"};
+  ByteReader r(payload_);
+  previousTime_ = r.varint();
+  eventCount_ = r.count(payload_.size(), "column event count");
+  if (eventCount_ != chunk.eventCount)
+    throw CodingError{0, "column chunk holds " + std::to_string(eventCount_) +
+                             " events, index says " + std::to_string(chunk.eventCount)};
+  const unsigned planes = r.byte();
+  if (planes > 8) throw CodingError{r.position() - 1, "bad time plane count"};
+  timeResiduals_.assign(eventCount_, 0);
+  for (unsigned p = 0; p < planes; ++p) {
+    const uint8_t* bytes = r.take(eventCount_);
+    for (uint64_t i = 0; i < eventCount_; ++i)
+      timeResiduals_[i] |= static_cast<uint64_t>(bytes[i]) << (8 * p);
+  }
+  valuePos_ = r.position();
+  valueEnd_ = payload_.size();
+}
+
+Tick ColumnDecoder::next(uint32_t context, uint64_t* values, size_t count) {
+  if (nextTime_ >= eventCount_) throw CodingError{valuePos_, "more events than the chunk holds"};
+  const uint64_t residual = static_cast<uint64_t>(unzigzag(timeResiduals_[nextTime_++]));
+  uint64_t& last = predictor_.lastDelta(context);
+  const uint64_t delta = last + residual;
+  last = delta;
+  previousTime_ += delta;
+  if (count > 0) {
+    ByteReader r(payload_.data() + valuePos_, valueEnd_ - valuePos_);
+    uint64_t* previous = predictor_.values(context, count);
+    for (size_t i = 0; i < count; ++i) {
+      values[i] = previous[i] + static_cast<uint64_t>(unzigzag(r.varint()));
+      previous[i] = values[i];
+    }
+    valuePos_ += r.position();
+  }
+  return previousTime_;
+}
+
+bool ColumnDecoder::finished() const {
+  return nextTime_ == eventCount_ && valuePos_ == valueEnd_;
+}
+
+}  // namespace mtf::compaction

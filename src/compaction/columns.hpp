@@ -1,0 +1,93 @@
+// Value columns: everything of an event the DAG does not keep (its time, its
+// non-structural fields, its attribute values), coded so that regular traces cost
+// almost nothing.
+//
+// Coding (one ColumnChunk = an independent unit; nothing carries over between chunks):
+//   - Every event has a *context*: a small integer naming where it sits in the DAG (the
+//     Enter of signature s, the Leave of call node n, the leaf node n). Its predictor
+//     state lives per context, like Pilgrim's/Recorder's per-call-signature timings.
+//   - Time: d = time - previous event's time (wrapping, so non-monotonic times work);
+//     predicted by the previous d seen in the same context; the residual
+//     zigzag(d - prediction) is written as a varint into the time stream.
+//   - Values: each value is predicted by the same value slot's previous value in the
+//     same context (so constant sizes and request ids that step by a constant cost one
+//     repeated byte pattern); residual zigzag(v - prediction) as a varint into the value
+//     stream. Doubles are taken as their bit patterns (exact).
+//   - Payload = varint(firstTime) varint(eventCount) varint(timeStreamLength) times values.
+//     The time stream is then split into byte planes (all first bytes, then all second
+//     bytes, ...) of fixed 8-byte little-endian residuals with trailing zero planes
+//     dropped: zero high bytes compress to nothing.
+//   - ColumnChunk::encoded = varint(payload size) + zlib(payload).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "compaction/compact_model.hpp"
+
+namespace mtf::compaction {
+
+// Predictor state of one chunk, indexed by context.
+class ColumnPredictor {
+ public:
+  void reset();
+  // The previous time delta of `context` (0 the first time); the caller updates it.
+  uint64_t& lastDelta(uint32_t context) { return state(context).lastDelta; }
+  // The previous values of `context` (zeros the first time), `count` slots.
+  uint64_t* values(uint32_t context, size_t count);
+
+ private:
+  struct ContextState {
+    uint64_t lastDelta = 0;
+    uint32_t valueOffset = 0;
+    uint32_t valueCount = 0;
+    bool touched = false;
+  };
+  ContextState& state(uint32_t context);
+  std::vector<ContextState> states_;
+  std::vector<uint32_t> touched_;  // contexts used in this chunk, for a cheap reset
+  std::vector<uint64_t> pool_;
+};
+
+class ColumnEncoder {
+ public:
+  explicit ColumnEncoder(uint64_t chunkEvents) : chunkEvents_(chunkEvents ? chunkEvents : 1) {}
+  void add(uint32_t context, Tick time, const uint64_t* values, size_t count);
+  bool full() const { return events_ >= chunkEvents_; }
+  bool empty() const { return events_ == 0; }
+  // Compresses the events added since the last finish() into a chunk whose firstEvent
+  // is `firstEvent`; resets the encoder.
+  ColumnChunk finish(uint64_t firstEvent, int zlibLevel = 6);
+  uint64_t events() const { return events_; }
+
+ private:
+  uint64_t chunkEvents_;
+  uint64_t events_ = 0;
+  Tick firstTime_ = 0, previousTime_ = 0, minTime_ = 0, maxTime_ = 0;
+  std::vector<uint64_t> timeResiduals_;
+  std::vector<uint8_t> valueStream_;
+  ColumnPredictor predictor_;
+};
+
+// Decodes one chunk; the caller supplies each event's context and value count in order
+// (from the DAG expansion). Throws CodingError on a corrupt chunk.
+class ColumnDecoder {
+ public:
+  explicit ColumnDecoder(const ColumnChunk& chunk);
+  uint64_t eventCount() const { return eventCount_; }
+  // Decodes the next event: its time and `count` values into `values`.
+  Tick next(uint32_t context, uint64_t* values, size_t count);
+  // True once every event and every byte has been consumed.
+  bool finished() const;
+
+ private:
+  std::vector<uint8_t> payload_;
+  std::vector<uint64_t> timeResiduals_;
+  size_t nextTime_ = 0;
+  size_t valuePos_ = 0, valueEnd_ = 0;
+  uint64_t eventCount_ = 0;
+  Tick previousTime_ = 0;
+  ColumnPredictor predictor_;
+};
+
+}  // namespace mtf::compaction

@@ -1,0 +1,105 @@
+// Column coding round trip: random values, extremes, non-monotonic times, corruption.
+#include "compaction/columns.hpp"
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "compaction/byte_coding.hpp"
+
+namespace mtf::compaction {
+namespace {
+
+struct Row {
+  uint32_t context;
+  Tick time;
+  std::vector<uint64_t> values;
+};
+
+std::vector<Row> roundTrip(const std::vector<Row>& rows) {
+  ColumnEncoder enc(rows.size() + 1);
+  for (const Row& r : rows) enc.add(r.context, r.time, r.values.data(), r.values.size());
+  const ColumnChunk chunk = enc.finish(0);
+  ColumnDecoder dec(chunk);
+  std::vector<Row> out;
+  for (const Row& r : rows) {
+    Row o{r.context, 0, std::vector<uint64_t>(r.values.size())};
+    o.time = dec.next(r.context, o.values.data(), o.values.size());
+    out.push_back(o);
+  }
+  EXPECT_TRUE(dec.finished());
+  return out;
+}
+
+bool sameRows(const std::vector<Row>& a, const std::vector<Row>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (a[i].time != b[i].time || a[i].values != b[i].values) return false;
+  return true;
+}
+
+TEST(Columns, RandomValuesRoundTrip) {
+  std::mt19937_64 rng(42);
+  std::vector<Row> rows;
+  for (int i = 0; i < 5000; ++i) {
+    const uint32_t ctx = static_cast<uint32_t>(rng() % 9);
+    rows.push_back({ctx, rng(), std::vector<uint64_t>(ctx % 4)});
+    for (uint64_t& v : rows.back().values) v = rng();
+  }
+  EXPECT_TRUE(sameRows(roundTrip(rows), rows));
+}
+
+TEST(Columns, ExtremeAndNonMonotonicValuesRoundTrip) {
+  const uint64_t max = ~uint64_t{0};
+  std::vector<Row> rows = {{1, max, {0, max}},   {1, 0, {max, 0}}, {3, max, {}},
+                           {1, 1, {1, max - 1}}, {3, 0, {}},       {2, max / 2, {max / 2 + 1}},
+                           {2, max / 2 + 1, {0}}};
+  EXPECT_TRUE(sameRows(roundTrip(rows), rows));
+}
+
+TEST(Columns, RegularTimesCostAlmostNothing) {
+  std::vector<Row> rows;
+  Tick t = 1'000'000;
+  for (int i = 0; i < 100000; ++i) {
+    t += (i % 3 == 0) ? 1500 : 220;
+    rows.push_back({static_cast<uint32_t>(i % 3), t, {4096, static_cast<uint64_t>(i / 3)}});
+  }
+  ColumnEncoder enc(rows.size());
+  for (const Row& r : rows) enc.add(r.context, r.time, r.values.data(), r.values.size());
+  const ColumnChunk chunk = enc.finish(0);
+  EXPECT_LT(chunk.encoded.size(), rows.size() / 50);  // under 0.02 bytes per event
+  EXPECT_EQ(chunk.minTime, rows.front().time);
+  EXPECT_EQ(chunk.maxTime, rows.back().time);
+}
+
+TEST(Columns, CorruptChunkIsRefused) {
+  std::vector<Row> rows;
+  for (int i = 0; i < 100; ++i)
+    rows.push_back({1, static_cast<Tick>(i * 7), {static_cast<uint64_t>(i)}});
+  ColumnEncoder enc(1000);
+  for (const Row& r : rows) enc.add(r.context, r.time, r.values.data(), r.values.size());
+  const ColumnChunk good = enc.finish(0);
+  for (size_t cut : {size_t{0}, size_t{1}, good.encoded.size() / 2, good.encoded.size() - 1}) {
+    ColumnChunk bad = good;
+    bad.encoded.resize(cut);
+    EXPECT_THROW(ColumnDecoder{bad}, CodingError) << "cut at " << cut;
+  }
+  ColumnChunk wrongCount = good;
+  wrongCount.eventCount += 1;
+  EXPECT_THROW(ColumnDecoder{wrongCount}, CodingError);
+}
+
+TEST(Columns, VarintsAndZigzag) {
+  std::vector<uint8_t> buf;
+  const std::vector<uint64_t> values = {0, 1, 127, 128, 300, ~uint64_t{0}, uint64_t{1} << 63};
+  for (uint64_t v : values) putVarint(buf, v);
+  ByteReader r(buf);
+  for (uint64_t v : values) EXPECT_EQ(r.varint(), v);
+  EXPECT_TRUE(r.atEnd());
+  EXPECT_THROW(r.varint(), CodingError);
+  for (int64_t v : {int64_t{0}, int64_t{-1}, int64_t{1}, INT64_MIN, INT64_MAX})
+    EXPECT_EQ(unzigzag(zigzag(v)), v);
+}
+
+}  // namespace
+}  // namespace mtf::compaction

@@ -1,0 +1,145 @@
+// Tree building, repeat collapsing, hash-consing, and lossless decompaction.
+#include <gtest/gtest.h>
+
+#include "compaction/compactor.hpp"
+#include "compaction/decompactor.hpp"
+#include "compaction/expander.hpp"
+#include "compaction/test_support.hpp"
+
+namespace mtf::compaction {
+namespace {
+
+using testing::CollectingSink;
+using testing::makeSyntheticTrace;
+using testing::play;
+
+std::shared_ptr<CompactModel> compact(const testing::SyntheticTrace& t, bool interleave = false,
+                                      uint64_t chunkEvents = 1 << 16) {
+  Compactor c(CompactorOptions{chunkEvents, 6});
+  play(t, c, interleave);
+  return std::make_shared<CompactModel>(std::move(c.model()));
+}
+
+std::vector<Event> expandAll(std::shared_ptr<const CompactModel> m) {
+  ModelSource source(std::move(m));
+  CollectingSink sink;
+  source.read(sink);
+  EXPECT_TRUE(sink.begun && sink.ended);
+  return sink.events;
+}
+
+TEST(Compaction, EveryKindRoundTripsExactly) {
+  const auto t = makeSyntheticTrace(4, 30, 1);
+  const auto model = compact(t);
+  EXPECT_TRUE(model->check().empty()) << model->check().front();
+  EXPECT_EQ(testing::firstDifference(expandAll(model), t.events, t.defs), "");
+}
+
+TEST(Compaction, InterleavedLocationsAndSmallChunksRoundTrip) {
+  const auto t = makeSyntheticTrace(3, 50, 2);
+  const auto model = compact(t, /*interleave=*/true, /*chunkEvents=*/7);
+  ASSERT_TRUE(model->check().empty()) << model->check().front();
+  EXPECT_GT(model->locations[0].columns.size(), 10u);
+  EXPECT_EQ(testing::firstDifference(expandAll(model), t.events, t.defs),
+            "");  // expanded location after location, as generated
+}
+
+TEST(Compaction, BuildsCallTreeWithMpiEventsInsideTheirCall) {
+  const auto t = makeSyntheticTrace(2, 1, 3, /*everyKind=*/false);
+  const auto model = compact(t);
+  const Node& root = model->node(model->locations[0].root);
+  ASSERT_EQ(root.kind, NodeKind::Sequence);
+  ASSERT_EQ(root.edges.size(), 1u);  // main
+  const Node& main = model->node(root.edges[0].child);
+  EXPECT_EQ(main.kind, NodeKind::Call);
+  EXPECT_NE(main.leaveSig, kNoSig);
+  // Irecv call, Isend call, compute x3, Waitall call, Barrier call
+  ASSERT_EQ(main.edges.size(), 5u);
+  const Node& irecv = model->node(main.edges[0].child);
+  ASSERT_EQ(irecv.edges.size(), 1u);
+  EXPECT_EQ(model->node(irecv.edges[0].child).kind, NodeKind::PointToPoint);
+  EXPECT_EQ(main.edges[2].repetitions, 3u);                      // compute, collapsed
+  EXPECT_EQ(model->node(main.edges[4].child).edges.size(), 2u);  // collective begin/end
+}
+
+TEST(Compaction, LoopBodiesCollapseIntoOneRepeatedSequence) {
+  const auto t = makeSyntheticTrace(2, 249, 4, /*everyKind=*/false);
+  const auto model = compact(t);
+  const Node& main = model->node(model->node(model->locations[0].root).edges[0].child);
+  ASSERT_EQ(main.edges.size(), 2u);  // the loop, the barrier
+  EXPECT_EQ(main.edges[0].type, EdgeType::Sequence);
+  EXPECT_EQ(main.edges[0].repetitions, 249u);
+  EXPECT_EQ(model->node(main.edges[0].child).edges.size(), 4u);
+}
+
+TEST(Compaction, StructureDoesNotGrowWithIterations) {
+  const auto small = compact(makeSyntheticTrace(4, 249, 5, false));
+  const auto large = compact(makeSyntheticTrace(4, 2490, 5, false));
+  EXPECT_EQ(small->nodes.size(), large->nodes.size());
+  EXPECT_EQ(small->totalFigures().dagEdges, large->totalFigures().dagEdges);
+  EXPECT_GT(large->totalFigures().treeNodes, 9 * small->totalFigures().treeNodes);
+}
+
+TEST(Compaction, RanksOfAnSpmdProgramShareTheirSubtrees) {
+  // With partners relative to the own rank, the inner ranks of the ring (neighbours at
+  // -1 and +1) have the same DAG; ranks 0 and 7 (neighbours at +7 and -7) differ.
+  const auto model = compact(makeSyntheticTrace(8, 20, 6, false));
+  ASSERT_EQ(model->locations.size(), 8u);
+  for (size_t r = 2; r < 7; ++r) EXPECT_EQ(model->locations[r].root, model->locations[1].root);
+  EXPECT_NE(model->locations[0].root, model->locations[1].root);
+  const CompactionFigures total = model->totalFigures();
+  EXPECT_LT(total.dagNodes, 3 * model->figures(1).dagNodes);
+  EXPECT_EQ(total.messagesBefore, 8u * 20 * 2);
+  EXPECT_EQ(total.messagesAfter, 4u);  // recv from -1 and +7, send to +1 and -7
+  EXPECT_GT(total.compactionRate(), 90.0);
+}
+
+TEST(Compaction, UnbalancedEventsRoundTrip) {
+  testing::SyntheticTrace t = makeSyntheticTrace(1, 0, 7, false);
+  const Ref region = 0;
+  const LocationId loc = t.events.front().location;
+  t.events.clear();
+  Event e;
+  e.set(EventKind::Leave, loc, 1, {region});  // leave without enter
+  t.events.push_back(e);
+  e.set(EventKind::Leave, loc, 2, {region});
+  t.events.push_back(e);
+  e.set(EventKind::Enter, loc, 3, {region + 1});
+  t.events.push_back(e);
+  e.set(EventKind::Leave, loc, 4, {region + 2});  // leaves another region than entered
+  t.events.push_back(e);
+  e.set(EventKind::Enter, loc, 5, {region});  // cut mid-call
+  t.events.push_back(e);
+  e.set(EventKind::Enter, loc, 6, {region});
+  t.events.push_back(e);
+  const auto model = compact(t);
+  ASSERT_TRUE(model->check().empty());
+  EXPECT_EQ(testing::firstDifference(expandAll(model), t.events, t.defs), "");
+}
+
+TEST(Compaction, TimeWindowAndSkipGiveTheSameEvents) {
+  const auto t = makeSyntheticTrace(2, 100, 8, false);
+  const auto model = compact(t, false, 64);
+  ASSERT_TRUE(model->check().empty());
+  const Tick from = t.events[500].time, to = t.events[900].time;
+  ModelSource source(model, ExpandOptions{"", TimeWindow{from, to}, nullptr});
+  CollectingSink sink;
+  source.read(sink);
+  std::vector<Event> expected;
+  for (const Event& e : t.events)
+    if (e.time >= from && e.time <= to) expected.push_back(e);
+  EXPECT_EQ(testing::firstDifference(sink.events, expected, t.defs), "");
+  EXPECT_LT(sink.events.size(), t.events.size() / 2);
+}
+
+TEST(Compaction, CheckFindsBrokenReferences) {
+  auto model = compact(makeSyntheticTrace(2, 5, 9, false));
+  model->nodes.back().edges.push_back(Edge{static_cast<NodeId>(model->nodes.size()), 1});
+  EXPECT_FALSE(model->check().empty());
+  auto other = compact(makeSyntheticTrace(2, 5, 9, false));
+  other->locations[0].eventCount += 1;
+  EXPECT_FALSE(other->check().empty());
+}
+
+}  // namespace
+}  // namespace mtf::compaction

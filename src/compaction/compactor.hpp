@@ -1,0 +1,80 @@
+// Compaction as a pipeline stage: a TraceSink that turns the event stream into a
+// CompactModel (DAG + value columns), streaming. Per location it keeps only the stack
+// of open calls with their (already folded) child lists and the column chunk being
+// filled; finished column chunks go to a ChunkSink (a writer streams them to disk) or
+// into the model.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <unordered_map>
+
+#include "compaction/columns.hpp"
+#include "compaction/compact_model.hpp"
+#include "compaction/dag_builder.hpp"
+#include "compaction/event_split.hpp"
+#include "model/trace_stream.hpp"
+
+namespace mtf::compaction {
+
+struct CompactorOptions {
+  uint64_t chunkEvents = 1 << 16;  // events per column chunk (unit of random access)
+  int zlibLevel = 6;
+};
+
+// Receives each finished column chunk of a location, in event order per location.
+using ChunkSink = std::function<void(LocationId, ColumnChunk&&)>;
+
+class Compactor : public TraceSink {
+ public:
+  // Without a chunk sink, chunks are kept in model().locations[i].columns.
+  explicit Compactor(CompactorOptions options = {}, ChunkSink chunkSink = nullptr);
+  ~Compactor() override;
+
+  void begin(const Definitions& defs) override;
+  void event(const Event& e) override;
+  void end() override;
+
+  // The model (complete after end()).
+  CompactModel& model() { return model_; }
+
+ private:
+  struct OpenCall {
+    SigId enter = kNoSig;
+    Ref region = kUndefinedRef;
+    std::vector<Edge> children;
+  };
+  struct LocationState {
+    LocationId id = 0;
+    std::vector<OpenCall> stack;  // stack[0]: the location's top level
+    std::unique_ptr<ColumnEncoder> encoder;
+    uint64_t events = 0;      // events seen so far
+    uint64_t chunkStart = 0;  // first event of the chunk being filled
+  };
+
+  LocationState& stateOf(LocationId id);
+  void record(LocationState& s, uint32_t context, Tick time);
+  void flushChunk(LocationState& s);
+  void finishLocation(LocationState& s);
+
+  CompactorOptions options_;
+  ChunkSink chunkSink_;
+  CompactModel model_;
+  std::unique_ptr<DagBuilder> dag_;
+  std::unique_ptr<OwnRanks> ranks_;
+  std::unordered_map<LocationId, size_t> stateIndex_;
+  std::vector<std::unique_ptr<LocationState>> states_;
+  LocationState* last_ = nullptr;  // the location of the previous event (fast path)
+  Signature scratchSig_;
+  std::vector<uint64_t> scratchValues_;
+};
+
+// Context number of an event for the column predictors (see columns.hpp).
+inline uint32_t enterContext(SigId sig) {
+  return sig * 2;
+}
+inline uint32_t nodeContext(NodeId node) {
+  return node * 2 + 1;
+}
+
+}  // namespace mtf::compaction

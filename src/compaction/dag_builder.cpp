@@ -1,0 +1,167 @@
+#include "compaction/dag_builder.hpp"
+
+#include <stdexcept>
+
+namespace mtf::compaction {
+
+namespace {
+
+inline uint64_t mix(uint64_t h, uint64_t v) {
+  h ^= v + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
+  h *= 0xBF58476D1CE4E5B9ull;
+  return h ^ (h >> 31);
+}
+
+uint64_t hashOf(const Signature& s) {
+  uint64_t h = mix(0x51, static_cast<uint64_t>(s.kind));
+  for (uint64_t f : s.fields) h = mix(h, f);
+  h = mix(h, s.attributes.size());
+  for (const SignatureAttribute& a : s.attributes)
+    h = mix(h, (uint64_t{a.attribute} << 8) | a.type);
+  return h;
+}
+
+uint64_t hashOf(const Node& n) {
+  uint64_t h = mix(static_cast<uint64_t>(n.kind), (uint64_t{n.sig} << 32) | n.leaveSig);
+  for (const Edge& e : n.edges)
+    h = mix(mix(h, e.child), e.repetitions * 4 + static_cast<uint64_t>(e.type));
+  return h;
+}
+
+NodeKind leafKindOf(EventKind k) {
+  if (isMpiPointToPoint(k)) return NodeKind::PointToPoint;
+  switch (k) {
+    case EventKind::MpiCollectiveBegin:
+    case EventKind::MpiCollectiveEnd:
+    case EventKind::NonBlockingCollectiveRequest:
+    case EventKind::NonBlockingCollectiveComplete:
+      return NodeKind::Collective;
+    default:
+      return NodeKind::Other;
+  }
+}
+
+}  // namespace
+
+SigId DagBuilder::intern(const Signature& sig) {
+  const uint64_t h = hashOf(sig);
+  auto [it, inserted] = sigHead_.try_emplace(h, static_cast<SigId>(model_.signatures.size()));
+  if (!inserted) {
+    for (SigId id = it->second; id != kNoSig; id = sigChain_[id])
+      if (model_.signatures[id] == sig) return id;
+    sigChain_.push_back(it->second);  // new head of the chain
+    it->second = static_cast<SigId>(model_.signatures.size());
+  } else {
+    sigChain_.push_back(kNoSig);
+  }
+  if (model_.signatures.size() >= kNoSig - 1) throw std::length_error("too many signatures");
+  model_.signatures.push_back(sig);
+  return static_cast<SigId>(model_.signatures.size() - 1);
+}
+
+NodeId DagBuilder::internNode(Node&& node) {
+  const uint64_t h = hashOf(node);
+  auto [it, inserted] = nodeHead_.try_emplace(h, static_cast<NodeId>(model_.nodes.size()));
+  if (!inserted) {
+    for (NodeId id = it->second; id != kNoNode; id = nodeChain_[id])
+      if (model_.nodes[id] == node) return id;
+    nodeChain_.push_back(it->second);
+    it->second = static_cast<NodeId>(model_.nodes.size());
+  } else {
+    nodeChain_.push_back(kNoNode);
+  }
+  if (model_.nodes.size() >= kNoNode - 1) throw std::length_error("too many DAG nodes");
+  model_.nodes.push_back(std::move(node));
+  return static_cast<NodeId>(model_.nodes.size() - 1);
+}
+
+uint64_t DagBuilder::eventCountOf(const std::vector<Edge>& edges) const {
+  uint64_t n = 0;
+  for (const Edge& e : edges) n += model_.nodes[e.child].eventCount * e.repetitions;
+  return n;
+}
+
+NodeId DagBuilder::leaf(SigId sig) {
+  if (sig < leafOfSig_.size() && leafOfSig_[sig] != kNoNode) return leafOfSig_[sig];
+  Node n;
+  n.kind = leafKindOf(model_.signatures[sig].kind);
+  n.sig = sig;
+  n.eventCount = 1;
+  const NodeId id = internNode(std::move(n));
+  if (sig >= leafOfSig_.size()) leafOfSig_.resize(size_t{sig} + 1, kNoNode);
+  leafOfSig_[sig] = id;
+  return id;
+}
+
+NodeId DagBuilder::call(SigId enter, SigId leave, std::vector<Edge>&& children) {
+  Node n;
+  n.kind = NodeKind::Call;
+  n.sig = enter;
+  n.leaveSig = leave;
+  n.eventCount = eventCountOf(children) + 1 + (leave != kNoSig ? 1 : 0);
+  n.edges = std::move(children);
+  return internNode(std::move(n));
+}
+
+NodeId DagBuilder::sequence(std::vector<Edge>&& children) {
+  Node n;
+  n.kind = NodeKind::Sequence;
+  n.eventCount = eventCountOf(children);
+  n.edges = std::move(children);
+  return internNode(std::move(n));
+}
+
+EdgeType DagBuilder::edgeType(NodeId child, Ref parentRegion) const {
+  const Node& n = model_.nodes[child];
+  if (n.kind == NodeKind::Sequence) return EdgeType::Sequence;
+  if (n.kind == NodeKind::Call && parentRegion != kUndefinedRef &&
+      regionOf(model_.signatures[n.sig]) == parentRegion)
+    return EdgeType::Recursive;
+  return EdgeType::Regular;
+}
+
+void DagBuilder::append(std::vector<Edge>& list, NodeId child, uint64_t repetitions,
+                        Ref parentRegion) {
+  if (!list.empty() && list.back().child == child) {
+    list.back().repetitions += repetitions;
+  } else {
+    list.push_back(Edge{child, repetitions, edgeType(child, parentRegion)});
+  }
+  while (foldTail(list)) {
+  }
+}
+
+bool DagBuilder::foldTail(std::vector<Edge>& list) {
+  const size_t size = list.size();
+  for (size_t p = 2; p <= kMaxPeriod && p < size; ++p) {
+    // The last p edges repeat the body of the Sequence edge right before them.
+    const Edge& before = list[size - p - 1];
+    if (before.type == EdgeType::Sequence) {
+      const std::vector<Edge>& body = model_.nodes[before.child].edges;
+      if (body.size() == p && body.back() == list.back() &&
+          std::equal(body.begin(), body.end(), list.end() - static_cast<ptrdiff_t>(p))) {
+        list[size - p - 1].repetitions += 1;
+        list.resize(size - p);
+        return true;
+      }
+    }
+    // The last p edges repeat the p edges before them.
+    if (2 * p <= size && list[size - 1] == list[size - 1 - p] &&
+        std::equal(list.end() - static_cast<ptrdiff_t>(2 * p),
+                   list.end() - static_cast<ptrdiff_t>(p),
+                   list.end() - static_cast<ptrdiff_t>(p))) {
+      std::vector<Edge> body(list.end() - static_cast<ptrdiff_t>(p), list.end());
+      list.resize(size - 2 * p);
+      const NodeId seq = sequence(std::move(body));
+      if (!list.empty() && list.back().child == seq) {
+        list.back().repetitions += 2;
+      } else {
+        list.push_back(Edge{seq, 2, EdgeType::Sequence});
+      }
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace mtf::compaction

@@ -1,0 +1,162 @@
+#include "compaction/event_split.hpp"
+
+#include <array>
+
+#include "compaction/byte_coding.hpp"
+#include "util/error.hpp"
+
+namespace mtf::compaction {
+
+namespace {
+
+struct LayoutTable {
+  std::array<KindLayout, kEventKindCount> layouts;
+  LayoutTable() {
+    for (size_t k = 0; k < kEventKindCount; ++k) {
+      const auto kind = static_cast<EventKind>(k);
+      const KindSchema& schema = schemaOf(kind);
+      KindLayout& layout = layouts[k];
+      for (size_t i = 0; i < schema.fields.size(); ++i)
+        layout.structural.push_back(isStructuralField(kind, i));
+      layout.commField = schema.indexOf("comm");
+    }
+  }
+};
+
+const KindSchema& checkedSchema(EventKind kind) {
+  if (static_cast<size_t>(kind) >= kEventKindCount)
+    throw InputError("", "", "event of unknown kind " + std::to_string(static_cast<int>(kind)));
+  return schemaOf(kind);
+}
+
+// Schema field index of event field `i` (repeated groups map onto their group fields).
+inline size_t schemaIndex(const KindSchema& s, size_t i) {
+  return i < s.fixedCount ? i : s.fixedCount + (i - s.fixedCount) % s.groupSize;
+}
+
+// Number of fields an event of this schema has, given its fixed fields.
+template <typename FieldAt>
+size_t expectedFieldCount(const KindSchema& s, FieldAt fixedField) {
+  if (!s.hasGroup()) return s.fields.size();
+  return s.fixedCount + static_cast<size_t>(fixedField(s.fixedCount - 1)) * s.groupSize;
+}
+
+}  // namespace
+
+const KindLayout& layoutOf(EventKind kind) {
+  static const LayoutTable table;
+  return table.layouts.at(static_cast<size_t>(kind));
+}
+
+int64_t OwnRanks::rankIn(Ref comm, LocationId location) {
+  auto& known = cache_[location];
+  for (const auto& [c, rank] : known)
+    if (c == comm) return rank;
+  const int64_t rank = ranks_.rankIn(comm, location);
+  known.emplace_back(comm, rank);
+  return rank;
+}
+
+void splitEvent(const Event& e, OwnRanks& ranks, Signature& sig, std::vector<uint64_t>& values) {
+  const KindSchema& schema = checkedSchema(e.kind);
+  const KindLayout& layout = layoutOf(e.kind);
+  sig.kind = e.kind;
+  sig.fields.clear();
+  sig.attributes.clear();
+  values.clear();
+  const size_t expected = e.fields.size() < schema.fixedCount
+                              ? schema.fixedCount
+                              : expectedFieldCount(schema, [&](size_t i) { return e.fields[i]; });
+  if (e.fields.size() != expected)
+    throw InputError("", placeLocation(e.location),
+                     std::string(nameOf(e.kind)) + " event with " +
+                         std::to_string(e.fields.size()) + " fields, its kind has " +
+                         std::to_string(expected));
+  for (size_t i = 0; i < e.fields.size(); ++i) {
+    const size_t si = schemaIndex(schema, i);
+    uint64_t v = e.fields[i];
+    if (!layout.structural[si]) {
+      values.push_back(v);
+      continue;
+    }
+    if (schema.fields[si].type == FieldType::Rank && layout.commField >= 0) {
+      const int64_t own = ranks.rankIn(static_cast<Ref>(e.fields[layout.commField]), e.location);
+      if (own >= 0) v = zigzag(static_cast<int64_t>(v - static_cast<uint64_t>(own)));
+    }
+    sig.fields.push_back(v);
+  }
+  for (const EventAttribute& a : e.attributes) {
+    sig.attributes.push_back(SignatureAttribute{a.attribute, a.type});
+    values.push_back(a.value);
+  }
+}
+
+namespace {
+
+struct SignatureShape {
+  size_t fieldCount = 0;       // fields of the event
+  size_t structuralCount = 0;  // of them structural (== sig.fields.size() if well formed)
+};
+
+SignatureShape shapeOf(const Signature& sig) {
+  const KindSchema& schema = checkedSchema(sig.kind);
+  const KindLayout& layout = layoutOf(sig.kind);
+  SignatureShape shape;
+  size_t structuralFixed = 0;
+  for (size_t i = 0; i < schema.fixedCount; ++i) structuralFixed += layout.structural[i];
+  shape.fieldCount = schema.fixedCount;
+  shape.structuralCount = structuralFixed;
+  if (!schema.hasGroup()) return shape;
+  // The repetition count is the last fixed field, structural for every grouped kind.
+  const uint64_t repeats = structuralFixed > 0 && sig.fields.size() >= structuralFixed
+                               ? sig.fields[structuralFixed - 1]
+                               : 0;
+  size_t groupStructural = 0;
+  for (size_t i = schema.fixedCount; i < schema.fields.size(); ++i)
+    groupStructural += layout.structural[i];
+  if (repeats > (uint64_t{1} << 20)) return SignatureShape{~size_t{0}, ~size_t{0}};
+  shape.fieldCount += static_cast<size_t>(repeats) * schema.groupSize;
+  shape.structuralCount += static_cast<size_t>(repeats) * groupStructural;
+  return shape;
+}
+
+}  // namespace
+
+bool signatureWellFormed(const Signature& sig) {
+  if (static_cast<size_t>(sig.kind) >= kEventKindCount) return false;
+  return shapeOf(sig).structuralCount == sig.fields.size();
+}
+
+size_t valueCountOf(const Signature& sig) {
+  const SignatureShape shape = shapeOf(sig);
+  return shape.fieldCount - shape.structuralCount + sig.attributes.size();
+}
+
+void joinEvent(const Signature& sig, const uint64_t* values, LocationId location, Tick time,
+               OwnRanks& ranks, Event& e) {
+  const KindSchema& schema = checkedSchema(sig.kind);
+  const KindLayout& layout = layoutOf(sig.kind);
+  const size_t fieldCount = shapeOf(sig).fieldCount;
+  e.kind = sig.kind;
+  e.location = location;
+  e.time = time;
+  e.fields.resize(fieldCount);
+  size_t nextStructural = 0;
+  for (size_t i = 0; i < fieldCount; ++i)
+    e.fields[i] =
+        layout.structural[schemaIndex(schema, i)] ? sig.fields[nextStructural++] : *values++;
+  // Rank fields were stored relative to the own rank in the event's communicator, which
+  // may come after them in the schema: fix them once every field is in place.
+  if (layout.commField >= 0) {
+    const int64_t own = ranks.rankIn(static_cast<Ref>(e.fields[layout.commField]), location);
+    for (size_t i = 0; i < fieldCount && own >= 0; ++i)
+      if (schema.fields[schemaIndex(schema, i)].type == FieldType::Rank)
+        e.fields[i] = static_cast<uint64_t>(unzigzag(e.fields[i]) + own);
+  }
+  e.attributes.resize(sig.attributes.size());
+  for (size_t i = 0; i < sig.attributes.size(); ++i)
+    e.attributes[i] =
+        EventAttribute{sig.attributes[i].attribute, sig.attributes[i].type, *values++};
+}
+
+}  // namespace mtf::compaction

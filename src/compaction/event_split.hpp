@@ -1,0 +1,47 @@
+// Splits an event into its structural signature and its column values, and joins them
+// back. Shared by the compactor and the decompactor so both sides agree exactly.
+#pragma once
+
+#include <unordered_map>
+#include <vector>
+
+#include "compaction/compact_model.hpp"
+#include "model/mpi_ranks.hpp"
+
+namespace mtf::compaction {
+
+// Per kind: which fields are structural, and where the communicator of rank fields is.
+struct KindLayout {
+  std::vector<bool> structural;  // per schema field
+  int commField = -1;            // index of the "comm" field, or -1
+};
+const KindLayout& layoutOf(EventKind kind);
+
+// Own ranks of locations in communicators, cached (RankMap::rankIn is a linear search).
+class OwnRanks {
+ public:
+  explicit OwnRanks(const Definitions& defs) : ranks_(defs) {}
+  int64_t rankIn(Ref comm, LocationId location);
+
+ private:
+  RankMap ranks_;
+  std::unordered_map<LocationId, std::vector<std::pair<Ref, int64_t>>> cache_;
+};
+
+// Fills `sig` with the structure of `e` and `values` with everything else (the time is
+// not included). Throws InputError if the event's field count contradicts its schema.
+void splitEvent(const Event& e, OwnRanks& ranks, Signature& sig, std::vector<uint64_t>& values);
+
+// True if `sig` has as many structural fields as its kind and repetition count imply
+// (checked on signatures read from a file before they are used).
+bool signatureWellFormed(const Signature& sig);
+
+// Number of column values of an event with signature `sig`.
+size_t valueCountOf(const Signature& sig);
+
+// Rebuilds the event of `location` at `time` from `sig` and `values`
+// (valueCountOf(sig) of them).
+void joinEvent(const Signature& sig, const uint64_t* values, LocationId location, Tick time,
+               OwnRanks& ranks, Event& e);
+
+}  // namespace mtf::compaction

@@ -1,0 +1,37 @@
+// Walks one location's DAG in expansion order: the events' signatures and contexts,
+// without their values. Can jump forward by a number of events in O(depth * edges)
+// thanks to the per-node event counts (random access into a location).
+#pragma once
+
+#include <vector>
+
+#include "compaction/compact_model.hpp"
+
+namespace mtf::compaction {
+
+struct ExpansionStep {
+  SigId sig = kNoSig;
+  uint32_t context = 0;  // enterContext / nodeContext (compactor.hpp)
+};
+
+class Expander {
+ public:
+  // The model's nodes must be consistent (CompactModel::check) before expanding.
+  Expander(const CompactModel& model, NodeId root);
+  // The next event's step; false after the last event.
+  bool next(ExpansionStep& step);
+  // Skips `events` events (fewer if the expansion ends first).
+  void skip(uint64_t events);
+
+ private:
+  struct Frame {
+    NodeId node;
+    uint32_t edge = 0;
+    uint64_t rep = 0;
+    uint8_t phase = 0;  // 0: not started, 1: in children, 2: children done
+  };
+  const CompactModel& model_;
+  std::vector<Frame> stack_;
+};
+
+}  // namespace mtf::compaction
