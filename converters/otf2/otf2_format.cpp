@@ -2,6 +2,7 @@
 
 #include "converters/otf2/otf2_anchor.hpp"
 #include "converters/otf2/otf2_reader.hpp"
+#include "converters/otf2/otf2_writer.hpp"
 
 namespace mtf {
 
@@ -16,6 +17,9 @@ FormatEntry otf2Format() {
   };
   entry.openReader = [](const std::filesystem::path& input, const ReadOptions& options) {
     return std::unique_ptr<TraceSource>(std::make_unique<otf2::Otf2Reader>(input, options));
+  };
+  entry.openWriter = [](const std::filesystem::path& output, const WriteOptions&) {
+    return std::unique_ptr<TraceSink>(std::make_unique<otf2::Otf2Writer>(output));
   };
   return entry;
 }

@@ -1,6 +1,8 @@
 // Helpers of the OTF2 tests: running otf2-print and collecting what a reader delivers.
 #pragma once
 
+#include <stdlib.h>
+
 #include <array>
 #include <cctype>
 #include <cstdio>
@@ -84,6 +86,29 @@ class CollectingSink : public TraceSink {
   Definitions defs;
   std::vector<Event> events;
   int begins = 0, ends = 0;
+};
+
+}  // namespace mtf::otf2::testing
+
+namespace mtf::otf2::testing {
+
+// A fresh directory under /tmp, removed with everything in it at the end of the test.
+class TempDir {
+ public:
+  TempDir() {
+    std::string pattern = (std::filesystem::temp_directory_path() / "mtf-otf2-XXXXXX").string();
+    if (mkdtemp(pattern.data())) path_ = pattern;
+  }
+  ~TempDir() {
+    std::error_code ec;
+    if (!path_.empty()) std::filesystem::remove_all(path_, ec);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
 };
 
 }  // namespace mtf::otf2::testing

@@ -1,0 +1,179 @@
+#include "converters/otf2/otf2_writer.hpp"
+
+#include "converters/otf2/otf2_def_writing.hpp"
+#include "util/error.hpp"
+
+namespace fs = std::filesystem;
+
+namespace mtf::otf2 {
+
+namespace {
+
+OTF2_FlushType alwaysFlush(void*, OTF2_FileType, OTF2_LocationRef, void*, bool) {
+  return OTF2_FLUSH;
+}
+// No post-flush callback: OTF2 then records no BufferFlush events of its own, so the
+// output holds exactly the events it was given.
+OTF2_FlushCallbacks flushCallbacks = {&alwaysFlush, nullptr};
+
+bool allDefined(const ConventionRefs& r) {
+  return r.stateParameter != kUndefinedRef && r.stateEndAttribute != kUndefinedRef &&
+         r.genericParameter != kUndefinedRef && r.genericTypeAttribute != kUndefinedRef;
+}
+
+}  // namespace
+
+Otf2Writer::Otf2Writer(const fs::path& path) : path_(path) {
+  installErrorHandler();
+}
+
+Otf2Writer::~Otf2Writer() = default;
+
+void Otf2Writer::failIo(const std::string& what, OTF2_ErrorCode code) const {
+  throw IoError(path_.string(), what + ": " + describe(code));
+}
+
+void Otf2Writer::begin(const Definitions& defs) {
+  defs_ = defs;
+  const ConventionRefs existing = findConvention(defs_);
+  if (allDefined(existing))
+    convention_.refs = existing;  // the input already defines them: reuse, add nothing
+  else
+    convention_ = planConvention(defs_);
+  encoder_ = std::make_unique<EventEncoder>(convention_.refs);
+  for (const LocationView& location : defs_.locations()) {
+    if (evtWriters_.emplace(location.id, nullptr).second) locationOrder_.push_back(location.id);
+  }
+  openArchive();
+  setArchiveProperties();
+  const OTF2_ErrorCode status = OTF2_Archive_OpenEvtFiles(archive_.get());
+  if (status != OTF2_SUCCESS) failIo("cannot open event files", status);
+}
+
+void Otf2Writer::openArchive() {
+  const fs::path dir = path_.has_parent_path() ? path_.parent_path() : fs::path(".");
+  const std::string name =
+      path_.extension() == ".otf2" ? path_.stem().string() : path_.filename().string();
+  archive_.reset(OTF2_Archive_Open(
+      dir.c_str(), name.c_str(), OTF2_FILEMODE_WRITE, OTF2_CHUNK_SIZE_EVENTS_DEFAULT,
+      OTF2_CHUNK_SIZE_DEFINITIONS_DEFAULT, OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE));
+  if (!archive_)
+    throw IoError(path_.string(), "cannot create OTF2 archive: " + takeLibraryMessage());
+  OTF2_ErrorCode status = OTF2_Archive_SetFlushCallbacks(archive_.get(), &flushCallbacks, nullptr);
+  if (status == OTF2_SUCCESS) status = OTF2_Archive_SetSerialCollectiveCallbacks(archive_.get());
+  if (status != OTF2_SUCCESS) failIo("cannot set up OTF2 archive", status);
+}
+
+void Otf2Writer::setArchiveProperties() {
+  const std::string creator = defs_.info.creator.empty() ? "mtf" : defs_.info.creator;
+  OTF2_ErrorCode status = OTF2_Archive_SetCreator(archive_.get(), creator.c_str());
+  if (status != OTF2_SUCCESS) failIo("cannot set creator", status);
+  for (const auto& [key, value] : defs_.info.properties) {
+    if (value.empty()) continue;  // OTF2 treats an empty value as "remove the property"
+    const std::string name = std::string(kPropertyNamespace) + encodePropertyKey(key);
+    status = OTF2_Archive_SetProperty(archive_.get(), name.c_str(), value.c_str(), true);
+    if (status != OTF2_SUCCESS) failIo("cannot store property " + key, status);
+  }
+}
+
+OTF2_EvtWriter* Otf2Writer::writerFor(LocationId location) {
+  const auto it = evtWriters_.find(location);
+  if (it == evtWriters_.end())
+    throw InputError(path_.string(), placeLocation(location),
+                     "event of a location the definitions do not define");
+  if (!it->second) {
+    it->second = OTF2_Archive_GetEvtWriter(archive_.get(), location);
+    if (!it->second)
+      throw IoError(path_.string(), "cannot create the event writer of location " +
+                                        std::to_string(location) + ": " + takeLibraryMessage());
+  }
+  return it->second;
+}
+
+void Otf2Writer::event(const Event& e) {
+  if (e.location != lastLocation_ || !lastWriter_) {
+    lastWriter_ = writerFor(e.location);
+    lastLocation_ = e.location;
+  }
+  const OTF2_ErrorCode status = encoder_->write(lastWriter_, e);
+  if (status == OTF2_ERROR_INVALID_ARGUMENT)
+    throw InputError(path_.string(), placeLocation(e.location),
+                     "malformed " + std::string(nameOf(e.kind)) + " event (event " +
+                         std::to_string(written_) + ")");
+  if (status != OTF2_SUCCESS) failIo("cannot write event", status);
+  ++written_;
+}
+
+// Closes every event writer (creating the empty ones of silent locations) and returns
+// the number of events each holds.
+std::unordered_map<LocationId, uint64_t> Otf2Writer::closeEventWriters() {
+  std::unordered_map<LocationId, uint64_t> counts;
+  for (const LocationId location : locationOrder_) {
+    OTF2_EvtWriter* writer = writerFor(location);
+    uint64_t n = 0;
+    OTF2_EvtWriter_GetNumberOfEvents(writer, &n);
+    counts[location] = n;
+    const OTF2_ErrorCode status = OTF2_Archive_CloseEvtWriter(archive_.get(), writer);
+    evtWriters_[location] = nullptr;
+    if (status != OTF2_SUCCESS) failIo("cannot write events", status);
+  }
+  lastWriter_ = nullptr;
+  const OTF2_ErrorCode status = OTF2_Archive_CloseEvtFiles(archive_.get());
+  if (status != OTF2_SUCCESS) failIo("cannot close event files", status);
+  return counts;
+}
+
+// Every location gets an (empty) local definition file, as Score-P writes them.
+void Otf2Writer::writeLocalDefinitions() {
+  OTF2_ErrorCode status = OTF2_Archive_OpenDefFiles(archive_.get());
+  if (status != OTF2_SUCCESS) failIo("cannot open definition files", status);
+  for (const LocationId location : locationOrder_) {
+    OTF2_DefWriter* writer = OTF2_Archive_GetDefWriter(archive_.get(), location);
+    if (!writer) failIo("cannot create local definitions", OTF2_ERROR_MEM_ALLOC_FAILED);
+    status = OTF2_Archive_CloseDefWriter(archive_.get(), writer);
+    if (status != OTF2_SUCCESS) failIo("cannot write local definitions", status);
+  }
+  status = OTF2_Archive_CloseDefFiles(archive_.get());
+  if (status != OTF2_SUCCESS) failIo("cannot close definition files", status);
+}
+
+void Otf2Writer::writeGlobalDefinitions(
+    const std::unordered_map<LocationId, uint64_t>& eventCounts) {
+  OTF2_GlobalDefWriter* writer = OTF2_Archive_GetGlobalDefWriter(archive_.get());
+  if (!writer) failIo("cannot create global definitions", OTF2_ERROR_MEM_ALLOC_FAILED);
+  const ClockProperties& c = defs_.clock;
+  OTF2_ErrorCode status = OTF2_GlobalDefWriter_WriteClockProperties(
+      writer, c.resolution, c.globalOffset, c.traceLength, c.realtime);
+  if (status != OTF2_SUCCESS) failIo("cannot write clock properties", status);
+  auto write = [&](const DefRecord& record, size_t index) {
+    status = writeDefinition(writer, record);
+    if (status == OTF2_ERROR_INVALID_ARGUMENT)
+      throw InputError(path_.string(), placeRecord(index),
+                       "malformed " + std::string(nameOf(record.kind)) + " definition");
+    if (status != OTF2_SUCCESS) failIo("cannot write definitions", status);
+  };
+  size_t index = 0;
+  for (const DefRecord& record : defs_.records()) {
+    if (record.kind == DefKind::Location && record.fields.size() > 3) {
+      DefRecord counted = record;
+      counted.fields[3] = eventCounts.at(record.fields[0]);  // the real count
+      write(counted, index++);
+    } else {
+      write(record, index++);
+    }
+  }
+  if (encoder_->usedConvention())
+    for (const DefRecord& record : convention_.records) write(record, index++);
+  status = OTF2_Archive_CloseGlobalDefWriter(archive_.get(), writer);
+  if (status != OTF2_SUCCESS) failIo("cannot write global definitions", status);
+}
+
+void Otf2Writer::end() {
+  const auto eventCounts = closeEventWriters();
+  writeLocalDefinitions();
+  writeGlobalDefinitions(eventCounts);
+  const OTF2_ErrorCode status = OTF2_Archive_Close(archive_.release());
+  if (status != OTF2_SUCCESS) failIo("cannot finish the archive", status);
+}
+
+}  // namespace mtf::otf2

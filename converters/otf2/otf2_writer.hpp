@@ -1,0 +1,51 @@
+// The OTF2 writer: a TraceSink that writes an OTF2 archive through the OTF2 library.
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <unordered_map>
+
+#include "converters/otf2/otf2_common.hpp"
+#include "converters/otf2/otf2_convention.hpp"
+#include "converters/otf2/otf2_event_writing.hpp"
+#include "model/trace_stream.hpp"
+
+namespace mtf::otf2 {
+
+class Otf2Writer : public TraceSink {
+ public:
+  // `path` names the anchor file: /dir/name.otf2 makes /dir/name.otf2, /dir/name.def and
+  // /dir/name/ (one .evt and .def per location). The directory /dir must exist.
+  explicit Otf2Writer(const std::filesystem::path& path);
+  ~Otf2Writer() override;
+
+  void begin(const Definitions& defs) override;
+  // Events of different locations may be interleaved; each location has its own
+  // OTF2 event writer (one buffer chunk each), so memory grows with locations, not events.
+  void event(const Event& e) override;
+  // Writes the global definitions (with the real per-location event counts) and closes
+  // the archive.
+  void end() override;
+
+ private:
+  void openArchive();
+  void setArchiveProperties();
+  OTF2_EvtWriter* writerFor(LocationId location);
+  std::unordered_map<LocationId, uint64_t> closeEventWriters();
+  void writeLocalDefinitions();
+  void writeGlobalDefinitions(const std::unordered_map<LocationId, uint64_t>& eventCounts);
+  [[noreturn]] void failIo(const std::string& what, OTF2_ErrorCode code) const;
+
+  std::filesystem::path path_;
+  ArchiveHandle archive_;
+  Definitions defs_;
+  ConventionDefinitions convention_;  // records to add if State / Generic events occur
+  std::unique_ptr<EventEncoder> encoder_;
+  std::vector<LocationId> locationOrder_;                       // definition order
+  std::unordered_map<LocationId, OTF2_EvtWriter*> evtWriters_;  // nullptr until first event
+  LocationId lastLocation_ = kUndefinedId;
+  OTF2_EvtWriter* lastWriter_ = nullptr;
+  uint64_t written_ = 0;
+};
+
+}  // namespace mtf::otf2

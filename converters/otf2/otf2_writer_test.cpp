@@ -1,0 +1,161 @@
+#include "converters/otf2/otf2_writer.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "converters/otf2/otf2_reader.hpp"
+#include "converters/otf2/otf2_test_util.hpp"
+#include "model/mpi_ranks.hpp"
+#include "util/error.hpp"
+
+namespace mtf::otf2 {
+namespace {
+
+using testing::CollectingSink;
+using testing::TempDir;
+
+const std::string kTraces = MTF_SHARED_DIR "/traces/otf2/";
+
+void copyThrough(const std::filesystem::path& input, const std::filesystem::path& output) {
+  Otf2Reader reader(input, {});
+  Otf2Writer writer(output);
+  reader.read(writer);
+}
+
+class RoundTrip : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(RoundTrip, Otf2PrintSeesIdenticalEventsAndAcceptsTheOutput) {
+  TempDir tmp;
+  const std::filesystem::path input = kTraces + GetParam();
+  const std::filesystem::path output = tmp.path() / "copy.otf2";
+  copyThrough(input, output);
+  const auto original = testing::otf2PrintEventLines(input / "traces.otf2");
+  const auto copied = testing::otf2PrintEventLines(output);
+  ASSERT_FALSE(original.empty());
+  EXPECT_EQ(copied.size(), original.size());
+  EXPECT_TRUE(copied == original);
+  const auto check = testing::run("otf2-print --silent -Werror " + testing::quoted(output));
+  EXPECT_EQ(check.status, 0) << check.output;
+}
+
+TEST_P(RoundTrip, DefinitionsSurviveExceptTheCorrectedEventCounts) {
+  TempDir tmp;
+  const std::filesystem::path output = tmp.path() / "copy.otf2";
+  copyThrough(kTraces + GetParam(), output);
+  Otf2Reader original(kTraces + GetParam(), {});
+  Otf2Reader copy(output, {});
+  const Definitions& a = original.definitions();
+  const Definitions& b = copy.definitions();
+  EXPECT_EQ(a.clock, b.clock);
+  EXPECT_EQ(a.info.creator, b.info.creator);
+  ASSERT_EQ(a.records().size(), b.records().size());
+  for (size_t i = 0; i < a.records().size(); ++i) {
+    if (a.records()[i].kind == DefKind::Location) continue;
+    EXPECT_EQ(a.records()[i], b.records()[i]) << "record " << i;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Otf2, RoundTrip,
+                         ::testing::Values("pipit-ping-pong", "pipit-ping-pong-papi",
+                                           "sst-macro-mpi", "fastotf2-mi300"));
+
+// A small trace with everything OTF2 has no record for.
+struct Synthetic {
+  Definitions defs;
+  std::vector<Event> events;  // interleaved between the two locations
+};
+
+Synthetic makeSynthetic() {
+  Synthetic s;
+  DefinitionBuilder b(s.defs);
+  s.defs.clock = {1000000, 5, 900, kUndefinedId};
+  s.defs.info = {
+      "paraver",
+      "Extrae 4.0",
+      "1",
+      {{"paraver.pcf", "STATES\n0 Idle\n1 Running\n"}, {"Mixed_Case key!", "value with\nnewline"}}};
+  const uint64_t node = b.systemTreeNode("node", "machine");
+  const uint64_t group = b.locationGroup("rank 0", node);
+  b.location(0, "thread 0", group);
+  b.location(1ull << 37, "thread 1", group);
+  defineMpiWorld(b, {0, 1ull << 37});
+  const Ref main = b.region("main", RegionRole::Function, Paradigm::User);
+  const Ref metric = b.metric("PAPI_TOT_CYC", "cycles", 4);
+  const Ref attrName = b.string("colour");
+  s.defs.add({DefKind::Attribute, {0, attrName, attrName, 3 /* UINT32 */}, {}});
+  const Ref arg = b.string("--fast");
+  const LocationId l0 = 0, l1 = 1ull << 37;
+  auto add = [&](EventKind kind, LocationId loc, Tick t, std::vector<uint64_t> fields,
+                 std::vector<EventAttribute> attrs = {}) {
+    s.events.push_back({kind, loc, t, std::move(fields), std::move(attrs)});
+  };
+  add(EventKind::ProgramBegin, l0, 10, {b.string("prog"), 2, arg, arg});
+  add(EventKind::Enter, l1, 11, {main}, {{0, 3, 7}});
+  add(EventKind::State, l0, 12, {40, 1});
+  add(EventKind::Generic, l1, 13, {50000001, bitsOf(int64_t{-3})}, {{0, 3, 9}});
+  add(EventKind::Metric, l0, 14, {metric, 1, 4, 123456789});
+  add(EventKind::MpiSend, l0, 15, {1, 0, 7, 1024});
+  add(EventKind::State, l1, 16, {60, 0});
+  add(EventKind::Leave, l1, 17, {main});
+  add(EventKind::Generic, l0, 18, {42, 5});
+  return s;
+}
+
+std::vector<Event> byLocation(std::vector<Event> events, const Definitions& defs) {
+  std::vector<LocationId> order;
+  for (const LocationView& l : defs.locations()) order.push_back(l.id);
+  std::stable_sort(events.begin(), events.end(), [&](const Event& a, const Event& b) {
+    return std::find(order.begin(), order.end(), a.location) <
+           std::find(order.begin(), order.end(), b.location);
+  });
+  return events;
+}
+
+TEST(Otf2Writer, SyntheticTraceWithStatesGenericsAndPropertiesRoundTripsExactly) {
+  TempDir tmp;
+  Synthetic s = makeSynthetic();
+  const std::filesystem::path output = tmp.path() / "synthetic.otf2";
+  Otf2Writer writer(output);
+  writer.begin(s.defs);
+  for (const Event& e : s.events) writer.event(e);
+  writer.end();
+
+  Otf2Reader reader(output, {});
+  CollectingSink sink;
+  reader.read(sink);
+  EXPECT_EQ(sink.events, byLocation(s.events, s.defs));
+  EXPECT_EQ(sink.defs.info.properties, s.defs.info.properties);
+  EXPECT_EQ(sink.defs.info.creator, "Extrae 4.0");
+  EXPECT_EQ(sink.defs.clock, s.defs.clock);
+  // The definitions come back as given, with the real event counts filled in.
+  Definitions expected;
+  for (DefRecord r : s.defs.records()) {
+    if (r.kind == DefKind::Location) r.fields[3] = r.fields[0] == 0 ? 5 : 4;
+    expected.add(r);
+  }
+  EXPECT_EQ(sink.defs.records(), expected.records());
+  const auto check = testing::run("otf2-print --silent -Werror " + testing::quoted(output));
+  EXPECT_EQ(check.status, 0) << check.output;
+  const auto counts = testing::otf2PrintCounts(output);
+  EXPECT_EQ(counts.at("PARAMETER_UINT64"), 2u);  // the two states, as the convention says
+  EXPECT_EQ(counts.at("PARAMETER_INT64"), 2u);   // the two generics
+}
+
+TEST(Otf2Writer, EventOfAnUndefinedLocationIsAnErrorNamingIt) {
+  TempDir tmp;
+  Synthetic s = makeSynthetic();
+  Otf2Writer writer(tmp.path() / "bad.otf2");
+  writer.begin(s.defs);
+  Event e;
+  e.set(EventKind::Enter, 99, 1, {0});
+  try {
+    writer.event(e);
+    FAIL() << "no error";
+  } catch (const InputError& error) {
+    EXPECT_NE(std::string(error.what()).find("location 99"), std::string::npos) << error.what();
+  }
+}
+
+}  // namespace
+}  // namespace mtf::otf2
