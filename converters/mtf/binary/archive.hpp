@@ -1,0 +1,99 @@
+// The MTF binary archive (.mtf): writer (a TraceSink that compacts while it streams the
+// value columns to disk), reader (random access to one location or a time window),
+// and validation. Layout: archive_layout.hpp.
+#pragma once
+
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <optional>
+
+#include "compaction/compactor.hpp"
+#include "compaction/decompactor.hpp"
+#include "converters/mtf/binary/archive_io.hpp"
+#include "converters/mtf/binary/model_codec.hpp"
+
+namespace mtf::mtfbin {
+
+// Bytes of each part of an archive (for `mtf stats`).
+struct ArchiveSizes {
+  uint64_t file = 0;
+  uint64_t definitions = 0;  // chunk headers included
+  uint64_t structure = 0;    // signatures + nodes + locations + annotations
+  uint64_t values = 0;       // column chunks
+  uint64_t index = 0;        // index + header + trailer
+  uint64_t columnChunks = 0;
+};
+
+// Streams a trace into an archive at `path`. Column chunks are written as compaction
+// finishes them; the structure and index are written by end().
+class ArchiveWriter : public TraceSink {
+ public:
+  explicit ArchiveWriter(std::filesystem::path path, compaction::CompactorOptions options = {});
+  ~ArchiveWriter() override;
+  // Called after compaction, before the structure is written: lets an analysis (NLR,
+  // patterns) attach annotations to the model.
+  void setModelHook(std::function<void(compaction::CompactModel&)> hook) {
+    hook_ = std::move(hook);
+  }
+
+  void begin(const Definitions& defs) override;
+  void event(const Event& e) override;
+  void end() override;
+  const compaction::CompactModel& model() { return compactor_->model(); }
+
+ private:
+  std::filesystem::path path_;
+  compaction::CompactorOptions options_;
+  std::unique_ptr<ChunkFileWriter> file_;
+  std::unique_ptr<compaction::Compactor> compactor_;
+  std::vector<IndexEntry> index_;
+  std::vector<LocationId> columnLocations_;  // location of each Columns entry of index_
+  std::function<void(compaction::CompactModel&)> hook_;
+};
+
+// Writes an already built model (columns in memory) to `path`.
+void writeArchive(const compaction::CompactModel& model, const std::filesystem::path& path);
+
+class ArchiveReader {
+ public:
+  // Reads header, trailer, index and structure; checks the model's consistency.
+  // Throws InputError naming the byte offset or chunk on any problem.
+  explicit ArchiveReader(const std::filesystem::path& path);
+  std::shared_ptr<const compaction::CompactModel> model() const { return model_; }
+  // Loads and checks (CRC) column chunk `chunk` of location index `location`.
+  compaction::ColumnChunk loadColumns(size_t location, size_t chunk);
+  ArchiveSizes sizes() const { return sizes_; }
+  // Reads every column chunk and expands every location: all checksums, and that the
+  // columns agree with the DAG. Throws InputError at the first problem.
+  void verifyEverything();
+  const std::string& name() const { return file_.name(); }
+
+ private:
+  void loadStructure();
+  ChunkFileReader file_;
+  std::vector<IndexEntry> index_;
+  std::vector<std::vector<size_t>> columnEntries_;  // per location: entries of index_
+  std::shared_ptr<compaction::CompactModel> model_;
+  ArchiveSizes sizes_;
+};
+
+// A TraceSource over an archive; optionally restricted to locations or a time window.
+class ArchiveSource : public TraceSource {
+ public:
+  ArchiveSource(const std::filesystem::path& path, const ReadOptions& options);
+  const Definitions& definitions() override { return reader_->model()->definitions; }
+  void read(TraceSink& sink) override;
+  void selectLocations(std::vector<LocationId> ids) { locations_ = std::move(ids); }
+  void setWindow(compaction::TimeWindow window) { window_ = window; }
+
+ private:
+  std::shared_ptr<ArchiveReader> reader_;
+  std::vector<LocationId> locations_;
+  compaction::TimeWindow window_;
+};
+
+// True if `path` is a file starting with the archive magic.
+bool looksLikeMtfBinary(const std::filesystem::path& path);
+
+}  // namespace mtf::mtfbin

@@ -1,0 +1,136 @@
+#include "converters/mtf/binary/archive_io.hpp"
+
+#include <cerrno>
+#include <cstring>
+
+#include "compaction/byte_coding.hpp"
+#include "compaction/zlib_codec.hpp"
+#include "util/error.hpp"
+
+namespace mtf::mtfbin {
+
+using compaction::ByteReader;
+
+ChunkFileWriter::ChunkFileWriter(const std::filesystem::path& path)
+    : path_(path), file_(std::fopen(path.c_str(), "wb")) {
+  if (!file_) throw IoError(path.string(), std::string("cannot create: ") + std::strerror(errno));
+  std::vector<uint8_t> header(kMagic, kMagic + 8);
+  compaction::putFixed32(header, kVersion);
+  compaction::putFixed32(header, 0);
+  write(header.data(), header.size());
+}
+
+void ChunkFileWriter::write(const uint8_t* data, size_t size) {
+  if (!file_) throw IoError(path_.string(), "write after close");
+  if (size > 0 && std::fwrite(data, 1, size, file_.get()) != size)
+    throw IoError(path_.string(), std::string("write failed: ") + std::strerror(errno));
+  position_ += size;
+}
+
+ChunkFileWriter::Written ChunkFileWriter::writeChunk(ChunkKind kind,
+                                                     const std::vector<uint8_t>& payload,
+                                                     bool compress) {
+  std::vector<uint8_t> packed;
+  const std::vector<uint8_t>* stored = &payload;
+  if (compress) {
+    packed = compaction::zlibCompress(payload.data(), payload.size(), 6);
+    stored = &packed;
+  }
+  std::vector<uint8_t> header = {static_cast<uint8_t>(kind), 0, 0, 0};
+  compaction::putFixed32(header, compaction::crc32Of(stored->data(), stored->size()));
+  compaction::putFixed64(header, stored->size());
+  compaction::putFixed64(header, compress ? payload.size() : 0);
+  const Written w{position_, stored->size()};
+  write(header.data(), header.size());
+  write(stored->data(), stored->size());
+  return w;
+}
+
+void ChunkFileWriter::writeTrailer(uint64_t indexOffset) {
+  std::vector<uint8_t> t;
+  compaction::putFixed64(t, indexOffset);
+  compaction::putFixed64(t, position_ + kTrailerSize);
+  compaction::putFixed32(t, kVersion);
+  compaction::putFixed32(t, compaction::crc32Of(t.data(), t.size()));
+  t.insert(t.end(), kEndMagic, kEndMagic + 8);
+  write(t.data(), t.size());
+}
+
+void ChunkFileWriter::close() {
+  std::FILE* f = file_.release();
+  if (f && std::fclose(f) != 0)
+    throw IoError(path_.string(), std::string("close failed: ") + std::strerror(errno));
+}
+
+ChunkFileReader::ChunkFileReader(const std::filesystem::path& path)
+    : name_(path.string()), file_(std::fopen(path.c_str(), "rb")) {
+  if (!file_) throw InputError(name_, "", std::string("cannot open: ") + std::strerror(errno));
+  std::error_code ec;
+  fileSize_ = std::filesystem::file_size(path, ec);
+  if (ec) throw InputError(name_, "", "cannot tell its size");
+  if (fileSize_ < kHeaderSize + kTrailerSize) fail(0, "too short for an MTF archive (truncated?)");
+  uint8_t header[kHeaderSize];
+  readAt(0, header, sizeof header);
+  if (std::memcmp(header, kMagic, 8) != 0) fail(0, "not an MTF binary archive (bad magic)");
+  ByteReader h(header + 8, 8);
+  if (const uint32_t v = h.fixed32(); v != kVersion)
+    fail(8, "archive version " + std::to_string(v) + " is not supported (this reader: 1)");
+  uint8_t trailer[kTrailerSize];
+  const uint64_t at = fileSize_ - kTrailerSize;
+  readAt(at, trailer, sizeof trailer);
+  if (std::memcmp(trailer + 24, kEndMagic, 8) != 0)
+    fail(at, "archive end marker missing (file truncated or not finished)");
+  ByteReader t(trailer, 24);
+  indexOffset_ = t.fixed64();
+  const uint64_t size = t.fixed64();
+  t.fixed32();
+  if (t.fixed32() != compaction::crc32Of(trailer, 20)) fail(at, "trailer checksum mismatch");
+  if (size != fileSize_)
+    fail(at, "trailer gives file size " + std::to_string(size) + ", file has " +
+                 std::to_string(fileSize_));
+  if (indexOffset_ < kHeaderSize || indexOffset_ + kChunkHeaderSize > at)
+    fail(at, "index offset " + std::to_string(indexOffset_) + " out of range");
+}
+
+void ChunkFileReader::fail(uint64_t offset, const std::string& what) const {
+  throw InputError(name_, placeByte(offset), what);
+}
+
+void ChunkFileReader::readAt(uint64_t offset, uint8_t* data, size_t size) {
+  if (offset > fileSize_ || size > fileSize_ - offset)
+    fail(offset, "read past the end of the file");
+  if (fseeko(file_.get(), static_cast<off_t>(offset), SEEK_SET) != 0 ||
+      std::fread(data, 1, size, file_.get()) != size)
+    fail(offset, "read failed (file changed or unreadable)");
+}
+
+std::vector<uint8_t> ChunkFileReader::readChunk(uint64_t offset, ChunkKind expected, uint64_t limit,
+                                                const std::string& what) {
+  const std::string label = what + " chunk at byte " + std::to_string(offset) + ": ";
+  if (offset < kHeaderSize || offset > limit || limit - offset < kChunkHeaderSize)
+    fail(offset, label + "offset out of range");
+  uint8_t header[kChunkHeaderSize];
+  readAt(offset, header, sizeof header);
+  ByteReader h(header, sizeof header);
+  const uint8_t kind = h.byte();
+  h.take(3);
+  const uint32_t crc = h.fixed32();
+  const uint64_t stored = h.fixed64();
+  const uint64_t raw = h.fixed64();
+  if (kind != static_cast<uint8_t>(expected))
+    fail(offset, label + "kind " + std::to_string(kind) + ", expected " + chunkKindName(expected));
+  if (stored > limit - offset - kChunkHeaderSize) fail(offset, label + "size runs past its end");
+  std::vector<uint8_t> bytes(stored);
+  readAt(offset + kChunkHeaderSize, bytes.data(), bytes.size());
+  if (compaction::crc32Of(bytes.data(), bytes.size()) != crc)
+    fail(offset, label + "checksum mismatch");
+  if (expected == ChunkKind::Columns) return bytes;
+  // zlib expands at most ~1032:1: a larger raw size is a lie; refuse before allocating.
+  if (raw > stored * 1040 + 64) fail(offset, label + "raw size impossible for its stored size");
+  std::vector<uint8_t> out;
+  if (!compaction::zlibDecompress(bytes.data(), bytes.size(), raw, out))
+    fail(offset, label + "does not inflate to its announced size");
+  return out;
+}
+
+}  // namespace mtf::mtfbin

@@ -1,0 +1,46 @@
+// The MTF binary archive (.mtf), version 1. All integers little-endian.
+//
+//   header   8 bytes magic "\x89MTF\r\n\x1a\n", u32 version, u32 flags (0)       = 16 bytes
+//   chunks   each: u8 kind, 3 zero bytes, u32 CRC32 of the stored bytes,
+//            u64 stored size, u64 raw size, then the stored bytes              (24 + stored)
+//              - Columns: stored bytes = ColumnChunk::encoded (already compressed by
+//                compaction/columns.hpp); raw size 0.
+//              - every other kind: a zlib stream that inflates to `raw size` bytes.
+//            Column chunks come first, in the order compaction finished them (the writer
+//            streams them while the trace is read); then Definitions, Signatures, Nodes,
+//            Locations, Annotations; then the Index.
+//   trailer  u64 offset of the Index chunk, u64 file size, u32 version,
+//            u32 CRC32 of the previous 20 bytes, 8 bytes magic "MTF-END\n"           = 32 bytes
+//
+// The Index lists every chunk (kind, offset, stored size) and, for column chunks, the
+// location index, first event, event count and first/last/min/max time: a reader
+// decodes one location, or one time window, by reading only the chunks it needs.
+// Every count read from the file is checked against the bytes that remain before it
+// sizes an allocation.
+#pragma once
+
+#include <cstdint>
+
+namespace mtf::mtfbin {
+
+inline constexpr uint8_t kMagic[8] = {0x89, 'M', 'T', 'F', '\r', '\n', 0x1a, '\n'};
+inline constexpr uint8_t kEndMagic[8] = {'M', 'T', 'F', '-', 'E', 'N', 'D', '\n'};
+inline constexpr uint32_t kVersion = 1;
+inline constexpr uint64_t kHeaderSize = 16;
+inline constexpr uint64_t kChunkHeaderSize = 24;
+inline constexpr uint64_t kTrailerSize = 32;
+
+enum class ChunkKind : uint8_t {
+  Columns = 1,
+  Definitions = 2,
+  Signatures = 3,
+  Nodes = 4,
+  Locations = 5,
+  Annotations = 6,
+  Index = 7,
+};
+inline constexpr uint8_t kLastChunkKind = 7;
+
+const char* chunkKindName(ChunkKind kind);
+
+}  // namespace mtf::mtfbin

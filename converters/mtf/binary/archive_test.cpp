@@ -1,0 +1,161 @@
+// MTF binary archive: lossless round trip, random access, and refusal of damaged files.
+#include "converters/mtf/binary/archive.hpp"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "compaction/test_support.hpp"
+#include "util/error.hpp"
+
+namespace mtf::mtfbin {
+namespace {
+
+namespace fs = std::filesystem;
+using compaction::testing::CollectingSink;
+using compaction::testing::firstDifference;
+using compaction::testing::makeSyntheticTrace;
+using compaction::testing::play;
+
+class ArchiveTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("mtf_archive_test_" + std::to_string(::getpid()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  fs::path write(const compaction::testing::SyntheticTrace& t, uint64_t chunkEvents = 100) {
+    const fs::path p = dir_ / "t.mtf";
+    ArchiveWriter w(p, compaction::CompactorOptions{chunkEvents, 6});
+    play(t, w, /*interleave=*/true);
+    return p;
+  }
+  static std::vector<uint8_t> bytesOf(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    return std::vector<uint8_t>(std::istreambuf_iterator<char>(in), {});
+  }
+  fs::path writeBytes(const std::vector<uint8_t>& b) {
+    const fs::path p = dir_ / "bad.mtf";
+    std::ofstream(p, std::ios::binary)
+        .write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));
+    return p;
+  }
+  fs::path dir_;
+};
+
+std::vector<Event> readAll(const fs::path& p) {
+  ArchiveSource source(p, ReadOptions{});
+  CollectingSink sink;
+  source.read(sink);
+  return sink.events;
+}
+
+TEST_F(ArchiveTest, RoundTripIsLossless) {
+  const auto t = makeSyntheticTrace(4, 60, 11);
+  const fs::path p = write(t);
+  EXPECT_EQ(firstDifference(readAll(p), t.events, t.defs), "");
+  ArchiveReader r(p);
+  EXPECT_EQ(r.model()->definitions.records(), t.defs.records());
+  EXPECT_GT(r.sizes().columnChunks, 4u);
+  EXPECT_NO_THROW(r.verifyEverything());
+  EXPECT_TRUE(looksLikeMtfBinary(p));
+}
+
+TEST_F(ArchiveTest, InMemoryModelWritesTheSameEvents) {
+  const auto t = makeSyntheticTrace(3, 20, 12);
+  compaction::Compactor c(compaction::CompactorOptions{50, 6});
+  play(t, c);
+  const fs::path p = dir_ / "m.mtf";
+  writeArchive(c.model(), p);
+  EXPECT_EQ(firstDifference(readAll(p), t.events, t.defs), "");
+}
+
+TEST_F(ArchiveTest, ReadsOneLocationOrOneTimeWindow) {
+  const auto t = makeSyntheticTrace(4, 80, 13, false);
+  const fs::path p = write(t, 64);
+  const LocationId third = t.events[t.events.size() / 4 * 2 + 5].location;
+  ArchiveSource one(p, ReadOptions{});
+  one.selectLocations({third});
+  CollectingSink sink;
+  one.read(sink);
+  std::vector<Event> expected;
+  for (const Event& e : t.events)
+    if (e.location == third) expected.push_back(e);
+  EXPECT_EQ(firstDifference(sink.events, expected, t.defs), "");
+
+  const Tick from = t.events[300].time, to = t.events[400].time;
+  ArchiveSource window(p, ReadOptions{});
+  window.setWindow({from, to});
+  CollectingSink windowSink;
+  window.read(windowSink);
+  expected.clear();
+  for (const Event& e : t.events)
+    if (e.time >= from && e.time <= to) expected.push_back(e);
+  EXPECT_EQ(firstDifference(windowSink.events, expected, t.defs), "");
+}
+
+// Opens and fully verifies; returns the error message ("" if accepted).
+std::string refusal(const fs::path& p) {
+  try {
+    ArchiveReader r(p);
+    r.verifyEverything();
+    readAll(p);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST_F(ArchiveTest, TruncatedFilesAreRefused) {
+  const fs::path p = write(makeSyntheticTrace(2, 30, 14));
+  const std::vector<uint8_t> good = bytesOf(p);
+  for (size_t cut : {size_t{0}, size_t{7}, size_t{20}, good.size() / 3, good.size() / 2,
+                     good.size() - 33, good.size() - 1}) {
+    std::vector<uint8_t> bad(good.begin(), good.begin() + static_cast<ptrdiff_t>(cut));
+    EXPECT_NE(refusal(writeBytes(bad)), "") << "accepted a file cut at " << cut;
+  }
+}
+
+TEST_F(ArchiveTest, BitFlipInEveryChunkKindIsRefusedWithItsOffset) {
+  const fs::path p = write(makeSyntheticTrace(2, 30, 15));
+  const std::vector<uint8_t> good = bytesOf(p);
+  ArchiveReader reader(p);
+  // One flip in the middle of the stored bytes of one chunk of each kind, in each header,
+  // and in the trailer.
+  std::vector<uint64_t> offsets;
+  const ChunkFileReader raw(p);
+  std::vector<uint8_t> indexRaw;
+  {
+    ChunkFileReader r2(p);
+    indexRaw =
+        r2.readChunk(r2.indexOffset(), ChunkKind::Index, good.size() - kTrailerSize, "index");
+  }
+  std::vector<bool> kindDone(kLastChunkKind + 1, false);
+  for (const IndexEntry& e : decodeIndex(indexRaw)) {
+    if (kindDone[static_cast<size_t>(e.kind)]) continue;
+    kindDone[static_cast<size_t>(e.kind)] = true;
+    offsets.push_back(e.offset + kChunkHeaderSize + e.storedSize / 2);
+    offsets.push_back(e.offset + 9);  // stored size field
+  }
+  offsets.push_back(raw.indexOffset() + kChunkHeaderSize + 1);
+  offsets.push_back(good.size() - 20);
+  offsets.push_back(3);
+  for (uint64_t at : offsets) {
+    std::vector<uint8_t> bad = good;
+    bad[at] ^= 0x10;
+    const std::string message = refusal(writeBytes(bad));
+    EXPECT_NE(message, "") << "accepted a flipped bit at byte " << at;
+    EXPECT_NE(message.find("byte"), std::string::npos) << message;
+  }
+  EXPECT_EQ(std::count(kindDone.begin(), kindDone.end(), true), 6);  // all but Index itself
+}
+
+TEST_F(ArchiveTest, NotAnArchiveIsRefused) {
+  EXPECT_NE(refusal(writeBytes(std::vector<uint8_t>(100, 'x'))), "");
+  EXPECT_FALSE(looksLikeMtfBinary(writeBytes(std::vector<uint8_t>(100, 'x'))));
+}
+
+}  // namespace
+}  // namespace mtf::mtfbin

@@ -1,0 +1,90 @@
+#include <unordered_map>
+
+#include "converters/mtf/binary/archive.hpp"
+
+namespace mtf::mtfbin {
+
+ArchiveWriter::ArchiveWriter(std::filesystem::path path, compaction::CompactorOptions options)
+    : path_(std::move(path)), options_(options) {}
+
+ArchiveWriter::~ArchiveWriter() = default;
+
+void ArchiveWriter::begin(const Definitions& defs) {
+  file_ = std::make_unique<ChunkFileWriter>(path_);
+  compactor_ = std::make_unique<compaction::Compactor>(
+      options_, [this](LocationId location, compaction::ColumnChunk&& chunk) {
+        const auto w = file_->writeChunk(ChunkKind::Columns, chunk.encoded, false);
+        IndexEntry e;
+        e.kind = ChunkKind::Columns;
+        e.offset = w.offset;
+        e.storedSize = w.storedSize;
+        chunk.encoded.clear();
+        e.meta = std::move(chunk);
+        index_.push_back(std::move(e));
+        columnLocations_.push_back(location);
+      });
+  compactor_->begin(defs);
+}
+
+void ArchiveWriter::event(const Event& e) {
+  compactor_->event(e);
+}
+
+namespace {
+
+void writeStructure(ChunkFileWriter& file, const compaction::CompactModel& m,
+                    std::vector<IndexEntry>& index) {
+  auto put = [&](ChunkKind kind, const std::vector<uint8_t>& raw) {
+    const auto w = file.writeChunk(kind, raw, true);
+    IndexEntry e;
+    e.kind = kind;
+    e.offset = w.offset;
+    e.storedSize = w.storedSize;
+    index.push_back(e);
+  };
+  put(ChunkKind::Definitions, encodeDefinitions(m.definitions));
+  put(ChunkKind::Signatures, encodeSignatures(m));
+  put(ChunkKind::Nodes, encodeNodes(m));
+  put(ChunkKind::Locations, encodeLocations(m));
+  put(ChunkKind::Annotations, encodeAnnotations(m.annotations));
+  const uint64_t indexOffset = file.position();
+  file.writeChunk(ChunkKind::Index, encodeIndex(index), true);
+  file.writeTrailer(indexOffset);
+  file.close();
+}
+
+}  // namespace
+
+void ArchiveWriter::end() {
+  compactor_->end();
+  compaction::CompactModel& m = compactor_->model();
+  if (hook_) hook_(m);
+  // Column entries name their location by its index in the (now final) location order.
+  std::unordered_map<LocationId, size_t> position;
+  for (size_t i = 0; i < m.locations.size(); ++i) position.emplace(m.locations[i].location, i);
+  for (size_t i = 0, c = 0; i < index_.size(); ++i)
+    if (index_[i].kind == ChunkKind::Columns)
+      index_[i].locationIndex = position.at(columnLocations_[c++]);
+  writeStructure(*file_, m, index_);
+}
+
+void writeArchive(const compaction::CompactModel& m, const std::filesystem::path& path) {
+  ChunkFileWriter file(path);
+  std::vector<IndexEntry> index;
+  for (size_t l = 0; l < m.locations.size(); ++l) {
+    for (const compaction::ColumnChunk& chunk : m.locations[l].columns) {
+      const auto w = file.writeChunk(ChunkKind::Columns, chunk.encoded, false);
+      IndexEntry e;
+      e.kind = ChunkKind::Columns;
+      e.offset = w.offset;
+      e.storedSize = w.storedSize;
+      e.locationIndex = l;
+      e.meta = chunk;
+      e.meta.encoded.clear();
+      index.push_back(std::move(e));
+    }
+  }
+  writeStructure(file, m, index);
+}
+
+}  // namespace mtf::mtfbin
