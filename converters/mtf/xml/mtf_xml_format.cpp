@@ -1,0 +1,86 @@
+#include "converters/mtf/xml/mtf_xml_format.hpp"
+
+#include <memory>
+
+#include "compaction/compactor.hpp"
+#include "compaction/decompactor.hpp"
+#include "converters/mtf/xml/mtf_xml_model.hpp"
+#include "util/error.hpp"
+
+namespace fs = std::filesystem;
+
+namespace mtf {
+
+namespace {
+
+// Compacts the event stream (streaming, like every compaction) and writes the model as
+// XML once the last event is in.
+class MtfXmlSink : public TraceSink {
+ public:
+  MtfXmlSink(fs::path path, bool structureOnly)
+      : path_(std::move(path)), structureOnly_(structureOnly) {}
+  void begin(const Definitions& defs) override { compactor_.begin(defs); }
+  void event(const Event& e) override { compactor_.event(e); }
+  void end() override {
+    compactor_.end();
+    xml::writeModelXml(compactor_.model(), path_, structureOnly_);
+  }
+
+ private:
+  fs::path path_;
+  bool structureOnly_;
+  compaction::Compactor compactor_;
+};
+
+class MtfXmlSource : public TraceSource {
+ public:
+  explicit MtfXmlSource(fs::path path) : path_(std::move(path)) {}
+  const Definitions& definitions() override { return load()->model.definitions; }
+  void read(TraceSink& sink) override {
+    const std::shared_ptr<xml::XmlModel> loaded = load();
+    if (loaded->structureOnly)
+      throw InputError(path_.string(), "",
+                       "structure-only MTF XML holds no timestamps or values, so it cannot give "
+                       "the events back (write it without --structure-only)");
+    compaction::ExpandOptions options;
+    options.sourceName = path_.string();
+    // Shares the loaded model (no copy): definitions() stays valid during and after.
+    std::shared_ptr<const compaction::CompactModel> model(loaded, &loaded->model);
+    compaction::ModelSource(model, options).read(sink);
+  }
+
+ private:
+  std::shared_ptr<xml::XmlModel> load() {
+    if (!loaded_) loaded_ = std::make_shared<xml::XmlModel>(xml::readModelXml(path_));
+    return loaded_;
+  }
+  fs::path path_;
+  std::shared_ptr<xml::XmlModel> loaded_;
+};
+
+bool sniffMtfXml(const fs::path& path) {
+  std::error_code ec;
+  return fs::is_regular_file(path, ec) && xml::looksLikeMtfXml(path);
+}
+
+}  // namespace
+
+FormatEntry mtfXmlFormat() {
+  FormatEntry entry;
+  entry.name = "mtf-xml";
+  entry.description =
+      "MTF XML: the compacted model (ordered DAG, definitions, value columns) "
+      "as XML following schema/mtf.xsd";
+  entry.extensions = {".mtf.xml"};
+  entry.sniff = sniffMtfXml;
+  entry.openReader = [](const fs::path& path, const ReadOptions&) -> std::unique_ptr<TraceSource> {
+    return std::make_unique<MtfXmlSource>(path);
+  };
+  entry.openWriter = [](const fs::path& path,
+                        const WriteOptions& options) -> std::unique_ptr<TraceSink> {
+    return std::make_unique<MtfXmlSink>(path, options.structureOnly);
+  };
+  return entry;
+}
+
+}  // namespace mtf

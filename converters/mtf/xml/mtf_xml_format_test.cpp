@@ -1,0 +1,105 @@
+#include "converters/mtf/xml/mtf_xml_format.hpp"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "converters/mtf/xml/test_trace.hpp"
+#include "converters/mtf/xml/xml_validate.hpp"
+#include "converters/otf2/otf2_format.hpp"
+#include "converters/otf2/otf2_test_util.hpp"
+#include "util/error.hpp"
+
+namespace fs = std::filesystem;
+
+namespace mtf {
+namespace {
+
+using otf2::testing::TempDir;
+
+const fs::path kTraces = fs::path(MTF_SHARED_DIR) / "traces" / "otf2";
+
+// Reads `input` with the OTF2 reader and writes it with the MTF XML writer.
+fs::path otf2ToXml(const fs::path& input, const fs::path& output, bool structureOnly = false) {
+  auto source = otf2Format().openReader(input, {});
+  WriteOptions options;
+  options.structureOnly = structureOnly;
+  auto sink = mtfXmlFormat().openWriter(output, options);
+  source->read(*sink);
+  return output;
+}
+
+TEST(MtfXmlFormat, EntryAndSniff) {
+  const FormatEntry entry = mtfXmlFormat();
+  EXPECT_EQ(entry.name, "mtf-xml");
+  EXPECT_EQ(entry.extensions, std::vector<std::string>{".mtf.xml"});
+  TempDir dir;
+  const fs::path xml =
+      otf2ToXml(kTraces / "pipit-ping-pong" / "traces.otf2", dir.path() / "t.mtf.xml");
+  EXPECT_TRUE(entry.sniff(xml));
+  EXPECT_TRUE(entry.sniff(dir.path()) == false);
+  EXPECT_FALSE(entry.sniff(kTraces / "pipit-ping-pong" / "traces.otf2"));
+  EXPECT_FALSE(entry.sniff(dir.path() / "absent.mtf.xml"));
+  const fs::path other = dir.path() / "other.xml";
+  std::ofstream(other) << "<?xml version=\"1.0\"?><Scenario xmlns=\"urn:else\"/>";
+  EXPECT_FALSE(entry.sniff(other));
+  EXPECT_FALSE(otf2Format().sniff(xml));
+}
+
+// Every event of real traces comes back from the XML exactly as the OTF2 reader gave it.
+TEST(MtfXmlFormat, RealTracesRoundTripThroughXml) {
+  for (const char* name :
+       {"pipit-ping-pong", "pipit-ping-pong-papi", "sst-macro-mpi", "fastotf2-mi300"}) {
+    SCOPED_TRACE(name);
+    const fs::path input = kTraces / name / "traces.otf2";
+    otf2::testing::CollectingSink original;
+    otf2Format().openReader(input, {})->read(original);
+    TempDir dir;
+    const fs::path xml = otf2ToXml(input, dir.path() / "t.mtf.xml");
+    EXPECT_NO_THROW(xml::validateAgainstSchema(xml, xml::locateSchema()));
+    otf2::testing::CollectingSink back;
+    mtfXmlFormat().openReader(xml, {})->read(back);
+    EXPECT_EQ(back.defs.records(), original.defs.records());
+    EXPECT_EQ(back.defs.clock, original.defs.clock);
+    EXPECT_EQ(back.defs.info.properties, original.defs.info.properties);
+    ASSERT_EQ(back.events.size(), original.events.size());
+    EXPECT_TRUE(back.events == original.events);
+  }
+}
+
+// Acceptance: OTF2 -> .mtf.xml -> OTF2 gives the same otf2-print event lines.
+TEST(MtfXmlFormat, Otf2ThroughXmlGivesIdenticalOtf2PrintLines) {
+  for (const char* name : {"pipit-ping-pong", "sst-macro-mpi"}) {
+    SCOPED_TRACE(name);
+    const fs::path input = kTraces / name / "traces.otf2";
+    TempDir dir;
+    const fs::path xml = otf2ToXml(input, dir.path() / "t.mtf.xml");
+    const fs::path anchor = dir.path() / "out" / "traces.otf2";
+    fs::create_directories(anchor.parent_path());
+    auto source = mtfXmlFormat().openReader(xml, {});
+    auto sink = otf2Format().openWriter(anchor, {});
+    source->read(*sink);
+    const auto expected = otf2::testing::otf2PrintEventLines(input);
+    ASSERT_GT(expected.size(), 100u);
+    EXPECT_EQ(otf2::testing::otf2PrintEventLines(anchor), expected);
+  }
+}
+
+TEST(MtfXmlFormat, StructureOnlyCannotGiveEventsBack) {
+  TempDir dir;
+  const fs::path xml =
+      otf2ToXml(kTraces / "pipit-ping-pong" / "traces.otf2", dir.path() / "s.mtf.xml", true);
+  auto source = mtfXmlFormat().openReader(xml, {});
+  EXPECT_GT(source->definitions().records().size(), 0u);  // the model itself is readable
+  otf2::testing::CollectingSink sink;
+  try {
+    source->read(sink);
+    FAIL() << "a structure-only file gave events";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("structure-only"), std::string::npos) << e.what();
+  }
+  EXPECT_TRUE(sink.events.empty());
+}
+
+}  // namespace
+}  // namespace mtf

@@ -1,0 +1,36 @@
+// MTF XML: the compacted model (compaction/compact_model.hpp) as an XML document that
+// follows schema/mtf.xsd. Writing and reading are both streaming over libxml2; the
+// model itself is what the compaction stage holds in memory anyway.
+#pragma once
+
+#include <filesystem>
+
+#include "compaction/compact_model.hpp"
+
+namespace mtf::xml {
+
+inline constexpr char kMtfXmlNamespace[] = "urn:mtf:xml:1";
+inline constexpr char kMtfXmlRoot[] = "Scenario";
+inline constexpr uint64_t kMtfXmlVersion = 1;
+// Names the bytes of ColumnChunk::encoded (compaction/columns.hpp, version 1).
+inline constexpr char kValuesEncoding[] = "mtf-columns-1";
+// Deepest element nesting a reader accepts (Loop nests are the only deep part).
+inline constexpr int kMaxDepth = 200;
+
+// Writes `model` to `path`. With `structureOnly` the value columns are left out: the
+// file shows the structure (small, readable) but cannot give the events back.
+void writeModelXml(const compaction::CompactModel& model, const std::filesystem::path& path,
+                   bool structureOnly);
+
+struct XmlModel {
+  compaction::CompactModel model;
+  bool structureOnly = false;
+};
+// Reads a file written by writeModelXml. Throws mtf::InputError naming the line on
+// malformed XML, a DOCTYPE, an unknown element or an inconsistent model.
+XmlModel readModelXml(const std::filesystem::path& path);
+
+// True if the file starts like MTF XML (root element Scenario in the MTF namespace).
+bool looksLikeMtfXml(const std::filesystem::path& path);
+
+}  // namespace mtf::xml
