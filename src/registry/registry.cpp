@@ -3,6 +3,7 @@
 #include "util/error.hpp"
 // One include and one line per format.
 #include "converters/otf2/otf2_format.hpp"
+#include "converters/mtf/xml/mtf_xml_format.hpp"
 
 namespace fs = std::filesystem;
 
@@ -11,6 +12,7 @@ namespace mtf {
 const std::vector<FormatEntry>& formats() {
   static const std::vector<FormatEntry> all = {
       otf2Format(),
+      mtfXmlFormat(),
   };
   return all;
 }
