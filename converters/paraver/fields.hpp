@@ -1,0 +1,67 @@
+// A hand-rolled parser for the ':'-separated integer fields of Paraver lines.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+namespace mtf::paraver {
+
+class FieldCursor {
+ public:
+  explicit FieldCursor(std::string_view text) : p_(text.data()), end_(text.data() + text.size()) {}
+  bool atEnd() const { return p_ >= end_ && !pendingEmpty_; }
+
+  // Parses the next field as an unsigned integer; false if it is missing, empty, not a
+  // number or overflows. Consumes the separator after it.
+  bool nextUnsigned(uint64_t& value) {
+    if (p_ >= end_ && !pendingEmpty_) return false;
+    pendingEmpty_ = false;
+    const char* start = p_;
+    uint64_t v = 0;
+    while (p_ < end_ && static_cast<unsigned>(*p_ - '0') < 10) {
+      const uint64_t digit = static_cast<uint64_t>(*p_ - '0');
+      if (v > (~uint64_t{0} - digit) / 10) return false;
+      v = v * 10 + digit;
+      ++p_;
+    }
+    if (p_ == start) return false;
+    return finishField(value, v);
+  }
+
+  // Parses a possibly negative integer.
+  bool nextSigned(int64_t& value) {
+    bool negative = false;
+    if (p_ < end_ && *p_ == '-') {
+      negative = true;
+      ++p_;
+    }
+    uint64_t magnitude = 0;
+    if (!nextUnsigned(magnitude)) return false;
+    if (magnitude > (negative ? uint64_t{1} << 63 : (uint64_t{1} << 63) - 1)) return false;
+    value = negative ? static_cast<int64_t>(0 - magnitude) : static_cast<int64_t>(magnitude);
+    return true;
+  }
+
+ private:
+  bool finishField(uint64_t& value, uint64_t v) {
+    if (p_ < end_) {
+      if (*p_ != ':') return false;
+      ++p_;
+      // "1:2:" has an empty last field: remember it so it is reported as missing/bad.
+      if (p_ == end_) pendingEmpty_ = true;
+    }
+    value = v;
+    return true;
+  }
+  const char* p_;
+  const char* end_;
+  bool pendingEmpty_ = false;
+};
+
+// Parses all of `text` as an unsigned decimal number.
+inline bool parseUnsigned(std::string_view text, uint64_t& value) {
+  FieldCursor c(text);
+  return c.nextUnsigned(value) && c.atEnd() && text.find(':') == std::string_view::npos;
+}
+
+}  // namespace mtf::paraver

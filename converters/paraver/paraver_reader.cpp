@@ -1,0 +1,143 @@
+#include "converters/paraver/paraver_reader.hpp"
+
+#include <filesystem>
+
+#include "converters/paraver/extrae.hpp"
+#include "converters/paraver/line_reader.hpp"
+#include "converters/paraver/record_parser.hpp"
+#include "util/error.hpp"
+#include "util/progress.hpp"
+
+namespace mtf::paraver {
+
+namespace {
+
+bool isCommunicatorLine(std::string_view line) {
+  return line.size() > 1 && line[0] == 'c' && line[1] == ':';
+}
+
+std::string joinLines(const std::vector<std::string>& lines) {
+  std::string out;
+  for (const std::string& l : lines) out += l + "\n";
+  return out;
+}
+
+}  // namespace
+
+ParaverReader::ParaverReader(std::string path, const ReadOptions& options)
+    : path_(std::move(path)), options_(options) {}
+
+ParaverReader::~ParaverReader() = default;
+
+const Definitions& ParaverReader::definitions() {
+  if (!loaded_) loadDefinitions();
+  return defs_;
+}
+
+// Reads the header line, the communicator lines and the comments before the first record.
+void ParaverReader::loadDefinitions() {
+  LineReader lines(path_);
+  std::string_view line;
+  if (!lines.next(line))
+    throw InputError(path_, "line 1", "empty file, expected a #Paraver header");
+  const std::string headerLine(line);
+  header_ = parseHeader(line, path_);
+  std::vector<std::string> comments;
+  while (lines.next(line) && (line.empty() || line[0] == '#' || isCommunicatorLine(line))) {
+    if (isCommunicatorLine(line))
+      header_.communicatorLines.emplace_back(line);
+    else if (!line.empty())
+      comments.emplace_back(line);
+  }
+  if (header_.communicatorLines.size() != header_.communicatorCount)
+    throw InputError(path_, placeLine(2 + header_.communicatorLines.size()),
+                     "the header announces " + std::to_string(header_.communicatorCount) +
+                         " communicator lines, found " +
+                         std::to_string(header_.communicatorLines.size()));
+  std::string text;
+  const std::string pcfPath = companionPath(path_, ".pcf");
+  const std::string rowPath = companionPath(path_, ".row");
+  const bool hasPcf = readSmallFile(pcfPath, text);
+  if (hasPcf) {
+    pcf_ = parsePcf(text, pcfPath);
+    defs_.info.properties[kPcfProperty] = text;
+  } else {
+    warnings_.push_back(pcfPath + ": no .pcf, events keep their numeric types");
+  }
+  const bool hasRow = readSmallFile(rowPath, text);
+  if (hasRow) {
+    row_ = parseRow(text, rowPath);
+    defs_.info.properties[kRowProperty] = text;
+  } else {
+    warnings_.push_back(rowPath + ": no .row, default names for nodes and threads");
+  }
+  defs_.info.format = "paraver";
+  defs_.info.creator = "Paraver";
+  defs_.info.version = header_.unit.empty() ? "header without time unit (microseconds)" : "";
+  defs_.info.properties[kHeaderProperty] = headerLine;
+  if (!header_.communicatorLines.empty())
+    defs_.info.properties[kCommunicatorsProperty] = joinLines(header_.communicatorLines);
+  if (!comments.empty()) defs_.info.properties[kCommentsProperty] = joinLines(comments);
+  buildDefinitions({&header_, hasPcf ? &pcf_ : nullptr, hasRow ? &row_ : nullptr}, defs_, mapping_);
+  loaded_ = true;
+}
+
+void ParaverReader::read(TraceSink& sink) {
+  definitions();
+  counts_ = {};
+  LineReader lines(path_);
+  std::string_view line;
+  lines.next(line);  // the header, parsed by definitions()
+  sink.begin(defs_);
+  RecordParser parser(header_, mapping_, options_, path_, counts_, sink);
+  Progress progress("reading " + path_, options_.progress);
+  uint64_t records = 0;
+  while (lines.next(line)) {
+    if (isCommunicatorLine(line)) ++counts_.communicatorLines;
+    parser.line(line, lines.lineNumber());
+    progress.tick(++records);
+  }
+  parser.finish();
+  progress.finish();
+  sink.end();
+}
+
+LossReport ParaverReader::unmodelled() const {
+  LossReport report;
+  if (counts_.skipped) report["Paraver bad records skipped (lenient)"] = counts_.skipped;
+  if (counts_.lateComments)
+    report["Paraver comment or communicator lines among the records (dropped)"] =
+        counts_.lateComments;
+  if (counts_.unopenedLeaves)
+    report["Paraver call exits with no open call (kept as Generic)"] = counts_.unopenedLeaves;
+  if (counts_.unnamedValues)
+    report["Paraver call values the .pcf does not name (kept as Generic)"] = counts_.unnamedValues;
+  if (counts_.delayed)
+    report["Paraver records out of time order (moved, true time kept as attribute)"] =
+        counts_.delayed;
+  return report;
+}
+
+std::map<std::string, uint64_t> ParaverReader::inputRecords() const {
+  return {{"state records", counts_.states},
+          {"event records", counts_.eventLines},
+          {"event type:value pairs", counts_.eventPairs},
+          {"communication records", counts_.communications},
+          {"global operation records", counts_.globalOps},
+          {"communicator lines", counts_.communicatorLines},
+          {"comment lines", counts_.comments},
+          {"model events (states + pairs + 2 x communications + 2 x global ops)",
+           counts_.modelEvents()}};
+}
+
+bool looksLikeParaver(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) return false;
+  GzHandle file(gzopen(path.c_str(), "rb"));
+  if (!file) return false;
+  char start[8] = {};
+  return gzread(file.get(), start, sizeof start) == sizeof start &&
+         std::string_view(start, sizeof start) == "#Paraver";
+}
+
+}  // namespace mtf::paraver

@@ -1,0 +1,295 @@
+#include "converters/paraver/paraver_reader.hpp"
+
+#include <gtest/gtest.h>
+#include <zlib.h>
+
+#include <fstream>
+
+#include "converters/paraver/header.hpp"
+#include "converters/paraver/paraver_test_util.hpp"
+#include "util/error.hpp"
+
+namespace mtf::paraver {
+namespace {
+
+using testing::CollectSink;
+using testing::TempDir;
+
+TEST(ParaverHeader, OldHeaderWithoutUnitIsMicroseconds) {
+  const Header h = parseHeader("#Paraver (26/01/04 at 16:35):260199:4:1:4(1:1,1:2,1:3,1:4),8", "t");
+  EXPECT_EQ(h.date, "26/01/04 at 16:35");
+  EXPECT_EQ(h.endTime, 260199u);
+  EXPECT_EQ(h.unit, "");
+  EXPECT_EQ(h.resolution, 1'000'000u);
+  EXPECT_EQ(h.nodes, 4u);
+  ASSERT_EQ(h.applications.size(), 1u);
+  EXPECT_EQ(h.applications[0].tasks.size(), 4u);
+  EXPECT_EQ(h.applications[0].tasks[3].node, 4u);
+  EXPECT_EQ(h.communicatorCount, 8u);
+  EXPECT_EQ(h.threadCount(), 4u);
+}
+
+TEST(ParaverHeader, SeveralApplicationsCpusAndLongDate) {
+  const std::string line =
+      "#Paraver (21/01/2022 at 16:37):1616378951_ns:1(20):2:2(1:1,3:1),1(2:1),14";
+  const Header h = parseHeader(line, "t");
+  EXPECT_EQ(h.resolution, 1'000'000'000u);
+  EXPECT_EQ(h.cpusPerNode, std::vector<uint32_t>{20});
+  ASSERT_EQ(h.applications.size(), 2u);
+  EXPECT_EQ(h.threadCount(), 6u);
+  EXPECT_EQ(h.locationOf(1, 2, 3), 3u);
+  EXPECT_EQ(h.locationOf(2, 1, 2), 5u);
+  EXPECT_EQ(h.locationOf(2, 2, 1), kUndefinedId);
+  EXPECT_EQ(h.globalTaskOf(2, 1), 2u);
+  EXPECT_EQ(formatHeader(h), line);
+}
+
+TEST(ParaverHeader, NoResourcesAndOtherUnits) {
+  Header h = parseHeader("#Paraver (01/02/2023 at 10:00):1000_us:0:1:2(2:1,1:1)", "t");
+  EXPECT_FALSE(h.hasResources);
+  EXPECT_EQ(h.threadCount(), 3u);
+  EXPECT_EQ(h.communicatorCount, 0u);
+  EXPECT_EQ(parseHeader("#Paraver (01/02/2023 at 10:00):7_ms:2:1:1(1:2)", "t").resolution, 1000u);
+  EXPECT_EQ(formatHeader(h), "#Paraver (01/02/2023 at 10:00):1000_us:0:1:2(2:1,1:1)");
+}
+
+TEST(ParaverHeader, MalformedHeadersNameLineOne) {
+  const char* bad[] = {"#Paraver (01/02/23 at 10:00):abc:0:1:1(1:1)",
+                       "#Paraver (01/02/23 at 10:00):10:0:1:1(1:1",
+                       "#Paraver (01/02/23 at 10:00:10:0:1:1(1:1)",
+                       "#Paraver (01/02/23 at 10:00):10:2(4):1:1(1:1)",
+                       "#Paraver (01/02/23 at 10:00):10:1:1:1(1:5)",
+                       "#Paraver (01/02/23 at 10:00):10:0:0",
+                       "Paraver 10:0:1:1(1:1)"};
+  for (const char* line : bad) {
+    try {
+      parseHeader(line, "x.prv");
+      ADD_FAILURE() << "accepted " << line;
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("x.prv: line 1"), std::string::npos) << e.what();
+    }
+  }
+}
+
+void expectCountsMatchFile(const std::string& path) {
+  ParaverReader reader(path, {});
+  CollectSink sink;
+  reader.read(sink);
+  const std::string plain = path.ends_with(".gz") ? path.substr(0, path.size() - 3) : path;
+  const testing::FileCounts file = testing::countFile(plain);
+  const RecordCounts& counts = reader.counts();
+  EXPECT_EQ(counts.states, file.records.count('1') ? file.records.at('1') : 0);
+  EXPECT_EQ(counts.eventLines, file.records.count('2') ? file.records.at('2') : 0);
+  EXPECT_EQ(counts.eventPairs, file.pairs);
+  EXPECT_EQ(counts.communications, file.records.count('3') ? file.records.at('3') : 0);
+  EXPECT_EQ(counts.globalOps, file.records.count('4') ? file.records.at('4') : 0);
+  // The relation between records and model events, kind by kind.
+  EXPECT_EQ(sink.count(EventKind::State), counts.states);
+  EXPECT_EQ(sink.count(EventKind::Enter) + sink.count(EventKind::Leave) +
+                sink.count(EventKind::Metric) + sink.count(EventKind::Generic),
+            counts.eventPairs);
+  EXPECT_EQ(sink.count(EventKind::MpiSend), counts.communications);
+  EXPECT_EQ(sink.count(EventKind::MpiRecv), counts.communications);
+  EXPECT_EQ(sink.count(EventKind::MpiCollectiveBegin), counts.globalOps);
+  EXPECT_EQ(sink.count(EventKind::MpiCollectiveEnd), counts.globalOps);
+  EXPECT_EQ(sink.events.size(), counts.modelEvents());
+  EXPECT_EQ(reader.inputRecords().at("state records"), counts.states);
+  EXPECT_TRUE(sink.began && sink.ended);
+}
+
+TEST(ParaverReader, RecordsAddUpToModelEventsLulesh) {
+  expectCountsMatchFile(testing::kLulesh);
+}
+TEST(ParaverReader, RecordsAddUpToModelEventsQsort) {
+  expectCountsMatchFile(testing::kQsort);
+}
+TEST(ParaverReader, RecordsAddUpToModelEventsQsortGz) {
+  expectCountsMatchFile(testing::kQsortGz);
+}
+
+TEST(ParaverReader, GzipGivesTheSameEventsAsPlain) {
+  CollectSink plain, gz;
+  ParaverReader(testing::kQsort, {}).read(plain);
+  ParaverReader(testing::kQsortGz, {}).read(gz);
+  ASSERT_EQ(plain.events.size(), gz.events.size());
+  EXPECT_TRUE(plain.events == gz.events);
+}
+
+TEST(ParaverReader, EachLocationIsInTimeOrder) {
+  for (const std::string& path : {testing::kLulesh, testing::kQsort}) {
+    CollectSink sink;
+    ParaverReader(path, {}).read(sink);
+    std::map<LocationId, Tick> last;
+    for (const Event& e : sink.events) {
+      EXPECT_GE(e.time, last[e.location]) << path << " location " << e.location;
+      last[e.location] = e.time;
+    }
+  }
+}
+
+TEST(ParaverReader, DefinitionsFromHeaderPcfAndRow) {
+  ParaverReader reader(testing::kLulesh, {});
+  const Definitions& defs = reader.definitions();
+  EXPECT_EQ(defs.info.format, "paraver");
+  EXPECT_EQ(defs.clock.resolution, 1'000'000'000u);
+  EXPECT_EQ(defs.clock.traceLength, 1616378951u);
+  const auto locations = defs.locations();
+  ASSERT_EQ(locations.size(), 20u);
+  EXPECT_EQ(locations[8].name, "THREAD 2.1.1");  // from the .row
+  EXPECT_EQ(defs.count(DefKind::LocationGroup), 20u);
+  // The world + the 9 communicator lines whose tasks exist in application 1 (the other 5
+  // name tasks 9..12, beyond its 8: they are kept only in the properties).
+  EXPECT_EQ(defs.count(DefKind::Comm), 10u);
+  EXPECT_EQ(std::count(defs.info.properties.at("paraver.communicators").begin(),
+                       defs.info.properties.at("paraver.communicators").end(), '\n'),
+            14);
+  bool allreduce = false;
+  for (const DefRecord& r : defs.records())
+    if (r.kind == DefKind::Region &&
+        defs.regionName(static_cast<Ref>(r.fields[0])) == "MPI_Allreduce")
+      allreduce = defs.region(static_cast<Ref>(r.fields[0])).paradigm == Paradigm::Mpi;
+  EXPECT_TRUE(allreduce);
+  EXPECT_EQ(defs.count(DefKind::MetricClass), 3u);  // PAPI_TOT_INS, PAPI_TOT_CYC, PAPI_REF_CYC
+  EXPECT_TRUE(defs.info.properties.count("paraver.pcf"));
+  EXPECT_TRUE(defs.info.properties.count("paraver.row"));
+  EXPECT_NE(defs.info.properties.at("paraver.comments").find("CUTTER"), std::string::npos);
+  EXPECT_TRUE(reader.warnings().empty());
+}
+
+TEST(ParaverReader, QsortCallsAndFunctionsAreRegions) {
+  ParaverReader reader(testing::kQsort, {});
+  CollectSink sink;
+  reader.read(sink);
+  const Definitions& defs = reader.definitions();
+  std::map<std::string, uint64_t> enters;
+  for (const Event& e : sink.events)
+    if (e.kind == EventKind::Enter)
+      ++enters[std::string(defs.regionName(static_cast<Ref>(e.fields[0])))];
+  EXPECT_EQ(enters["MPI_Init"], 4u);
+  EXPECT_GT(enters["MPI_Send"], 0u);
+  EXPECT_GT(enters["division (qsort_jenui.c)"], 0u);
+  // MPItrace switches from one collective to the next without a 0 in between, so calls
+  // nest rather than balance: every non-zero call value is an Enter, every 0 a Leave.
+  uint64_t nonZero = 0, zero = 0;
+  for (const std::string& line : testing::sortedRecords(testing::kQsort)) {
+    if (line[0] != '2') continue;
+    const std::string pair = line.substr(
+        line.find(
+            ':',
+            line.find(':', line.find(':', line.find(':', line.find(':', 2) + 1) + 1) + 1) + 1) +
+        1);
+    const uint64_t type = std::stoull(pair.substr(0, pair.find(':')));
+    if (type < 50000001 || (type > 50000005 && type != 60000019)) continue;
+    (std::stoll(pair.substr(pair.find(':') + 1)) == 0 ? zero : nonZero) += 1;
+  }
+  EXPECT_EQ(sink.count(EventKind::Enter), nonZero - reader.counts().unnamedValues);
+  EXPECT_EQ(sink.count(EventKind::Leave), zero - reader.counts().unopenedLeaves);
+  // The first communication: task 2 sends 32 bytes with tag 11 to task 1.
+  const auto send = std::find_if(sink.events.begin(), sink.events.end(),
+                                 [](const Event& e) { return e.kind == EventKind::MpiSend; });
+  ASSERT_NE(send, sink.events.end());
+  EXPECT_EQ(send->location, 1u);
+  // At the physical send time, the logical one as an attribute.
+  EXPECT_EQ(send->time, 73236u);
+  EXPECT_EQ(send->fields, (std::vector<uint64_t>{0, send->fields[1], 11, 32}));
+  ASSERT_EQ(send->attributes.size(), 1u);
+  EXPECT_EQ(send->attributes[0].value, 73135u);
+  const auto recv = std::find_if(sink.events.begin(), sink.events.end(),
+                                 [](const Event& e) { return e.kind == EventKind::MpiRecv; });
+  ASSERT_NE(recv, sink.events.end());
+  EXPECT_EQ(recv->location, 0u);
+  EXPECT_EQ(recv->time, 73639u);
+  EXPECT_TRUE(reader.warnings().size() == 1);  // no .row
+}
+
+TEST(ParaverReader, MissingPcfIsAWarningAndValuesStayGeneric) {
+  TempDir dir;
+  std::filesystem::copy_file(testing::kQsort, dir.file("t.prv"));
+  ParaverReader reader(dir.file("t.prv"), {});
+  CollectSink sink;
+  reader.read(sink);
+  EXPECT_EQ(reader.warnings().size(), 2u);
+  EXPECT_EQ(sink.count(EventKind::Enter), 0u);
+  EXPECT_EQ(sink.count(EventKind::Generic), reader.counts().eventPairs);
+}
+
+// Writes a small trace with one bad line and returns the error of reading it.
+std::string errorOf(const TempDir& dir, const std::string& records, bool lenient = false,
+                    LossReport* losses = nullptr) {
+  dir.write("bad.prv", "#Paraver (01/02/2023 at 10:00):1000_us:1(2):1:2(1:1,1:1)\n" + records);
+  ParaverReader reader(dir.file("bad.prv"), ReadOptions{lenient, false});
+  CollectSink sink;
+  try {
+    reader.read(sink);
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.code(), ExitCode::BadInput);
+    return e.what();
+  }
+  if (losses) *losses = reader.unmodelled();
+  return "";
+}
+
+TEST(ParaverReader, BadRecordsNameFileAndLine) {
+  TempDir dir;
+  const std::string good = "1:1:1:1:1:0:10:1\n";
+  const std::pair<std::string, std::string> cases[] = {
+      {"1:1:1:1:1:0:10\n", "missing"},               // a missing field
+      {"2:1:1:1:1:5:5000000x:1\n", "non-numeric"},   // a non-numeric field
+      {"7:1:1:1:1:5:1\n", "unknown record type"},    // an unknown record type
+      {"1:1:1:3:1:0:10:1\n", "range"},               // task out of the header's range
+      {"1:9:1:1:1:0:10:1\n", "range"},               // cpu out of range
+      {"2:1:1:1:1:5:40000001\n", "missing"},         // type without value
+      {"3:1:1:1:1:5:5:2:1:2:1:9:9:8\n", "missing"},  // communication without tag
+  };
+  for (const auto& [line, what] : cases) {
+    const std::string message = errorOf(dir, good + line);
+    EXPECT_NE(message.find("bad.prv: line 3"), std::string::npos) << line << " -> " << message;
+    EXPECT_NE(message.find(what), std::string::npos) << line << " -> " << message;
+  }
+  EXPECT_EQ(errorOf(dir, ""), "");  // a trace without records is fine
+  EXPECT_EQ(errorOf(dir, good), "");
+}
+
+TEST(ParaverReader, LenientSkipsAndCountsBadRecords) {
+  TempDir dir;
+  LossReport losses;
+  EXPECT_EQ(errorOf(dir, "1:1:1:1:1:0:10:1\nx:1\n1:1:1:1:1:0:10\n2:1:1:1:1:3:1:2\n", true, &losses),
+            "");
+  EXPECT_EQ(losses["Paraver bad records skipped (lenient)"], 2u);
+}
+
+TEST(ParaverReader, TruncatedGzipIsBadInput) {
+  TempDir dir;
+  std::ifstream in(testing::kQsortGz, std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::ofstream(dir.file("cut.prv.gz"), std::ios::binary) << bytes.substr(0, bytes.size() / 2);
+  ParaverReader reader(dir.file("cut.prv.gz"), {});
+  CollectSink sink;
+  try {
+    reader.read(sink);
+    FAIL() << "a truncated .gz was accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("cut.prv.gz: line"), std::string::npos) << e.what();
+  }
+}
+
+TEST(ParaverReader, WrongHeaderIsBadInput) {
+  TempDir dir;
+  dir.write("h.prv", "#Paraver (01/02/2023 at 10:00):x:1:1:1(1:1)\n1:1:1:1:1:0:1:1\n");
+  ParaverReader reader(dir.file("h.prv"), {});
+  EXPECT_THROW(reader.definitions(), InputError);
+  dir.write("c.prv", "#Paraver (01/02/2023 at 10:00):9:1:1:1(1:1),2\nc:1:1:1:1\n1:1:1:1:1:0:1:1\n");
+  ParaverReader missingComm(dir.file("c.prv"), {});
+  EXPECT_THROW(missingComm.definitions(), InputError);
+}
+
+TEST(ParaverReader, SniffsPlainAndGzip) {
+  EXPECT_TRUE(looksLikeParaver(testing::kQsort));
+  EXPECT_TRUE(looksLikeParaver(testing::kQsortGz));
+  EXPECT_FALSE(
+      looksLikeParaver(MTF_SHARED_DIR "/traces/paraver/paraver-kernel-qsort/qsort_beo3.pcf"));
+  EXPECT_FALSE(looksLikeParaver(MTF_SHARED_DIR "/traces/paraver"));
+}
+
+}  // namespace
+}  // namespace mtf::paraver

@@ -1,0 +1,100 @@
+// Helpers shared by the Paraver tests: independent counting of .prv records, a sink that
+// keeps events, temporary directories.
+#pragma once
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "model/trace_stream.hpp"
+
+namespace mtf::paraver::testing {
+
+inline const std::string kLulesh =
+    MTF_SHARED_DIR "/traces/paraver/profet-lulesh/lulesh_4+4_with_uncores_sockets1+2.chop_5it.prv";
+inline const std::string kQsort =
+    MTF_SHARED_DIR "/traces/paraver/paraver-kernel-qsort/qsort_beo3.prv";
+inline const std::string kQsortGz =
+    MTF_SHARED_DIR "/traces/paraver/paraver-kernel-qsort/qsort_beo3.prv.gz";
+
+inline std::vector<std::string> fileLines(const std::string& path) {
+  std::ifstream in(path);
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+// The record lines ("1:", "2:", "3:", "4:") of a .prv, sorted.
+inline std::vector<std::string> sortedRecords(const std::string& path) {
+  std::vector<std::string> records;
+  for (const std::string& l : fileLines(path))
+    if (l.size() > 1 && l[1] == ':' && l[0] >= '1' && l[0] <= '4') records.push_back(l);
+  std::sort(records.begin(), records.end());
+  return records;
+}
+
+// Counts by record type, computed with std::string tools only (independent of the reader).
+struct FileCounts {
+  std::map<char, uint64_t> records;
+  uint64_t pairs = 0;
+};
+inline FileCounts countFile(const std::string& path) {
+  FileCounts counts;
+  for (const std::string& l : sortedRecords(path)) {
+    ++counts.records[l[0]];
+    if (l[0] == '2') counts.pairs += (std::count(l.begin(), l.end(), ':') - 5) / 2;
+  }
+  return counts;
+}
+
+class CollectSink : public TraceSink {
+ public:
+  void begin(const Definitions& defs) override {
+    defs_ = defs;
+    began = true;
+  }
+  void event(const Event& e) override { events.push_back(e); }
+  void end() override { ended = true; }
+  uint64_t count(EventKind k) const {
+    return static_cast<uint64_t>(
+        std::count_if(events.begin(), events.end(), [k](const Event& e) { return e.kind == k; }));
+  }
+  Definitions defs_;
+  std::vector<Event> events;
+  bool began = false, ended = false;
+};
+
+class TempDir {
+ public:
+  TempDir() {
+    path_ = std::filesystem::temp_directory_path() /
+            ("mtf-paraver-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter()++));
+    std::filesystem::remove_all(path_);
+    std::filesystem::create_directories(path_);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path_, ec);
+  }
+  const std::filesystem::path& path() const { return path_; }
+  std::string file(const std::string& name) const { return (path_ / name).string(); }
+  void write(const std::string& name, const std::string& text) const {
+    std::ofstream(file(name)) << text;
+  }
+
+ private:
+  static int& counter() {
+    static int n = 0;
+    return n;
+  }
+  std::filesystem::path path_;
+};
+
+}  // namespace mtf::paraver::testing

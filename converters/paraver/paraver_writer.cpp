@@ -1,0 +1,312 @@
+#include "converters/paraver/paraver_writer.hpp"
+
+#include <charconv>
+
+#include "converters/paraver/extrae.hpp"
+#include "converters/paraver/output_file.hpp"
+#include "util/error.hpp"
+
+namespace mtf::paraver {
+
+namespace {
+
+constexpr uint8_t kCommunicationRank = 0, kEventRank = 1, kStateRank = 2;
+constexpr size_t kSortMemory = size_t{64} << 20;
+
+void appendNumber(std::string& out, uint64_t v) {
+  char digits[24];
+  const auto result = std::to_chars(digits, digits + sizeof digits, v);
+  out.append(digits, result.ptr);
+}
+
+void appendSigned(std::string& out, int64_t v) {
+  char digits[24];
+  const auto result = std::to_chars(digits, digits + sizeof digits, v);
+  out.append(digits, result.ptr);
+}
+
+void appendField(std::string& out, uint64_t v) {
+  out += ':';
+  appendNumber(out, v);
+}
+
+bool endsWith(const std::string& s, std::string_view suffix) {
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+Ref findAttribute(const Definitions& defs, std::string_view name) {
+  for (const DefRecord& r : defs.records())
+    if (r.kind == DefKind::Attribute && defs.string(r.field("name")) == name)
+      return static_cast<Ref>(r.fields[0]);
+  return kUndefinedRef;
+}
+
+}  // namespace
+
+ParaverWriter::ParaverWriter(std::filesystem::path path, const WriteOptions& options)
+    : prvPath_(std::move(path)), options_(options) {
+  if (options_.compress && !endsWith(prvPath_.string(), ".gz")) prvPath_ += ".gz";
+}
+
+ParaverWriter::~ParaverWriter() = default;
+
+void ParaverWriter::begin(const Definitions& defs) {
+  defs_ = &defs;
+  layout_ = std::make_unique<WriterLayout>(defs);
+  ranks_ = std::make_unique<RankMap>(defs);
+  sorter_ = std::make_unique<RecordSorter>(prvPath_, kSortMemory);
+  states_.assign(defs.locations().size(), {});
+  cpuAttr_ = findAttribute(defs, kCpuAttribute);
+  newLineAttr_ = findAttribute(defs, kNewLineAttribute);
+  logicalSendAttr_ = findAttribute(defs, kLogicalSendAttribute);
+  timeAttr_ = findAttribute(defs, kTimeAttribute);
+  logicalRecvAttr_ = findAttribute(defs, kLogicalRecvAttribute);
+  globalOpAttr_ = findAttribute(defs, kGlobalOpAttribute);
+  commIdAttr_ = findAttribute(defs, kCommIdAttribute);
+}
+
+bool ParaverWriter::attribute(const Event& e, Ref attribute, uint64_t& value) const {
+  if (attribute == kUndefinedRef) return false;
+  for (const EventAttribute& a : e.attributes) {
+    if (a.attribute == attribute) {
+      value = a.value;
+      return true;
+    }
+  }
+  return false;
+}
+
+void ParaverWriter::event(const Event& e) {
+  const ThreadPlace* place = layout_->placeOf(e.location);
+  if (!place) {
+    ++losses_["events of locations the definitions do not declare"];
+    return;
+  }
+  LocationState& state = states_[place->defaultCpu - 1];
+  uint64_t cpu = place->defaultCpu;
+  attribute(e, cpuAttr_, cpu);
+  uint64_t time = e.time;
+  attribute(e, timeAttr_, time);
+  const Context c{e, *place, state, layout_->convertTime(time), cpu};
+  if (!layout_->exactTime()) ++roundedTimes_;
+  if (!state.started) {
+    state.started = true;
+    state.stateSince = c.time;
+  }
+  state.lastTime = std::max(state.lastTime, c.time);
+  switch (e.kind) {
+    case EventKind::Enter:
+    case EventKind::Leave:
+      return callEvent(c);
+    case EventKind::Metric:
+      return metricEvent(c);
+    case EventKind::Generic:
+      genericTypes_[e.fields[0]] = true;
+      scratch_.clear();
+      appendSigned(scratch_, asSigned(e.fields[1]));
+      return addPair(c, e.fields[0], scratch_);
+    default:
+      break;
+  }
+  closeLine(state);
+  if (e.kind == EventKind::State) return stateEvent(c);
+  if (isSend(e.kind) || isRecv(e.kind)) return messageEvent(c, isSend(e.kind));
+  uint64_t op = 0;
+  if (e.kind == EventKind::MpiCollectiveEnd && attribute(e, globalOpAttr_, op))
+    return globalOpEvent(c);
+  // A collective's begin and end add nothing to the MPI call events around them.
+  if (e.kind == EventKind::MpiCollectiveBegin || e.kind == EventKind::MpiCollectiveEnd) return;
+  ++losses_[std::string(nameOf(e.kind)) + " events (no Paraver record)"];
+}
+
+void ParaverWriter::callEvent(const Context& c) {
+  const CallCode* call = layout_->callOf(static_cast<Ref>(c.e.fields[0]));
+  if (!call) {
+    ++losses_["Enter/Leave of undefined regions"];
+    return;
+  }
+  const bool enter = c.e.kind == EventKind::Enter;
+  if (call->mpi && !layout_->paraverOrigin()) {
+    // Extrae-style states: the call's state from the outermost MPI enter to its leave.
+    if (enter && c.state.mpiDepth++ == 0) {
+      changeState(c.state, c.place, c.time, call->state);
+      c.state.callStart = c.time;
+    } else if (!enter && c.state.mpiDepth > 0 && --c.state.mpiDepth == 0) {
+      changeState(c.state, c.place, c.time, 1);
+    }
+  }
+  scratch_.clear();
+  appendSigned(scratch_, enter ? call->value : 0);
+  addPair(c, call->type, scratch_);
+}
+
+void ParaverWriter::metricEvent(const Context& c) {
+  const std::vector<uint64_t>* types = layout_->countersOf(c.e.fields[0]);
+  const size_t count = c.e.fields[1];
+  if (!types || types->size() < count || c.e.fields.size() < 2 + 2 * count) {
+    ++losses_["Metric events of undefined metrics"];
+    return;
+  }
+  for (size_t i = 0; i < count; ++i) {
+    const uint64_t valueType = c.e.fields[2 + 2 * i];
+    const uint64_t bits = c.e.fields[3 + 2 * i];
+    scratch_.clear();
+    if (valueType == kTypeInt64) {
+      appendSigned(scratch_, asSigned(bits));
+    } else if (valueType == 10 /* OTF2_TYPE_DOUBLE */) {
+      appendSigned(scratch_,
+                   static_cast<int64_t>(asDouble(bits) + (asDouble(bits) < 0 ? -0.5 : 0.5)));
+      ++losses_["floating-point metric values rounded to integers"];
+    } else {
+      appendNumber(scratch_, bits);
+    }
+    addPair(c, (*types)[i], scratch_);
+  }
+}
+
+std::string ParaverWriter::placeFields(uint64_t cpu, const ThreadPlace& place) const {
+  std::string out;
+  appendNumber(out, cpu);
+  appendField(out, place.appl);
+  appendField(out, place.task);
+  appendField(out, place.thread);
+  return out;
+}
+
+void ParaverWriter::addPair(const Context& c, uint64_t type, std::string_view value) {
+  LocationState& s = c.state;
+  uint64_t newLine = 0;
+  if (s.lineOpen &&
+      (s.lineTime != c.time || s.lineCpu != c.cpu || attribute(c.e, newLineAttr_, newLine)))
+    closeLine(s);
+  if (!s.lineOpen) {
+    s.lineOpen = true;
+    s.lineTime = c.time;
+    s.lineCpu = c.cpu;
+    s.line = "2:" + placeFields(c.cpu, c.place);
+    appendField(s.line, c.time);
+  }
+  appendField(s.line, type);
+  s.line += ':';
+  s.line.append(value);
+}
+
+void ParaverWriter::closeLine(LocationState& s) {
+  if (!s.lineOpen) return;
+  sorter_->add(s.lineTime, kEventRank, s.line);
+  s.lineOpen = false;
+}
+
+void ParaverWriter::stateEvent(const Context& c) {
+  stateRecord(c.place, c.cpu, c.time, layout_->convertTime(c.e.fields[0]), c.e.fields[1]);
+}
+
+void ParaverWriter::stateRecord(const ThreadPlace& place, uint64_t cpu, Tick begin, Tick end,
+                                uint64_t state) {
+  std::string line = "1:" + placeFields(cpu, place);
+  appendField(line, begin);
+  appendField(line, end);
+  appendField(line, state);
+  sorter_->add(begin, kStateRank, line);
+}
+
+void ParaverWriter::changeState(LocationState& s, const ThreadPlace& place, Tick time,
+                                uint32_t next) {
+  if (time > s.stateSince) stateRecord(place, place.defaultCpu, s.stateSince, time, s.state);
+  s.state = next;
+  s.stateSince = std::max(s.stateSince, time);
+}
+
+void ParaverWriter::messageEvent(const Context& c, bool send) {
+  const Event& e = c.e;
+  const Ref comm = static_cast<Ref>(e.fields[1]);
+  const ThreadPlace* peer = layout_->placeOf(ranks_->locationOf(comm, e.fields[0]));
+  if (!peer) {
+    ++losses_["messages whose peer rank has no location (no communication record)"];
+    return;
+  }
+  MessageHalf half{&c.place, c.cpu, c.time, c.time, e.fields[3]};
+  uint64_t other = 0;
+  if (attribute(e, send ? logicalSendAttr_ : logicalRecvAttr_, other)) {
+    half.logical = layout_->convertTime(other);
+  } else if (!layout_->paraverOrigin() && c.state.mpiDepth > 0) {
+    half.logical = c.state.callStart;  // Extrae: the logical time is the call's start
+  }
+  const MessageKey key = send ? MessageKey{c.place.globalTask, peer->globalTask, comm, e.fields[2]}
+                              : MessageKey{peer->globalTask, c.place.globalTask, comm, e.fields[2]};
+  MessageQueues& queues = messages_[key];
+  std::deque<MessageHalf>& partners = send ? queues.receives : queues.sends;
+  if (partners.empty()) {
+    (send ? queues.sends : queues.receives).push_back(half);
+    return;
+  }
+  const MessageHalf partner = partners.front();
+  partners.pop_front();
+  if (send) {
+    communicationRecord(half, partner, e.fields[2]);
+  } else {
+    communicationRecord(partner, half, e.fields[2]);
+  }
+  if (queues.sends.empty() && queues.receives.empty()) messages_.erase(key);
+}
+
+void ParaverWriter::communicationRecord(const MessageHalf& send, const MessageHalf& receive,
+                                        uint64_t tag) {
+  std::string line = "3:" + placeFields(send.cpu, *send.place);
+  appendField(line, send.logical);
+  appendField(line, send.physical);
+  line += ':';
+  line += placeFields(receive.cpu, *receive.place);
+  appendField(line, receive.logical);
+  appendField(line, receive.physical);
+  appendField(line, send.size);
+  appendField(line, tag);
+  sorter_->add(send.logical, kCommunicationRank, line);
+}
+
+// 4:cpu:appl:task:thread:time:comm:send_size:recv_size:global_op_id:root
+void ParaverWriter::globalOpEvent(const Context& c) {
+  uint64_t op = 0, commId = 0;
+  attribute(c.e, globalOpAttr_, op);
+  attribute(c.e, commIdAttr_, commId);
+  std::string line = "4:" + placeFields(c.cpu, c.place);
+  appendField(line, c.time);
+  appendField(line, commId);
+  appendField(line, c.e.fields[3]);
+  appendField(line, c.e.fields[4]);
+  appendField(line, op);
+  appendField(line, c.e.fields[2]);
+  sorter_->add(c.time, kEventRank, line);
+}
+
+void ParaverWriter::end() {
+  Tick endTime = 0;
+  for (const LocationView& l : defs_->locations()) {
+    const ThreadPlace* place = layout_->placeOf(l.id);
+    LocationState& s = states_[place->defaultCpu - 1];
+    closeLine(s);
+    if (!layout_->paraverOrigin() && s.started && s.lastTime > s.stateSince)
+      stateRecord(*place, place->defaultCpu, s.stateSince, s.lastTime, s.state);
+    endTime = std::max(endTime, s.lastTime);
+  }
+  uint64_t unmatched = 0;
+  for (const auto& [key, queues] : messages_)
+    unmatched += queues.sends.size() + queues.receives.size();
+  if (unmatched)
+    losses_["sends or receives without a partner (no communication record)"] = unmatched;
+  if (roundedTimes_)
+    losses_["timestamps rounded to nanoseconds (clock resolution " +
+            std::to_string(defs_->clock.resolution) + "/s does not divide 1e9)"] = roundedTimes_;
+  endTime =
+      std::max(endTime, layout_->convertTime(defs_->clock.globalOffset + defs_->clock.traceLength));
+  OutputFile prv(prvPath_.string(), endsWith(prvPath_.string(), ".gz"));
+  prv.write(layout_->headerText(endTime));
+  sorter_->drain([&prv](std::string_view line) { prv.line(line); });
+  prv.close();
+  writeSmallFile(companionPath(prvPath_.string(), ".pcf"), layout_->pcfText(genericTypes_));
+  const std::string row = layout_->rowText();
+  if (!row.empty()) writeSmallFile(companionPath(prvPath_.string(), ".row"), row);
+}
+
+}  // namespace mtf::paraver

@@ -1,0 +1,106 @@
+// Writes a trace as Paraver: .prv (or .prv.gz) + .pcf + .row (see writer_layout.hpp for
+// how locations, calls and metrics are laid out). Records are sorted as Paraver expects
+// (by time; communications before events before states at equal time) through an
+// external sort, so events may come interleaved or location after location.
+//
+// Messages: each send is matched with its receive by (sender task, receiver task, comm,
+// tag) in FIFO order and the pair becomes one communication record. Sends and receives
+// waiting for their partner are kept in memory (one small entry each): with input that
+// comes location after location, that is every message of the locations read so far.
+#pragma once
+
+#include <deque>
+#include <filesystem>
+#include <memory>
+#include <unordered_map>
+
+#include "converters/paraver/record_sorter.hpp"
+#include "converters/paraver/writer_layout.hpp"
+#include "model/mpi_ranks.hpp"
+#include "model/trace_stream.hpp"
+#include "registry/registry.hpp"
+
+namespace mtf::paraver {
+
+class ParaverWriter : public TraceSink {
+ public:
+  ParaverWriter(std::filesystem::path path, const WriteOptions& options);
+  ~ParaverWriter() override;
+  void begin(const Definitions& defs) override;
+  void event(const Event& e) override;
+  void end() override;
+  LossReport losses() const override { return losses_; }
+  // The .prv actually written (x.prv.gz when compression was asked for x.prv).
+  const std::filesystem::path& prvPath() const { return prvPath_; }
+
+ private:
+  struct LocationState {
+    bool lineOpen = false;
+    Tick lineTime = 0;
+    uint64_t lineCpu = 0;
+    std::string line;
+    bool started = false;  // derived states (traces not from Paraver)
+    uint32_t state = 1;
+    Tick stateSince = 0;
+    uint32_t mpiDepth = 0;
+    Tick callStart = 0;
+    Tick lastTime = 0;
+  };
+  struct MessageHalf {
+    const ThreadPlace* place;
+    uint64_t cpu;
+    Tick logical, physical;
+    uint64_t size;
+  };
+  struct MessageKey {
+    uint64_t senderTask, receiverTask, comm, tag;
+    bool operator==(const MessageKey&) const = default;
+  };
+  struct MessageKeyHash {
+    size_t operator()(const MessageKey& k) const {
+      return std::hash<uint64_t>()(
+          ((k.senderTask * 1000003 + k.receiverTask) * 1000003 + k.comm) * 1000003 + k.tag);
+    }
+  };
+  struct MessageQueues {
+    std::deque<MessageHalf> sends, receives;
+  };
+  struct Context {  // what every handler needs about the current event
+    const Event& e;
+    const ThreadPlace& place;
+    LocationState& state;
+    Tick time;
+    uint64_t cpu;
+  };
+
+  void callEvent(const Context& c);
+  void metricEvent(const Context& c);
+  void messageEvent(const Context& c, bool send);
+  void globalOpEvent(const Context& c);
+  void stateEvent(const Context& c);
+  void addPair(const Context& c, uint64_t type, std::string_view value);
+  void closeLine(LocationState& state);
+  void changeState(LocationState& s, const ThreadPlace& place, Tick time, uint32_t next);
+  void stateRecord(const ThreadPlace& place, uint64_t cpu, Tick begin, Tick end, uint64_t state);
+  void communicationRecord(const MessageHalf& send, const MessageHalf& receive, uint64_t tag);
+  bool attribute(const Event& e, Ref attribute, uint64_t& value) const;
+  std::string placeFields(uint64_t cpu, const ThreadPlace& place) const;
+
+  std::filesystem::path prvPath_;
+  WriteOptions options_;
+  const Definitions* defs_ = nullptr;
+  std::unique_ptr<WriterLayout> layout_;
+  std::unique_ptr<RankMap> ranks_;
+  std::unique_ptr<RecordSorter> sorter_;
+  std::vector<LocationState> states_;  // by place position (defaultCpu - 1)
+  std::unordered_map<MessageKey, MessageQueues, MessageKeyHash> messages_;
+  std::map<uint64_t, bool> genericTypes_;
+  Ref cpuAttr_ = kUndefinedRef, newLineAttr_ = kUndefinedRef, logicalSendAttr_ = kUndefinedRef,
+      timeAttr_ = kUndefinedRef, logicalRecvAttr_ = kUndefinedRef, globalOpAttr_ = kUndefinedRef,
+      commIdAttr_ = kUndefinedRef;
+  LossReport losses_;
+  uint64_t roundedTimes_ = 0;
+  std::string scratch_;
+};
+
+}  // namespace mtf::paraver

@@ -1,0 +1,266 @@
+#include "converters/paraver/record_parser.hpp"
+
+#include <algorithm>
+#include <limits>
+
+#include "converters/paraver/extrae.hpp"
+#include "util/error.hpp"
+
+namespace mtf::paraver {
+
+RecordParser::RecordParser(const Header& header, const ModelMapping& mapping,
+                           const ReadOptions& options, const std::string& path,
+                           RecordCounts& counts, TraceSink& sink)
+    : header_(header),
+      mapping_(mapping),
+      options_(options),
+      path_(path),
+      counts_(counts),
+      sink_(sink),
+      locations_(header.threadCount()) {}
+
+void RecordParser::line(std::string_view text, uint64_t lineNumber) {
+  if (text.empty()) return;
+  if (text[0] == '#') {
+    ++counts_.comments;
+    if (seenRecord_) ++counts_.lateComments;
+    return;
+  }
+  if (text[0] == 'c' && text.size() > 1 && text[1] == ':') {
+    if (seenRecord_) ++counts_.lateComments;  // a communicator line among records: not kept
+    return;                                   // the header's ones are in the properties
+  }
+  const char* problem = "unknown record type";
+  if (text.size() >= 2 && text[1] == ':' && text[0] >= '1' && text[0] <= '4')
+    problem = parseRecord(text[0], text.substr(2));
+  seenRecord_ = true;
+  if (!problem) return;
+  if (options_.lenient) {
+    ++counts_.skipped;
+    return;
+  }
+  throw InputError(path_, placeLine(lineNumber), problem);
+}
+
+const char* RecordParser::parseRecord(char type, std::string_view fields) {
+  FieldCursor c(fields);
+  switch (type) {
+    case '1':
+      return stateRecord(c);
+    case '2':
+      return eventRecord(c);
+    case '3':
+      return communicationRecord(c);
+    default:
+      return globalOpRecord(c);
+  }
+}
+
+const char* RecordParser::parsePrefix(FieldCursor& c, Prefix& p) const {
+  uint64_t appl = 0, task = 0, thread = 0;
+  if (!c.nextUnsigned(p.cpu) || !c.nextUnsigned(appl) || !c.nextUnsigned(task) ||
+      !c.nextUnsigned(thread))
+    return "missing or non-numeric cpu:appl:task:thread";
+  constexpr uint64_t kMax = std::numeric_limits<uint32_t>::max();
+  p.location = appl > kMax || task > kMax || thread > kMax
+                   ? kUndefinedId
+                   : header_.locationOf(static_cast<uint32_t>(appl), static_cast<uint32_t>(task),
+                                        static_cast<uint32_t>(thread));
+  if (p.location == kUndefinedId) return "application, task or thread outside the header's range";
+  if (!header_.cpusPerNode.empty()) {
+    uint64_t cpus = 0;
+    for (uint32_t n : header_.cpusPerNode) cpus += n;
+    if (p.cpu > cpus) return "cpu outside the header's range";
+  }
+  p.appl = static_cast<uint32_t>(appl);
+  p.task = static_cast<uint32_t>(task);
+  return nullptr;
+}
+
+const char* RecordParser::stateRecord(FieldCursor& c) {
+  Prefix p;
+  if (const char* problem = parsePrefix(c, p)) return problem;
+  uint64_t begin = 0, end = 0, state = 0;
+  if (!c.nextUnsigned(begin) || !c.nextUnsigned(end) || !c.nextUnsigned(state))
+    return "state record: missing or non-numeric begin:end:state";
+  if (!c.atEnd()) return "state record: too many fields";
+  if (end < begin) return "state record ends before it begins";
+  if (state > std::numeric_limits<uint32_t>::max()) return "state out of range";
+  ++counts_.states;
+  event_.set(EventKind::State, p.location, begin, {end, state});
+  addCpu(p.cpu, p.location);
+  emit(false);
+  return nullptr;
+}
+
+const char* RecordParser::eventRecord(FieldCursor& c) {
+  Prefix p;
+  if (const char* problem = parsePrefix(c, p)) return problem;
+  uint64_t time = 0;
+  if (!c.nextUnsigned(time)) return "event record: missing or non-numeric time";
+  pairs_.clear();
+  while (!c.atEnd()) {
+    uint64_t type = 0;
+    int64_t value = 0;
+    if (!c.nextUnsigned(type)) return "event record: non-numeric event type";
+    if (!c.nextSigned(value)) return "event record: missing or non-numeric event value";
+    pairs_.emplace_back(type, value);
+  }
+  if (pairs_.empty()) return "event record without type:value";
+  ++counts_.eventLines;
+  counts_.eventPairs += pairs_.size();
+  LocationState& state = locations_[p.location];
+  flushPending(state, time);
+  bool first = true;
+  for (const auto& [type, value] : pairs_) {
+    pairEvent(p.location, time, type, value);
+    addCpu(p.cpu, p.location);
+    // Two lines of the same thread at the same time stay two lines.
+    if (first && state.lastWasPair && state.lastPairTime == time)
+      addAttribute(mapping_.newLineAttribute, 1);
+    first = false;
+    emit(true);
+  }
+  return nullptr;
+}
+
+void RecordParser::pairEvent(LocationId location, Tick time, uint64_t type, int64_t value) {
+  if (isMpiCallType(type) || isFunctionType(type)) {
+    auto& open = locations_[location].open;
+    if (value != 0) {
+      const Ref region = mapping_.regionOf(type, value);
+      if (region != kUndefinedRef) {
+        open.emplace_back(type, region);
+        event_.set(EventKind::Enter, location, time, {region});
+        return;
+      }
+      ++counts_.unnamedValues;
+    } else {
+      const auto it = std::find_if(open.rbegin(), open.rend(),
+                                   [type](const auto& entry) { return entry.first == type; });
+      if (it != open.rend()) {
+        event_.set(EventKind::Leave, location, time, {it->second});
+        open.erase(std::next(it).base());
+        return;
+      }
+      ++counts_.unopenedLeaves;
+    }
+  } else if (isCounterType(type) && value >= 0) {
+    const Ref metric = mapping_.metricOf(type);
+    if (metric != kUndefinedRef) {
+      event_.set(EventKind::Metric, location, time,
+                 {metric, 1, kTypeUint64, static_cast<uint64_t>(value)});
+      return;
+    }
+  }
+  event_.set(EventKind::Generic, location, time, {type, bitsOf(value)});
+}
+
+const char* RecordParser::communicationRecord(FieldCursor& c) {
+  Prefix send, recv;
+  uint64_t logicalSend = 0, physicalSend = 0, logicalRecv = 0, physicalRecv = 0;
+  uint64_t size = 0, tag = 0;
+  if (const char* problem = parsePrefix(c, send)) return problem;
+  if (!c.nextUnsigned(logicalSend) || !c.nextUnsigned(physicalSend))
+    return "communication record: missing or non-numeric send times";
+  if (const char* problem = parsePrefix(c, recv)) return problem;
+  if (!c.nextUnsigned(logicalRecv) || !c.nextUnsigned(physicalRecv) || !c.nextUnsigned(size) ||
+      !c.nextUnsigned(tag))
+    return "communication record: missing or non-numeric receive times, size or tag";
+  if (!c.atEnd()) return "communication record: too many fields";
+  if (tag > std::numeric_limits<uint32_t>::max()) return "communication record: tag out of range";
+  ++counts_.communications;
+  const uint64_t senderRank = header_.globalTaskOf(send.appl, send.task);
+  const uint64_t receiverRank = header_.globalTaskOf(recv.appl, recv.task);
+  // The send when the message left (Extrae: the end of the send call; Extrae sorts its
+  // communication records by that time), the receive when the message has arrived.
+  event_.set(EventKind::MpiSend, send.location, physicalSend,
+             {receiverRank, mapping_.world, tag, size});
+  addCpu(send.cpu, send.location);
+  if (physicalSend != logicalSend) addAttribute(mapping_.logicalSendAttribute, logicalSend);
+  queueEvent();
+  event_.set(EventKind::MpiRecv, recv.location, physicalRecv,
+             {senderRank, mapping_.world, tag, size});
+  addCpu(recv.cpu, recv.location);
+  if (logicalRecv != physicalRecv) addAttribute(mapping_.logicalRecvAttribute, logicalRecv);
+  queueEvent();
+  return nullptr;
+}
+
+// 4:cpu:appl:task:thread:time:comm:send_size:recv_size:global_op_id:root
+const char* RecordParser::globalOpRecord(FieldCursor& c) {
+  Prefix p;
+  uint64_t time = 0, comm = 0, sent = 0, received = 0, op = 0, root = 0;
+  if (const char* problem = parsePrefix(c, p)) return problem;
+  if (!c.nextUnsigned(time) || !c.nextUnsigned(comm) || !c.nextUnsigned(sent) ||
+      !c.nextUnsigned(received) || !c.nextUnsigned(op) || !c.nextUnsigned(root))
+    return "global operation record: missing or non-numeric field";
+  if (!c.atEnd()) return "global operation record: too many fields";
+  if (root > std::numeric_limits<uint32_t>::max()) return "global operation: root out of range";
+  ++counts_.globalOps;
+  const auto it = mapping_.communicators.find({p.appl, comm});
+  const Ref commRef = it == mapping_.communicators.end() ? mapping_.world : it->second;
+  event_.set(EventKind::MpiCollectiveBegin, p.location, time, {});
+  addCpu(p.cpu, p.location);
+  emit(false);
+  // MPItrace's global operation ids are not OTF2's collective ops: the op field keeps the
+  // low byte and the exact id and comm id ride along as attributes.
+  event_.set(EventKind::MpiCollectiveEnd, p.location, time,
+             {op & 0xFF, commRef, root, sent, received});
+  addCpu(p.cpu, p.location);
+  addAttribute(mapping_.globalOpAttribute, op);
+  addAttribute(mapping_.commIdAttribute, comm);
+  emit(false);
+  return nullptr;
+}
+
+void RecordParser::addCpu(uint64_t cpu, LocationId location) {
+  if (cpu != location + 1) addAttribute(mapping_.cpuAttribute, cpu);
+}
+
+void RecordParser::addAttribute(Ref attribute, uint64_t value) {
+  const uint8_t type = attribute == mapping_.newLineAttribute ? kTypeUint8 : kTypeUint64;
+  event_.attributes.push_back({attribute, type, value});
+}
+
+void RecordParser::emit(bool isPair) {
+  LocationState& state = locations_[event_.location];
+  flushPending(state, event_.time);
+  deliver(state, event_);
+  state.lastWasPair = isPair;
+  state.lastPairTime = event_.time;
+}
+
+// Hands `e` to the sink; an event earlier than its location's last one (a file that is
+// not sorted by time) is moved to that time, its own time kept in an attribute.
+void RecordParser::deliver(LocationState& state, Event& e) {
+  if (e.time < state.lastTime) {
+    e.attributes.push_back({mapping_.timeAttribute, kTypeUint64, e.time});
+    e.time = state.lastTime;
+    ++counts_.delayed;
+  }
+  state.lastTime = e.time;
+  sink_.event(e);
+}
+
+void RecordParser::flushPending(LocationState& state, Tick upTo) {
+  while (!state.pendingReceives.empty() && state.pendingReceives.front().time <= upTo) {
+    deliver(state, state.pendingReceives.front());
+    state.lastWasPair = false;
+    state.pendingReceives.pop_front();
+  }
+}
+
+// A message event in the future of its location waits until the file reaches its time.
+void RecordParser::queueEvent() {
+  auto& queue = locations_[event_.location].pendingReceives;
+  auto position = std::upper_bound(queue.begin(), queue.end(), event_.time,
+                                   [](Tick t, const Event& e) { return t < e.time; });
+  queue.insert(position, event_);
+}
+
+void RecordParser::finish() {
+  for (LocationState& state : locations_) flushPending(state, ~Tick{0});
+}
+
+}  // namespace mtf::paraver

@@ -1,0 +1,70 @@
+// Turns the record lines of a .prv into model events (see paraver_reader.hpp for the
+// relation between records and events). Keeps per-location state: the open MPI calls and
+// functions (to pair a "value 0" with the call it leaves) and the receives waiting for
+// their time (a communication record is read at its send time, its receive happens later
+// on another location, and each location's events must stay in time order).
+#pragma once
+
+#include <deque>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "converters/paraver/fields.hpp"
+#include "converters/paraver/header.hpp"
+#include "converters/paraver/model_mapping.hpp"
+#include "converters/paraver/paraver_reader.hpp"
+#include "model/trace_stream.hpp"
+
+namespace mtf::paraver {
+
+class RecordParser {
+ public:
+  RecordParser(const Header& header, const ModelMapping& mapping, const ReadOptions& options,
+               const std::string& path, RecordCounts& counts, TraceSink& sink);
+  // One line of the file after the header line.
+  void line(std::string_view text, uint64_t lineNumber);
+  // Emits the receives still waiting; call after the last line.
+  void finish();
+
+ private:
+  struct LocationState {
+    std::vector<std::pair<uint64_t, Ref>> open;  // (event type, region) of open calls
+    std::deque<Event> pendingReceives;           // message events, sorted by time
+    Tick lastPairTime = 0;
+    Tick lastTime = 0;
+    bool lastWasPair = false;
+  };
+  struct Prefix {
+    uint64_t cpu = 0;
+    LocationId location = 0;
+    uint32_t appl = 0, task = 0;
+  };
+
+  const char* parseRecord(char type, std::string_view fields);
+  const char* parsePrefix(FieldCursor& c, Prefix& prefix) const;
+  const char* stateRecord(FieldCursor& c);
+  const char* eventRecord(FieldCursor& c);
+  const char* communicationRecord(FieldCursor& c);
+  const char* globalOpRecord(FieldCursor& c);
+  void pairEvent(LocationId location, Tick time, uint64_t type, int64_t value);
+  void addCpu(uint64_t cpu, LocationId location);
+  void addAttribute(Ref attribute, uint64_t value);
+  void emit(bool isPair);
+  void flushPending(LocationState& state, Tick upTo);
+  void queueEvent();
+  void deliver(LocationState& state, Event& e);
+
+  const Header& header_;
+  const ModelMapping& mapping_;
+  const ReadOptions& options_;
+  const std::string& path_;
+  RecordCounts& counts_;
+  TraceSink& sink_;
+  std::vector<LocationState> locations_;
+  std::vector<std::pair<uint64_t, int64_t>> pairs_;
+  Event event_;
+  bool seenRecord_ = false;
+};
+
+}  // namespace mtf::paraver

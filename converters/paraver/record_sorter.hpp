@@ -1,0 +1,58 @@
+// External sort of Paraver record lines by (time, record rank, arrival): records are
+// buffered up to a memory limit, then sorted and spilled as a run to a temporary file in
+// the output's directory; drain() merges the runs (k-way, a heap) and removes the files.
+// So the writer never holds the whole trace, whatever order the events come in.
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/types.hpp"
+
+namespace mtf::paraver {
+
+struct FileCloser {
+  void operator()(std::FILE* f) const { std::fclose(f); }
+};
+using FileHandle = std::unique_ptr<std::FILE, FileCloser>;
+
+class RecordSorter {
+ public:
+  // Temporary runs are named `tempPrefix` + ".runN.tmp".
+  RecordSorter(std::filesystem::path tempPrefix, size_t memoryLimitBytes);
+  ~RecordSorter();
+  RecordSorter(const RecordSorter&) = delete;
+  RecordSorter& operator=(const RecordSorter&) = delete;
+
+  // `rank` orders records of equal time (Paraver: communications, events, states).
+  void add(Tick time, uint8_t rank, std::string_view line);
+  // Hands every record line to `out` in order, then removes the temporary files.
+  void drain(const std::function<void(std::string_view)>& out);
+  size_t runCount() const { return runs_.size(); }
+  uint64_t recordCount() const { return sequence_; }
+
+ private:
+  struct Item {
+    Tick time;
+    uint64_t sequence;  // arrival order, keeps the sort stable; rank in the top byte
+    size_t offset;
+    uint32_t length;
+  };
+  void sortBuffer();
+  void spill();
+  void removeRuns();
+  std::filesystem::path prefix_;
+  size_t limit_;
+  std::vector<Item> items_;
+  std::string arena_;
+  std::vector<std::filesystem::path> runs_;
+  uint64_t sequence_ = 0;
+};
+
+}  // namespace mtf::paraver
