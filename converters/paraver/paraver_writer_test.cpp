@@ -1,0 +1,246 @@
+#include "converters/paraver/paraver_writer.hpp"
+
+#include <gtest/gtest.h>
+
+#include <random>
+#include <set>
+
+#include "converters/paraver/extrae.hpp"
+#include "converters/paraver/line_reader.hpp"
+#include "converters/paraver/paraver_reader.hpp"
+#include "converters/paraver/paraver_test_util.hpp"
+#include "converters/paraver/record_sorter.hpp"
+#include "model/mpi_ranks.hpp"
+#include "util/error.hpp"
+
+namespace mtf::paraver {
+namespace {
+
+using testing::CollectSink;
+using testing::TempDir;
+
+std::string readText(const std::string& path) {
+  std::string text;
+  EXPECT_TRUE(readSmallFile(path, text)) << path;
+  return text;
+}
+
+// .prv -> model -> .prv: the same records, header, .pcf and .row.
+void expectRoundTrip(const std::string& input, const WriteOptions& options, const char* output) {
+  TempDir dir;
+  ParaverReader reader(input, {});
+  ParaverWriter writer(dir.file(output), options);
+  reader.read(writer);
+  EXPECT_TRUE(writer.losses().empty());
+  const std::string written = writer.prvPath().string();
+  const std::string plainInput = input.ends_with(".gz") ? input.substr(0, input.size() - 3) : input;
+  std::vector<std::string> got;
+  if (written.ends_with(".gz")) {
+    // Read the compressed output back through the reader's line splitter.
+    LineReader lines(written);
+    std::string_view line;
+    while (lines.next(line))
+      if (line.size() > 1 && line[1] == ':' && line[0] >= '1' && line[0] <= '4')
+        got.emplace_back(line);
+    std::sort(got.begin(), got.end());
+  } else {
+    got = testing::sortedRecords(written);
+    EXPECT_EQ(testing::fileLines(written).front(), testing::fileLines(plainInput).front());
+  }
+  const std::vector<std::string> expected = testing::sortedRecords(plainInput);
+  ASSERT_EQ(got.size(), expected.size());
+  EXPECT_TRUE(got == expected);
+  EXPECT_EQ(readText(companionPath(written, ".pcf")), readText(companionPath(plainInput, ".pcf")));
+  EXPECT_EQ(std::filesystem::exists(companionPath(written, ".row")),
+            std::filesystem::exists(companionPath(plainInput, ".row")));
+  // No temporary run is left beside the output.
+  for (const auto& entry : std::filesystem::directory_iterator(dir.path()))
+    EXPECT_FALSE(entry.path().string().ends_with(".tmp")) << entry.path();
+}
+
+TEST(ParaverWriter, RoundTripLulesh) {
+  expectRoundTrip(testing::kLulesh, {}, "out.prv");
+}
+TEST(ParaverWriter, RoundTripQsort) {
+  expectRoundTrip(testing::kQsort, {}, "out.prv");
+}
+TEST(ParaverWriter, RoundTripQsortFromGzToGz) {
+  expectRoundTrip(testing::kQsortGz, {}, "out.prv.gz");
+}
+TEST(ParaverWriter, CompressOptionAddsGz) {
+  WriteOptions options;
+  options.compress = true;
+  expectRoundTrip(testing::kLulesh, options, "out.prv");
+}
+
+TEST(ParaverWriter, HeaderLinesAreKeptInOrder) {
+  TempDir dir;
+  ParaverReader reader(testing::kLulesh, {});
+  ParaverWriter writer(dir.file("o.prv"), {});
+  reader.read(writer);
+  const auto in = testing::fileLines(testing::kLulesh);
+  const auto out = testing::fileLines(dir.file("o.prv"));
+  // Header, 14 communicator lines and the comment, verbatim.
+  for (size_t i = 0; i < 16; ++i) EXPECT_EQ(out[i], in[i]) << i;
+}
+
+// Events fed location after location must give the same file as interleaved ones.
+TEST(ParaverWriter, OrderOfInputDoesNotMatter) {
+  TempDir dir;
+  CollectSink collected;
+  ParaverReader reader(testing::kQsort, {});
+  reader.read(collected);
+  std::vector<Event> byLocation = collected.events;
+  std::stable_sort(byLocation.begin(), byLocation.end(),
+                   [](const Event& a, const Event& b) { return a.location < b.location; });
+  ParaverWriter writer(dir.file("byloc.prv"), {});
+  writer.begin(reader.definitions());
+  for (const Event& e : byLocation) writer.event(e);
+  writer.end();
+  EXPECT_TRUE(testing::sortedRecords(dir.file("byloc.prv")) ==
+              testing::sortedRecords(testing::kQsort));
+}
+
+TEST(RecordSorter, SpillsRunsAndMergesThemInOrder) {
+  TempDir dir;
+  std::vector<std::tuple<Tick, int, std::string>> expected;
+  {
+    RecordSorter sorter(dir.path() / "x.prv", 4096);  // tiny: forces many runs
+    std::mt19937_64 random(42);
+    for (int i = 0; i < 20000; ++i) {
+      const Tick time = random() % 5000;
+      const uint8_t rank = static_cast<uint8_t>(random() % 3);
+      const std::string line =
+          std::to_string(time) + ":" + std::to_string(rank) + ":" + std::to_string(i);
+      sorter.add(time, rank, line);
+      expected.emplace_back(time, rank * 100000 + i, line);
+    }
+    EXPECT_GT(sorter.runCount(), 10u);
+    std::sort(expected.begin(), expected.end());
+    size_t index = 0;
+    sorter.drain([&](std::string_view line) {
+      ASSERT_LT(index, expected.size());
+      EXPECT_EQ(line, std::get<2>(expected[index])) << index;
+      ++index;
+    });
+    EXPECT_EQ(index, expected.size());
+  }
+  EXPECT_TRUE(std::filesystem::is_empty(dir.path()));
+}
+
+// A small MPI trace as an OTF2 reader would give it: 2 ranks, main, MPI_Send/MPI_Recv.
+struct SmallMpiTrace {
+  Definitions defs;
+  Ref main = 0, send = 0, recv = 0, world = 0;
+  std::vector<Event> events;
+
+  explicit SmallMpiTrace(uint64_t resolution) {
+    DefinitionBuilder b(defs);
+    defs.clock.resolution = resolution;
+    defs.clock.globalOffset = 1000;
+    const uint64_t node = b.systemTreeNode("node-a", "node");
+    for (int r = 0; r < 2; ++r)
+      b.location(r, "rank " + std::to_string(r),
+                 b.locationGroup("proc " + std::to_string(r), node));
+    world = defineMpiWorld(b, {0, 1});
+    main = b.region("main", RegionRole::Function, Paradigm::User);
+    send = b.region("MPI_Send", RegionRole::PointToPoint, Paradigm::Mpi);
+    recv = b.region("MPI_Recv", RegionRole::PointToPoint, Paradigm::Mpi);
+    add(EventKind::Enter, 0, 1000, {main});
+    add(EventKind::Enter, 1, 1000, {main});
+    add(EventKind::Enter, 0, 1010, {send});
+    add(EventKind::MpiSend, 0, 1011, {1, world, 7, 4096});
+    add(EventKind::Leave, 0, 1020, {send});
+    add(EventKind::Enter, 1, 1005, {recv});
+    add(EventKind::MpiRecv, 1, 1030, {0, world, 7, 4096});
+    add(EventKind::Leave, 1, 1031, {recv});
+    add(EventKind::Leave, 0, 1040, {main});
+    add(EventKind::Leave, 1, 1040, {main});
+  }
+  void add(EventKind k, LocationId l, Tick t, std::initializer_list<uint64_t> f) {
+    Event e;
+    e.set(k, l, t, f);
+    events.push_back(e);
+  }
+  void writeTo(TraceSink& sink) {
+    sink.begin(defs);
+    for (const Event& e : events) sink.event(e);
+    sink.end();
+  }
+};
+
+TEST(ParaverWriter, ExtraeStyleFromAnMpiTrace) {
+  TempDir dir;
+  SmallMpiTrace trace(1'000'000);
+  ParaverWriter writer(dir.file("mpi.prv"), {});
+  trace.writeTo(writer);
+  EXPECT_TRUE(writer.losses().empty());
+  const auto lines = testing::fileLines(dir.file("mpi.prv"));
+  EXPECT_NE(lines[0].find("):40_us:1:1:2(1:1,1:1)"), std::string::npos) << lines[0];
+  const auto records = testing::sortedRecords(dir.file("mpi.prv"));
+  // One communication record: logical send at MPI_Send's start, physical at the send
+  // event; logical receive at MPI_Recv's start, physical at the receive event.
+  EXPECT_EQ(std::count(records.begin(), records.end(), "3:1:1:1:1:10:11:2:1:2:1:5:30:4096:7"), 1);
+  // States derived from the calls: running, blocking send, waiting a message.
+  for (const char* state : {"1:1:1:1:1:0:10:1", "1:1:1:1:1:10:20:4", "1:1:1:1:1:20:40:1",
+                            "1:2:1:2:1:0:5:1", "1:2:1:2:1:5:31:3", "1:2:1:2:1:31:40:1"})
+    EXPECT_EQ(std::count(records.begin(), records.end(), state), 1) << state;
+  // Read back: the calls are named regions again, the message a send/receive pair.
+  ParaverReader reader(dir.file("mpi.prv"), {});
+  CollectSink back;
+  reader.read(back);
+  EXPECT_EQ(back.count(EventKind::Enter), 4u);
+  EXPECT_EQ(back.count(EventKind::MpiSend), 1u);
+  EXPECT_EQ(back.count(EventKind::State), 6u);
+  std::set<std::string> names;
+  for (const Event& e : back.events)
+    if (e.kind == EventKind::Enter)
+      names.insert(std::string(reader.definitions().regionName(static_cast<Ref>(e.fields[0]))));
+  EXPECT_EQ(names, (std::set<std::string>{"main", "MPI_Send", "MPI_Recv"}));
+  EXPECT_EQ(reader.definitions().locations()[1].name, "rank 1");  // from the .row
+}
+
+TEST(ParaverWriter, ResolutionThatDividesANanosecondIsExact) {
+  TempDir dir;
+  SmallMpiTrace trace(100'000'000);  // 10 ns ticks
+  ParaverWriter writer(dir.file("t.prv"), {});
+  trace.writeTo(writer);
+  EXPECT_TRUE(writer.losses().empty());
+  const auto records = testing::sortedRecords(dir.file("t.prv"));
+  EXPECT_EQ(std::count(records.begin(), records.end(), "3:1:1:1:1:100:110:2:1:2:1:50:300:4096:7"),
+            1);
+  EXPECT_NE(testing::fileLines(dir.file("t.prv"))[0].find(":400_ns:"), std::string::npos);
+}
+
+TEST(ParaverWriter, OtherResolutionsAreRoundedAndReported) {
+  TempDir dir;
+  SmallMpiTrace trace(3'000'000'000);  // 3 GHz cycles: 1/3 ns per tick
+  ParaverWriter writer(dir.file("t.prv"), {});
+  trace.writeTo(writer);
+  EXPECT_EQ(writer.losses().size(), 1u);
+  EXPECT_EQ(writer.losses().begin()->second, trace.events.size());
+  const auto records = testing::sortedRecords(dir.file("t.prv"));
+  // Ticks 10, 11 -> 3.33 ns, 3.67 ns -> 3, 4.
+  EXPECT_EQ(std::count(records.begin(), records.end(), "3:1:1:1:1:3:4:2:1:2:1:2:10:4096:7"), 1);
+}
+
+TEST(ParaverWriter, UnmatchedMessagesAndUnknownKindsAreReported) {
+  TempDir dir;
+  SmallMpiTrace trace(1'000'000);
+  trace.add(EventKind::MpiSend, 0, 1040, {1, trace.world, 9, 1});
+  trace.add(EventKind::OmpFork, 0, 1040, {4});
+  ParaverWriter writer(dir.file("t.prv"), {});
+  trace.writeTo(writer);
+  EXPECT_EQ(writer.losses().at("sends or receives without a partner (no communication record)"),
+            1u);
+  EXPECT_EQ(writer.losses().at("OmpFork events (no Paraver record)"), 1u);
+}
+
+TEST(ParaverWriter, UnwritableOutputIsIoError) {
+  SmallMpiTrace trace(1'000'000);
+  ParaverWriter writer("/nonexistent-dir/x.prv", {});
+  EXPECT_THROW(trace.writeTo(writer), IoError);
+}
+
+}  // namespace
+}  // namespace mtf::paraver
