@@ -3,6 +3,7 @@
 #include "util/error.hpp"
 // One include and one line per format.
 #include "converters/otf2/otf2_format.hpp"
+#include "converters/paraver/paraver_format.hpp"
 #include "converters/mtf/xml/mtf_xml_format.hpp"
 
 namespace fs = std::filesystem;
@@ -12,6 +13,7 @@ namespace mtf {
 const std::vector<FormatEntry>& formats() {
   static const std::vector<FormatEntry> all = {
       otf2Format(),
+      paraverFormat(),
       mtfXmlFormat(),
   };
   return all;
