@@ -20,10 +20,10 @@ void appendCapped(std::vector<Tick>& to, const std::vector<Tick>& from, int) {
 
 }  // namespace
 
-void TandemCollapser::push(SymbolId symbol, uint64_t eventIndex, Tick time) {
+void TandemCollapser::push(SymbolId symbol, uint64_t eventIndex, Tick time, uint64_t ordinal) {
   ++pushed_;
   symbols_.push_back(symbol);
-  slots_.push_back(Slot{eventIndex, eventIndex, time, time, 1});
+  slots_.push_back(Slot{eventIndex, eventIndex, time, time, 1, ordinal});
   while (tryCollapse()) {
   }
 }
@@ -106,6 +106,26 @@ void TandemCollapser::mergeRepeatsOfDroppedCopy(uint32_t dropStart, size_t perio
     appendCapped(into.copyStarts, moved.copyStarts);
     appendCapped(into.copyTimes, moved.copyTimes, 0);
   }
+}
+
+void CompletionSorter::push(SymbolId symbol, int64_t partner, bool unordered, uint64_t eventIndex,
+                            Tick time, uint64_t ordinal) {
+  if (!unordered) {
+    flush();
+    collapser_.push(symbol, eventIndex, time, ordinal);
+    return;
+  }
+  pending_.push_back({symbol, partner, ordinal, eventIndex, time});
+}
+
+void CompletionSorter::flush() {
+  if (pending_.empty()) return;
+  std::vector<Pending> sorted = pending_;
+  std::stable_sort(sorted.begin(), sorted.end(),
+                   [](const Pending& a, const Pending& b) { return a.partner < b.partner; });
+  for (size_t i = 0; i < sorted.size(); ++i)
+    collapser_.push(sorted[i].symbol, pending_[i].eventIndex, pending_[i].time, sorted[i].ordinal);
+  pending_.clear();
 }
 
 CollapsedSequence TandemCollapser::finish() {

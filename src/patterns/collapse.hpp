@@ -23,6 +23,10 @@ struct Slot {
   Tick firstTime = 0;
   Tick lastTime = 0;
   uint64_t events = 1;  // communication events covered
+  // Per (direction, partner) count of the point-to-point events before this one in the
+  // location: the k-th send a->b matches the k-th receive b<-a (MPI's non-overtaking
+  // order). Set by the caller of push(); 0 for collectives.
+  uint64_t ordinal = 0;
 };
 
 // A block repeated contiguously: symbols [start, start + period) of the collapsed
@@ -50,7 +54,7 @@ class TandemCollapser {
  public:
   // Blocks longer than maxPeriod are left to the maximal-repeat search.
   explicit TandemCollapser(uint32_t maxPeriod = 64) : maxPeriod_(maxPeriod) {}
-  void push(SymbolId symbol, uint64_t eventIndex, Tick time);
+  void push(SymbolId symbol, uint64_t eventIndex, Tick time, uint64_t ordinal = 0);
   CollapsedSequence finish();
   size_t size() const { return symbols_.size(); }
 
@@ -66,6 +70,30 @@ class TandemCollapser {
   std::vector<Slot> slots_;
   // (start, period) -> repeat; ordered so that the repeats of a dropped range are found.
   std::map<std::pair<uint32_t, uint32_t>, TandemRepeat> tandems_;
+};
+
+// Receives completed together (consecutive MpiIrecv events, as one MPI_Waitall writes
+// them) come in the order the messages happened to arrive, not in an order the program
+// chose; fed as they are, no two iterations of a halo exchange would compare equal. They
+// are passed on in partner order instead (positions and times stay in event order).
+class CompletionSorter {
+ public:
+  explicit CompletionSorter(TandemCollapser& collapser) : collapser_(collapser) {}
+  // `unordered`: the event is a nonblocking receive's completion.
+  void push(SymbolId symbol, int64_t partner, bool unordered, uint64_t eventIndex, Tick time,
+            uint64_t ordinal);
+  void flush();
+
+ private:
+  struct Pending {
+    SymbolId symbol;
+    int64_t partner;
+    uint64_t ordinal;
+    uint64_t eventIndex;
+    Tick time;
+  };
+  TandemCollapser& collapser_;
+  std::vector<Pending> pending_;
 };
 
 }  // namespace mtf::patterns

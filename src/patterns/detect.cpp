@@ -116,7 +116,7 @@ void PatternDetector::event(const Event& e) {
   const std::optional<CommSymbol> s = extractor_->symbolOf(e);
   if (!s) return;
   ++st.info.commEvents;
-  st.collapser.push(symbols_.intern(*s), index, e.time);
+  st.sorter.push(symbols_.intern(*s), s->partner, e.kind == EventKind::MpiIrecv, index, e.time, 0);
 }
 
 void PatternDetector::end() {
@@ -127,6 +127,7 @@ void PatternDetector::end() {
   });
   for (LocationId id : order_) {
     LocationState& st = *states_[id];
+    st.sorter.flush();
     CollapsedSequence seq = st.collapser.finish();
     st.info.collapsedLength = seq.symbols.size();
     st.info.patterns = findProcessPatterns(seq, options_);

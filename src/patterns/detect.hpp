@@ -67,6 +67,7 @@ class PatternDetector : public TraceSink {
   struct LocationState {
     LocationPatterns info;
     TandemCollapser collapser;
+    CompletionSorter sorter{collapser};
     explicit LocationState(uint32_t maxPeriod) : collapser(maxPeriod) {}
   };
   LocationState& stateOf(LocationId id);

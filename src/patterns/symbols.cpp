@@ -120,6 +120,12 @@ SymbolId SymbolTable::intern(const CommSymbol& s) {
   return it->second;
 }
 
+std::optional<SymbolId> SymbolTable::find(const CommSymbol& s) const {
+  const auto it = ids_.find(s);
+  if (it == ids_.end()) return std::nullopt;
+  return it->second;
+}
+
 SymbolExtractor::SymbolExtractor(const Definitions& defs, SymbolOptions options)
     : ranks_(defs), options_(options) {}
 

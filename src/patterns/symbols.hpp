@@ -57,6 +57,8 @@ bool isRootedCollective(uint8_t op);
 class SymbolTable {
  public:
   SymbolId intern(const CommSymbol& s);
+  // The id of `s` if it was interned.
+  std::optional<SymbolId> find(const CommSymbol& s) const;
   const CommSymbol& symbol(SymbolId id) const { return symbols_.at(id); }
   size_t size() const { return symbols_.size(); }
   std::string name(SymbolId id) const { return toString(symbol(id)); }

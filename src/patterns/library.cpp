@@ -1,0 +1,223 @@
+#include "patterns/library.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+#include "util/error.hpp"
+
+namespace mtf::patterns {
+namespace {
+
+CommSymbol send(int64_t to) {
+  return {SymbolKind::Send, to};
+}
+CommSymbol recv(int64_t from) {
+  return {SymbolKind::Recv, from};
+}
+
+PatternSpec named(std::string name, size_t p) {
+  PatternSpec s;
+  s.name = std::move(name);
+  s.perRank.resize(p);
+  s.parameters["processes"] = std::to_string(p);
+  return s;
+}
+
+std::string gridText(Grid g) {
+  return std::to_string(g.x) + "x" + std::to_string(g.y);
+}
+
+Grid parseGrid(std::string_view text, size_t p) {
+  const size_t x = text.find('x');
+  Grid g;
+  if (x == std::string_view::npos ||
+      std::from_chars(text.data(), text.data() + x, g.x).ec != std::errc() ||
+      std::from_chars(text.data() + x + 1, text.data() + text.size(), g.y).ec != std::errc())
+    throw UsageError("grid '" + std::string(text) + "' is not XxY");
+  if (g.x * g.y != p)
+    throw UsageError("grid " + gridText(g) + " does not have " + std::to_string(p) + " processes");
+  return g;
+}
+
+PatternSpec butterfly(size_t p) {
+  if (p < 2 || (p & (p - 1)) != 0)
+    throw UsageError("butterfly needs a power of two processes, not " + std::to_string(p));
+  PatternSpec s = named("butterfly", p);
+  size_t stages = 0;
+  for (size_t bit = 1; bit < p; bit <<= 1) {
+    ++stages;
+    for (size_t r = 0; r < p; ++r) {
+      s.perRank[r].push_back(send(int64_t(r ^ bit)));
+      s.perRank[r].push_back(recv(int64_t(r ^ bit)));
+    }
+  }
+  s.parameters["stages"] = std::to_string(stages);
+  return s;
+}
+
+PatternSpec masterWorker(size_t p) {
+  PatternSpec s = named("master-worker", p);
+  s.parameters["master"] = "0";
+  s.parameters["workers"] = std::to_string(p - 1);
+  for (size_t w = 1; w < p; ++w) s.perRank[0].push_back(send(int64_t(w)));
+  for (size_t w = 1; w < p; ++w) s.perRank[0].push_back(recv(int64_t(w)));
+  for (size_t w = 1; w < p; ++w) s.perRank[w] = {recv(0), send(0)};
+  return s;
+}
+
+PatternSpec allToAll(size_t p) {
+  PatternSpec s = named("all-to-all", p);
+  for (size_t r = 0; r < p; ++r)
+    for (size_t d = 1; d < p; ++d) {
+      s.perRank[r].push_back(send(int64_t((r + d) % p)));
+      s.perRank[r].push_back(recv(int64_t((r + p - d) % p)));
+    }
+  return s;
+}
+
+}  // namespace
+
+std::vector<std::string> builtinPatternNames() {
+  return {"ring",        "mesh",       "wavefront",     "butterfly",
+          "tree-reduce", "tree-bcast", "master-worker", "all-to-all"};
+}
+
+std::vector<Grid> gridShapes(size_t p) {
+  std::vector<Grid> out;
+  for (size_t y = 2; y * 2 <= p; ++y)
+    if (p % y == 0) out.push_back({p / y, y});
+  std::sort(out.begin(), out.end(), [](Grid a, Grid b) {
+    const auto ga = a.x > a.y ? a.x - a.y : a.y - a.x, gb = b.x > b.y ? b.x - b.y : b.y - b.x;
+    return ga != gb ? ga < gb : a.x > b.x;
+  });
+  return out;
+}
+
+PatternSpec ringPattern(size_t p, int direction) {
+  PatternSpec s = named("ring", p);
+  s.parameters["direction"] = direction > 0 ? "forward" : direction < 0 ? "backward" : "both";
+  for (size_t r = 0; r < p; ++r) {
+    const int64_t next = int64_t((r + 1) % p), prev = int64_t((r + p - 1) % p);
+    auto& seq = s.perRank[r];
+    if (direction >= 0) {  // even ranks send first, odd ranks receive first
+      if (r % 2 == 0)
+        seq = {send(next), recv(prev)};
+      else
+        seq = {recv(prev), send(next)};
+    }
+    if (direction <= 0) {
+      if (r % 2 == 0)
+        seq.insert(seq.end(), {send(prev), recv(next)});
+      else
+        seq.insert(seq.end(), {recv(next), send(prev)});
+    }
+  }
+  return s;
+}
+
+PatternSpec meshPattern(Grid g, size_t p, bool periodic) {
+  PatternSpec s = named("mesh", p);
+  s.parameters["grid"] = gridText(g);
+  s.parameters["periodic"] = periodic ? "yes" : "no";
+  const int64_t X = int64_t(g.x), Y = int64_t(g.y);
+  for (int64_t r = 0; r < X * Y; ++r) {
+    const int64_t x = r % X, y = r / X;
+    std::vector<int64_t> neighbours;
+    // Sends posted west, east, north, south; the receives complete together (a Waitall),
+    // listed in partner order as the detector reads them (collapse.hpp CompletionSorter).
+    const int64_t dxs[] = {-1, 1, 0, 0}, dys[] = {0, 0, -1, 1};
+    for (int i = 0; i < 4; ++i) {
+      int64_t nx = x + dxs[i], ny = y + dys[i];
+      if (periodic) nx = (nx + X) % X, ny = (ny + Y) % Y;
+      if (nx < 0 || ny < 0 || nx >= X || ny >= Y) continue;
+      const int64_t n = ny * X + nx;
+      if (n != r && std::find(neighbours.begin(), neighbours.end(), n) == neighbours.end())
+        neighbours.push_back(n);
+    }
+    for (int64_t n : neighbours) s.perRank[r].push_back(send(n));
+    std::sort(neighbours.begin(), neighbours.end());
+    for (int64_t n : neighbours) s.perRank[r].push_back(recv(n));
+  }
+  return s;
+}
+
+PatternSpec wavefrontPattern(Grid g, size_t p, int dx, int dy) {
+  PatternSpec s = named("wavefront", p);
+  s.parameters["grid"] = gridText(g);
+  const int64_t X = int64_t(g.x), Y = int64_t(g.y);
+  const int64_t ox = dx > 0 ? 0 : X - 1, oy = dy > 0 ? 0 : Y - 1;
+  s.parameters["origin"] = std::to_string(oy * X + ox);
+  for (int64_t r = 0; r < X * Y; ++r) {
+    const int64_t x = r % X, y = r / X;
+    auto inside = [&](int64_t nx, int64_t ny) { return nx >= 0 && ny >= 0 && nx < X && ny < Y; };
+    if (inside(x, y - dy)) s.perRank[r].push_back(recv((y - dy) * X + x));
+    if (inside(x - dx, y)) s.perRank[r].push_back(recv(y * X + x - dx));
+    if (inside(x, y + dy)) s.perRank[r].push_back(send((y + dy) * X + x));
+    if (inside(x + dx, y)) s.perRank[r].push_back(send(y * X + x + dx));
+  }
+  return s;
+}
+
+PatternSpec treePattern(size_t p, bool reduce, bool binomial) {
+  PatternSpec s = named(reduce ? "tree-reduce" : "tree-bcast", p);
+  s.parameters["shape"] = binomial ? "binomial" : "binary";
+  s.parameters["root"] = "0";
+  auto parentOf = [&](size_t r) { return binomial ? (r & (r - 1)) : (r - 1) / 2; };
+  std::vector<std::vector<int64_t>> children(p);
+  for (size_t r = 1; r < p; ++r) children[parentOf(r)].push_back(int64_t(r));
+  size_t depth = 0;
+  for (size_t r = 1; r < p; ++r) {
+    size_t d = 0;
+    for (size_t a = r; a != 0; a = parentOf(a)) ++d;
+    depth = std::max(depth, d);
+  }
+  s.parameters["depth"] = std::to_string(depth);
+  for (size_t r = 0; r < p; ++r) {
+    auto& seq = s.perRank[r];
+    if (!reduce && r != 0) seq.push_back(recv(int64_t(parentOf(r))));
+    for (int64_t c : children[r]) seq.push_back(reduce ? recv(c) : send(c));
+    if (reduce && r != 0) seq.push_back(send(int64_t(parentOf(r))));
+  }
+  return s;
+}
+
+std::optional<PatternSpec> builtinPattern(std::string_view nameAndParam, size_t p) {
+  const size_t colon = nameAndParam.find(':');
+  const std::string_view name = nameAndParam.substr(0, colon);
+  const std::string_view param =
+      colon == std::string_view::npos ? std::string_view{} : nameAndParam.substr(colon + 1);
+  if (p < 2) throw UsageError("a communication pattern needs at least 2 processes");
+  auto grid = [&]() {
+    if (!param.empty()) return parseGrid(param, p);
+    const auto shapes = gridShapes(p);
+    if (shapes.empty()) throw UsageError(std::to_string(p) + " processes make no 2D grid");
+    return shapes.front();
+  };
+  if (name == "ring") return ringPattern(p, 1);
+  if (name == "mesh" || name == "halo") return meshPattern(grid(), p, false);
+  if (name == "wavefront") return wavefrontPattern(grid(), p, 1, 1);
+  if (name == "butterfly") return butterfly(p);
+  if (name == "tree-reduce") return treePattern(p, true, false);
+  if (name == "tree-bcast") return treePattern(p, false, false);
+  if (name == "master-worker") return masterWorker(p);
+  if (name == "all-to-all") return allToAll(p);
+  return std::nullopt;
+}
+
+std::vector<std::pair<int64_t, int64_t>> edgesOf(const PatternSpec& spec) {
+  std::vector<std::pair<int64_t, int64_t>> edges;
+  for (size_t r = 0; r < spec.perRank.size(); ++r)
+    for (const CommSymbol& s : spec.perRank[r]) {
+      if (!s.isPointToPoint()) continue;
+      edges.push_back(s.kind == SymbolKind::Send ? std::make_pair(int64_t(r), s.partner)
+                                                 : std::make_pair(s.partner, int64_t(r)));
+    }
+  std::sort(edges.begin(), edges.end());
+  edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
+  return edges;
+}
+
+}  // namespace mtf::patterns

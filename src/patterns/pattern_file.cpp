@@ -1,0 +1,131 @@
+// The pattern file format (documented in library.hpp).
+#include <charconv>
+#include <fstream>
+#include <sstream>
+
+#include "patterns/library.hpp"
+#include "util/error.hpp"
+
+namespace mtf::patterns {
+namespace {
+
+struct Parser {
+  const std::string& origin;
+  size_t processes;
+  uint64_t line = 0;
+
+  [[noreturn]] void fail(const std::string& what) const {
+    throw InputError(origin, placeLine(line), what);
+  }
+
+  int64_t number(std::string_view text) const {
+    int64_t v = 0;
+    const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (ec != std::errc() || ptr != text.data() + text.size() || v < 0)
+      fail("'" + std::string(text) + "' is not a non-negative number");
+    return v;
+  }
+
+  std::vector<size_t> ranks(std::string_view list) const {
+    std::vector<size_t> out;
+    if (list == "*") {
+      for (size_t r = 0; r < processes; ++r) out.push_back(r);
+      return out;
+    }
+    while (!list.empty()) {
+      const size_t comma = list.find(',');
+      const std::string_view item = list.substr(0, comma);
+      const size_t dash = item.find('-');
+      const int64_t lo = number(item.substr(0, dash));
+      const int64_t hi = dash == std::string_view::npos ? lo : number(item.substr(dash + 1));
+      if (hi < lo || size_t(hi) >= processes)
+        fail("rank range '" + std::string(item) + "' is outside 0.." +
+             std::to_string(processes - 1));
+      for (int64_t r = lo; r <= hi; ++r) out.push_back(size_t(r));
+      list = comma == std::string_view::npos ? std::string_view{} : list.substr(comma + 1);
+    }
+    return out;
+  }
+
+  CommSymbol event(std::string_view token, size_t rank) const {
+    if (token.size() >= 3 && (token[0] == 'S' || token[0] == 'R') &&
+        (token[1] == '+' || token[1] == '-')) {
+      const int64_t d = number(token.substr(2)) % int64_t(processes);
+      const int64_t p = int64_t(processes);
+      const int64_t partner = ((int64_t(rank) + (token[1] == '+' ? d : -d)) % p + p) % p;
+      return {token[0] == 'S' ? SymbolKind::Send : SymbolKind::Recv, partner};
+    }
+    const std::optional<CommSymbol> s = parseSymbol(token);
+    if (!s) fail("'" + std::string(token) + "' is not an event (S3, R-1, Allreduce, Bcast@0)");
+    if (s->isPointToPoint() && size_t(s->partner) >= processes)
+      fail("partner " + std::to_string(s->partner) + " is not a rank below " +
+           std::to_string(processes));
+    return *s;
+  }
+};
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  return s;
+}
+
+}  // namespace
+
+PatternSpec parsePatternText(std::string_view text, size_t processes, const std::string& origin) {
+  PatternSpec spec;
+  spec.name = "pattern";
+  Parser parser{origin, processes};
+  std::vector<std::pair<uint64_t, std::string>> rankLines;
+  std::istringstream in{std::string(text)};
+  for (std::string raw; std::getline(in, raw);) {
+    ++parser.line;
+    std::string_view l = raw;
+    l = trim(l.substr(0, l.find('#')));
+    if (l.empty()) continue;
+    const size_t space = l.find_first_of(" \t");
+    const std::string_view keyword = l.substr(0, space);
+    const std::string_view rest = space == std::string_view::npos ? "" : trim(l.substr(space));
+    if (keyword == "name") {
+      spec.name = std::string(rest);
+    } else if (keyword == "processes") {
+      parser.processes = size_t(parser.number(rest));
+      if (parser.processes < 1) parser.fail("processes must be at least 1");
+    } else if (keyword == "rank") {
+      rankLines.emplace_back(parser.line, std::string(rest));
+    } else {
+      parser.fail("unknown statement '" + std::string(keyword) + "' (name, processes, rank)");
+    }
+  }
+  if (parser.processes == 0) parser.fail("the number of processes is unknown (add 'processes P')");
+  spec.perRank.resize(parser.processes);
+  spec.parameters["processes"] = std::to_string(parser.processes);
+  for (const auto& [lineNo, body] : rankLines) {
+    parser.line = lineNo;
+    const size_t colon = body.find(':');
+    if (colon == std::string::npos) parser.fail("expected 'rank LIST: EVENT...'");
+    const std::vector<size_t> ranks = parser.ranks(trim(std::string_view(body).substr(0, colon)));
+    std::istringstream events(body.substr(colon + 1));
+    std::vector<std::string> tokens;
+    for (std::string t; events >> t;) tokens.push_back(t);
+    for (size_t r : ranks)
+      for (const std::string& t : tokens) spec.perRank[r].push_back(parser.event(t, r));
+  }
+  parser.line = 0;
+  size_t events = 0;
+  for (const auto& r : spec.perRank) events += r.size();
+  if (events == 0) throw InputError(origin, "", "the pattern has no events");
+  return spec;
+}
+
+PatternSpec readPatternFile(const std::filesystem::path& path, size_t processes) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path.string(), "", "cannot open the pattern file");
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (text.str().size() > (16u << 20))
+    throw InputError(path.string(), "", "pattern file too large");
+  return parsePatternText(text.str(), processes, path.string());
+}
+
+}  // namespace mtf::patterns
