@@ -4,6 +4,8 @@
 // One include and one line per format.
 #include "converters/otf2/otf2_format.hpp"
 #include "converters/paraver/paraver_format.hpp"
+#include "converters/mtf/binary/mtf_binary_format.hpp"
+#include "converters/tau/tau_format.hpp"
 #include "converters/mtf/xml/mtf_xml_format.hpp"
 
 namespace fs = std::filesystem;
@@ -14,6 +16,8 @@ const std::vector<FormatEntry>& formats() {
   static const std::vector<FormatEntry> all = {
       otf2Format(),
       paraverFormat(),
+      mtfBinaryFormat(),
+      tauFormat(),
       mtfXmlFormat(),
   };
   return all;
