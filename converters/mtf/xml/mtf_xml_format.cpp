@@ -4,7 +4,9 @@
 
 #include "compaction/compactor.hpp"
 #include "compaction/decompactor.hpp"
+#include "converters/mtf/xml/mtf_xml_loops.hpp"
 #include "converters/mtf/xml/mtf_xml_model.hpp"
+#include "nlr/nlr_sink.hpp"
 #include "util/error.hpp"
 
 namespace fs = std::filesystem;
@@ -13,16 +15,30 @@ namespace mtf {
 
 namespace {
 
-// Compacts the event stream (streaming, like every compaction) and writes the model as
-// XML once the last event is in.
+// Compacts the event stream (streaming, like every compaction) and, unless loops are
+// off, runs Nested Loop Recognition beside it; writes the model as XML once the last
+// event is in.
 class MtfXmlSink : public TraceSink {
  public:
-  MtfXmlSink(fs::path path, bool structureOnly)
-      : path_(std::move(path)), structureOnly_(structureOnly) {}
-  void begin(const Definitions& defs) override { compactor_.begin(defs); }
-  void event(const Event& e) override { compactor_.event(e); }
+  MtfXmlSink(fs::path path, const WriteOptions& options)
+      : path_(std::move(path)), structureOnly_(options.structureOnly) {
+    if (options.loops)
+      loops_ = std::make_unique<nlr::NlrSink>(nlr::NlrOptions{}, nlr::SignatureOptions{});
+  }
+  void begin(const Definitions& defs) override {
+    compactor_.begin(defs);
+    if (loops_) loops_->begin(defs);
+  }
+  void event(const Event& e) override {
+    compactor_.event(e);
+    if (loops_) loops_->event(e);
+  }
   void end() override {
     compactor_.end();
+    if (loops_) {
+      loops_->end();
+      xml::attachLoopAnnotations(*loops_, compactor_.model());
+    }
     xml::writeModelXml(compactor_.model(), path_, structureOnly_);
   }
 
@@ -30,6 +46,7 @@ class MtfXmlSink : public TraceSink {
   fs::path path_;
   bool structureOnly_;
   compaction::Compactor compactor_;
+  std::unique_ptr<nlr::NlrSink> loops_;
 };
 
 class MtfXmlSource : public TraceSource {
@@ -78,7 +95,7 @@ FormatEntry mtfXmlFormat() {
   };
   entry.openWriter = [](const fs::path& path,
                         const WriteOptions& options) -> std::unique_ptr<TraceSink> {
-    return std::make_unique<MtfXmlSink>(path, options.structureOnly);
+    return std::make_unique<MtfXmlSink>(path, options);
   };
   return entry;
 }

@@ -4,6 +4,7 @@
 
 #include <fstream>
 
+#include "converters/mtf/xml/mtf_xml_model.hpp"
 #include "converters/mtf/xml/test_trace.hpp"
 #include "converters/mtf/xml/xml_validate.hpp"
 #include "converters/otf2/otf2_format.hpp"
@@ -99,6 +100,31 @@ TEST(MtfXmlFormat, StructureOnlyCannotGiveEventsBack) {
     EXPECT_NE(std::string(e.what()).find("structure-only"), std::string::npos) << e.what();
   }
   EXPECT_TRUE(sink.events.empty());
+}
+
+// The writer runs NLR: the loop nest is stored (annotation) and shown (<Loops>), and the
+// file still validates.
+TEST(MtfXmlFormat, LoopNestsAreStoredAndShown) {
+  TempDir dir;
+  const auto trace = xml::testing::makeSyntheticTrace(60);
+  for (bool loops : {true, false}) {
+    WriteOptions options;
+    options.loops = loops;
+    options.structureOnly = true;
+    const fs::path p = dir.path() / (loops ? "loops.mtf.xml" : "plain.mtf.xml");
+    auto sink = mtfXmlFormat().openWriter(p, options);
+    xml::testing::pumpInto(trace, *sink);
+    std::ifstream in(p);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_EQ(text.find("<Loop iterations=\"") != std::string::npos, loops);
+    EXPECT_EQ(text.find("name=\"nlr.loops\"") != std::string::npos, loops);
+    EXPECT_NO_THROW(xml::validateAgainstSchema(p, xml::locateSchema()));
+    const xml::XmlModel back = xml::readModelXml(p);
+    size_t annotated = 0;
+    for (const auto& location : back.model.locations)
+      for (const auto& a : location.annotations) annotated += a.name == "nlr.loops";
+    EXPECT_EQ(annotated, loops ? 2u : 0u);
+  }
 }
 
 }  // namespace

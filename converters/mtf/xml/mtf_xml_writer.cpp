@@ -3,6 +3,7 @@
 #include <string>
 
 #include "compaction/event_split.hpp"
+#include "converters/mtf/xml/mtf_xml_loops.hpp"
 #include "converters/mtf/xml/mtf_xml_model.hpp"
 #include "converters/mtf/xml/xml_io.hpp"
 #include "converters/mtf/xml/xml_text.hpp"
@@ -242,6 +243,7 @@ void writeProcess(XmlWriter& w, const CompactModel& model, const compaction::Loc
     writeBlob(w, chunk.encoded);
     w.endElement();
   }
+  writeLoopsView(w, loc, model.definitions);
   writeAnnotations(w, loc.annotations);
   w.endElement();
 }
