@@ -58,6 +58,9 @@ std::string encodePropertyKey(std::string_view key);
 // Inverse of encodePropertyKey; false if `name` is not a valid encoding.
 bool decodePropertyKey(std::string_view name, std::string& key);
 inline constexpr std::string_view kPropertyNamespace = "MTF::";
+// Properties of other namespaces (e.g. "OTF2::MPI_COMMUNICATOR", "SCOREP::...") are kept
+// as "otf2:<NAME>" in TraceInfo::properties and written back under their own name.
+inline constexpr std::string_view kForeignPropertyPrefix = "otf2:";
 
 // Names of the definitions that carry model kinds OTF2 lacks (see the writer).
 inline constexpr std::string_view kStateParameter = "mtf:state";

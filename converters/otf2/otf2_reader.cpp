@@ -76,7 +76,7 @@ void Otf2Reader::readProperties() {
     std::string key;
     if (!name.starts_with(kPropertyNamespace) ||
         !decodePropertyKey(name.substr(kPropertyNamespace.size()), key))
-      continue;  // OTF2's own properties (e.g. OTF2::MPI_COMMUNICATOR) are not ours
+      key = std::string(kForeignPropertyPrefix) + names[i];  // e.g. OTF2::MPI_COMMUNICATOR
     char* value = nullptr;
     status = OTF2_Reader_GetProperty(reader_.get(), names[i], &value);
     if (status != OTF2_SUCCESS) fail("anchor file", status);

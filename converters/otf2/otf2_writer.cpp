@@ -70,7 +70,9 @@ void Otf2Writer::setArchiveProperties() {
   if (status != OTF2_SUCCESS) failIo("cannot set creator", status);
   for (const auto& [key, value] : defs_.info.properties) {
     if (value.empty()) continue;  // OTF2 treats an empty value as "remove the property"
-    const std::string name = std::string(kPropertyNamespace) + encodePropertyKey(key);
+    const std::string name = key.starts_with(kForeignPropertyPrefix)
+                                 ? key.substr(kForeignPropertyPrefix.size())
+                                 : std::string(kPropertyNamespace) + encodePropertyKey(key);
     status = OTF2_Archive_SetProperty(archive_.get(), name.c_str(), value.c_str(), true);
     if (status != OTF2_SUCCESS) failIo("cannot store property " + key, status);
   }

@@ -23,6 +23,24 @@ void copyThrough(const std::filesystem::path& input, const std::filesystem::path
   reader.read(writer);
 }
 
+// The creator and the properties ("name = value", sorted: their order means nothing) as
+// `otf2-print -A` lists them.
+std::vector<std::string> anchorFacts(const std::filesystem::path& anchor) {
+  std::vector<std::string> facts;
+  std::istringstream in(testing::run("otf2-print -A " + testing::quoted(anchor)).output);
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("Property name", 0) == 0) {
+      std::string value;
+      std::getline(in, value);
+      facts.push_back(line + " = " + value);
+    } else if (line.rfind("Number of properties", 0) == 0 || line.rfind("Creator", 0) == 0) {
+      facts.push_back(line);
+    }
+  }
+  std::sort(facts.begin(), facts.end());
+  return facts;
+}
+
 class RoundTrip : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(RoundTrip, Otf2PrintSeesIdenticalEventsAndAcceptsTheOutput) {
@@ -37,6 +55,7 @@ TEST_P(RoundTrip, Otf2PrintSeesIdenticalEventsAndAcceptsTheOutput) {
   EXPECT_TRUE(copied == original);
   const auto check = testing::run("otf2-print --silent -Werror " + testing::quoted(output));
   EXPECT_EQ(check.status, 0) << check.output;
+  EXPECT_EQ(anchorFacts(output), anchorFacts(input / "traces.otf2"));
 }
 
 TEST_P(RoundTrip, DefinitionsSurviveExceptTheCorrectedEventCounts) {
@@ -49,6 +68,7 @@ TEST_P(RoundTrip, DefinitionsSurviveExceptTheCorrectedEventCounts) {
   const Definitions& b = copy.definitions();
   EXPECT_EQ(a.clock, b.clock);
   EXPECT_EQ(a.info.creator, b.info.creator);
+  EXPECT_EQ(a.info.properties, b.info.properties);  // OTF2's own properties included
   ASSERT_EQ(a.records().size(), b.records().size());
   for (size_t i = 0; i < a.records().size(); ++i) {
     if (a.records()[i].kind == DefKind::Location) continue;
@@ -84,6 +104,10 @@ Synthetic makeSynthetic() {
   const Ref metric = b.metric("PAPI_TOT_CYC", "cycles", 4);
   const Ref attrName = b.string("colour");
   s.defs.add({DefKind::Attribute, {0, attrName, attrName, 3 /* UINT32 */}, {}});
+  // A large value, as a Paraver .pcf can be.
+  std::string big;
+  for (int i = 0; big.size() < 200000; ++i) big += "VALUES\n" + std::to_string(i) + " label\n";
+  s.defs.info.properties["paraver.big"] = big;
   const Ref arg = b.string("--fast");
   const LocationId l0 = 0, l1 = 1ull << 37;
   auto add = [&](EventKind kind, LocationId loc, Tick t, std::vector<uint64_t> fields,
