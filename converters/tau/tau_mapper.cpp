@@ -29,6 +29,13 @@ void RecordMapper::release() {
 }
 
 void RecordMapper::push(const Translation& t, LocationId location, const Record& r) {
+  // Fast path: nothing pending (no open triplet anywhere), so a plain record leaves at once.
+  if (queue_.empty() && t.cls != EventClass::Trigger) {
+    fillPlain(direct_, t, location, r);
+    sink_.event(direct_);
+    ++emitted_;
+    return;
+  }
   const uint64_t seq = newSlot();
   if (t.cls == EventClass::Trigger) {
     feedTrigger(t.ref, location, r, seq);
@@ -113,11 +120,15 @@ void RecordMapper::emitTriplet(LocationId location, const OpenTrigger& open, con
 void RecordMapper::emitPlain(const Translation& t, LocationId location, const Record& r,
                              uint64_t seq) {
   Slot& s = slot(seq);
-  Event& e = s.event;
+  fillPlain(s.event, t, location, r);
+  s.state = SlotState::Ready;
+}
+
+void RecordMapper::fillPlain(Event& e, const Translation& t, LocationId location,
+                             const Record& r) const {
   e.location = location;
   e.time = r.time;
   e.attributes.clear();
-  s.state = SlotState::Ready;
   if (t.cls == EventClass::Region && (r.par == 1 || r.par == -1)) {
     e.kind = r.par == 1 ? EventKind::Enter : EventKind::Leave;
     e.fields.assign({t.ref});

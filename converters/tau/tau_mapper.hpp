@@ -47,6 +47,7 @@ class RecordMapper {
   void emitTriplet(LocationId location, const OpenTrigger& open, const Record& last,
                    uint64_t lastSeq);
   void emitPlain(const Translation& t, LocationId location, const Record& r, uint64_t seq);
+  void fillPlain(Event& e, const Translation& t, LocationId location, const Record& r) const;
   void setMetric(Event& e, Ref metric, LocationId location, const Record& r);
 
   const TraceModel& model_;
@@ -57,6 +58,7 @@ class RecordMapper {
   uint64_t nextSeq_ = 0;
   std::unordered_map<LocationId, OpenTrigger> open_;
   uint64_t emitted_ = 0;
+  Event direct_;  // the event of the fast path, reused
 };
 
 }  // namespace mtf::tau

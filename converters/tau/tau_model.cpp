@@ -112,7 +112,7 @@ void ModelBuilder::entities() {
       if (t.cls == EventClass::Send || t.cls == EventClass::Recv) model_.hasMpi = true;
       const bool tracer = e.group == "TRACER";
       t.genericType = tracer ? canonicalTracerId(e.name).value_or(e.id) : e.id;
-      table.emplace(e.id, t);
+      table.add(e.id, t);
     }
   }
 }

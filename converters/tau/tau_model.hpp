@@ -49,8 +49,33 @@ struct Translation {
   EventClass cls = EventClass::Bookkeeping;
   Ref ref = kUndefinedRef;  // region (Region) or metric class (Trigger)
   int64_t genericType = 0;  // Bookkeeping: the Generic type (canonical tracer id or raw id)
+  bool defined = false;
 };
-using TranslationTable = std::unordered_map<int64_t, Translation>;
+
+// Event id -> Translation; a plain array for the small ids TAU uses (a lookup per record).
+class TranslationTable {
+ public:
+  void add(int64_t id, Translation t) {
+    t.defined = true;
+    if (id >= 0 && id < kDenseIds) {
+      if (dense_.size() <= static_cast<size_t>(id)) dense_.resize(id + 1);
+      dense_[id] = t;
+    } else {
+      sparse_[id] = t;
+    }
+  }
+  const Translation* find(int64_t id) const {
+    if (id >= 0 && static_cast<size_t>(id) < dense_.size())
+      return dense_[id].defined ? &dense_[id] : nullptr;
+    const auto it = sparse_.find(id);
+    return it == sparse_.end() ? nullptr : &it->second;
+  }
+
+ private:
+  static constexpr int64_t kDenseIds = 1 << 20;
+  std::vector<Translation> dense_;
+  std::unordered_map<int64_t, Translation> sparse_;
+};
 
 struct TraceModel {
   Definitions defs;

@@ -32,8 +32,8 @@ void TauReader::skipOrThrow(const fs::path& file, uint64_t index, const std::str
 bool TauReader::acceptRecord(const fs::path& file, uint64_t index, const Record& r,
                              uint64_t& lastTime, const Translation*& translation,
                              const TranslationTable& table) {
-  const auto it = table.find(r.event);
-  if (it == table.end()) {
+  const Translation* found = table.find(r.event);
+  if (!found) {
     skipOrThrow(file, index, "unknown event id " + std::to_string(r.event) + " (not in the edf)",
                 "TAU records with an unknown event id (skipped)");
     return false;
@@ -46,7 +46,7 @@ bool TauReader::acceptRecord(const fs::path& file, uint64_t index, const Record&
     return false;
   }
   lastTime = r.time;
-  translation = &it->second;
+  translation = found;
   return true;
 }
 

@@ -1,5 +1,6 @@
 #include "converters/tau/tau_records.hpp"
 
+#include <bit>
 #include <cstring>
 #include <system_error>
 
@@ -10,20 +11,46 @@ namespace fs = std::filesystem;
 namespace mtf::tau {
 namespace {
 
+uint64_t swapBytes(uint64_t v, size_t width) {
+  switch (width) {
+    case 2:
+      return __builtin_bswap16(static_cast<uint16_t>(v));
+    case 4:
+      return __builtin_bswap32(static_cast<uint32_t>(v));
+    default:
+      return __builtin_bswap64(v);
+  }
+}
+
+// Fixed-width integer in the file's byte order (memcpy + swap: the hot path of reading).
 uint64_t loadUnsigned(const unsigned char* p, size_t width, bool bigEndian) {
   uint64_t v = 0;
-  for (size_t i = 0; i < width; ++i) {
-    const size_t byte = bigEndian ? i : width - 1 - i;
-    v = (v << 8) | p[byte];
+  if (width == 2) {
+    uint16_t x;
+    std::memcpy(&x, p, 2);
+    v = x;
+  } else if (width == 4) {
+    uint32_t x;
+    std::memcpy(&x, p, 4);
+    v = x;
+  } else {
+    std::memcpy(&v, p, 8);
   }
-  return v;
+  const bool hostBig = std::endian::native == std::endian::big;
+  return bigEndian != hostBig ? swapBytes(v, width) : v;
 }
 
 void storeUnsigned(uint64_t v, size_t width, bool bigEndian, unsigned char* p) {
-  for (size_t i = 0; i < width; ++i) {
-    const size_t byte = bigEndian ? width - 1 - i : i;
-    p[byte] = static_cast<unsigned char>(v & 0xFF);
-    v >>= 8;
+  const bool hostBig = std::endian::native == std::endian::big;
+  if (bigEndian != hostBig) v = swapBytes(v, width);
+  if (width == 2) {
+    const uint16_t x = static_cast<uint16_t>(v);
+    std::memcpy(p, &x, 2);
+  } else if (width == 4) {
+    const uint32_t x = static_cast<uint32_t>(v);
+    std::memcpy(p, &x, 4);
+  } else {
+    std::memcpy(p, &v, 8);
   }
 }
 
