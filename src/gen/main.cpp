@@ -148,16 +148,8 @@ void addGridOption(CLI::App* sub, GenOptions& o) {
       "Rank grid PXxPY (columns x rows); default: as square as --ranks allows");
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  CLI::App app{
-      "mtf-gen: traces of MPI kernels with a known structure (for tests and "
-      "benchmarks).\nExit status: 0 success, 1 usage error, 3 I/O failure."};
-  app.footer(kTimingHelp);
-  app.require_subcommand(1);
-  GenOptions options;
-  OutputOptions out;
+// One subcommand per kernel, each with the options it uses.
+void addKernels(CLI::App& app, GenOptions& options, OutputOptions& out) {
   CLI::App* wave = addKernel(
       app, Kernel::Wavefront,
       "2D LU-like wavefront: per iteration a forward sweep (receive from west and north, "
@@ -170,23 +162,35 @@ int main(int argc, char** argv) {
   wave->add_option("--allreduce-every", options.allreduceEvery,
                    "An allreduce every K iterations (default 1)");
   addKernel(app, Kernel::Ring,
-            "Ring: rank r sends to r+1 and receives from r-1 (even ranks "
-            "send first), after a compute phase, every iteration.",
+            "Ring: rank r sends to r+1 and receives from r-1 (even ranks send first), after "
+            "a compute phase, every iteration.",
             options, out);
   addKernel(app, Kernel::Butterfly,
-            "Butterfly: recursive-doubling allreduce by hand, log2(P) "
-            "stages exchanging with rank XOR 2^s (Irecv, Isend, Waitall); P a power of two.",
+            "Butterfly: recursive-doubling allreduce by hand, log2(P) stages exchanging with "
+            "rank XOR 2^s (Irecv, Isend, Waitall); P a power of two.",
             options, out);
-  CLI::App* halo =
-      addKernel(app, Kernel::Halo,
-                "Halo: compute, then a nonblocking exchange "
-                "with the up to four grid neighbours (Irecv, Isend, Waitall) every iteration.",
-                options, out);
+  CLI::App* halo = addKernel(app, Kernel::Halo,
+                             "Halo: compute, then a nonblocking exchange with the up to four "
+                             "grid neighbours (Irecv, Isend, Waitall) every iteration.",
+                             options, out);
   addGridOption(halo, options);
   addKernel(app, Kernel::MasterWorker,
-            "Master/worker: rank 0 hands out --iterations tasks per "
-            "worker; results come back in the order tasks of seeded random cost finish.",
+            "Master/worker: rank 0 hands out --iterations tasks per worker; results come "
+            "back in the order tasks of seeded random cost finish.",
             options, out);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{
+      "mtf-gen: traces of MPI kernels with a known structure (for tests and "
+      "benchmarks).\nExit status: 0 success, 1 usage error, 3 I/O failure."};
+  app.footer(kTimingHelp);
+  app.require_subcommand(1);
+  GenOptions options;
+  OutputOptions out;
+  addKernels(app, options, out);
   try {
     app.parse(argc, argv);
     run(options, out);
