@@ -3,7 +3,9 @@
 // topology), matching of every send with one receive, time order, nesting, requests,
 // collectives, determinism by seed, and the master/worker's data-dependent order.
 #include <gtest/gtest.h>
+#include <malloc.h>
 
+#include <algorithm>
 #include <set>
 #include <sstream>
 
@@ -235,17 +237,41 @@ TEST(GenTiming, StepsVaryAndTicksFollowTheResolution) {
   EXPECT_LT(at1e9.last, at1e8.last * 11);
 }
 
-TEST(GenNoise, NoiseAddsUnrelatedCallsButKeepsMessagesMatched) {
-  GenOptions o = optionsFor(Kernel::Halo, 9, 20);
-  o.noise = 0.1;
-  const CheckReport r = check(o);
-  EXPECT_EQ(r.unmatchedSends + r.unmatchedReceives + r.sizeMismatches + r.badNesting, 0u)
-      << r.summary();
-  GenOptions quiet = o;
-  quiet.noise = 0;
-  resolveAndValidate(quiet);
-  EXPECT_GT(r.events, expectedEventCount(quiet));
-  EXPECT_EQ(r.messages, check(quiet).messages);
+TEST(GenNoise, NoiseAddsUnrelatedCallsButKeepsEveryInvariant) {
+  for (Kernel k :
+       {Kernel::Wavefront, Kernel::Ring, Kernel::Butterfly, Kernel::Halo, Kernel::MasterWorker}) {
+    GenOptions o = optionsFor(k, 8, 12);
+    o.inner = 6;
+    o.noise = 0.3;
+    const CheckReport r = check(o);
+    EXPECT_TRUE(r.clean()) << kernelName(k) << ": " << r.summary();
+    GenOptions quiet = o;
+    quiet.noise = 0;
+    resolveAndValidate(quiet);
+    EXPECT_GT(r.events, expectedEventCount(quiet)) << kernelName(k);
+    EXPECT_EQ(r.messages, check(quiet).messages) << kernelName(k);
+  }
+}
+
+// The generator must not keep the trace: heap in use stays flat while events stream out.
+TEST(GenStreaming, HeapDoesNotGrowWithTheTrace) {
+  struct HeapSampler : TraceSink {
+    uint64_t count = 0;
+    size_t atStart = 0, peak = 0;
+    void begin(const Definitions&) override {}
+    void event(const Event&) override {
+      if (++count % 50'000 != 0) return;
+      const size_t used = mallinfo2().uordblks;
+      if (atStart == 0) atStart = used;
+      peak = std::max(peak, used);
+    }
+    void end() override {}
+  } sampler;
+  GenOptions o = optionsFor(Kernel::Wavefront, 16, 100);
+  o.inner = 60;  // about 2.2 million events
+  generate(o, sampler);
+  EXPECT_GT(sampler.count, 2'000'000u);
+  EXPECT_LT(sampler.peak - sampler.atStart, 256u * 1024) << "heap grew while generating";
 }
 
 TEST(GenOptionsTest, GridMustMatchRanks) {

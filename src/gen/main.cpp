@@ -109,8 +109,8 @@ const char* kTimingHelp =
     "Times are integer ticks (--resolution per second). All ranks follow one sequence of "
     "global steps whose lengths are drawn from the seed; inside a step each rank draws its "
     "own compute length and jitter, messages are sent early in a step and received late in "
-    "it or in a later step, so every receive completes after its send started (with --noise "
-    "an inserted call may rarely delay a send past that). The same options and seed give a "
+    "it or in a later step, so every receive completes after its send started (also with --noise: "
+    "the steps leave room for the inserted calls). The same options and seed give a "
     "byte-identical trace. Ranks are written one after the other; memory does not grow "
     "with the trace.";
 

@@ -21,8 +21,13 @@ constexpr uint32_t kTaskTag = 1, kResultTag = 2, kStopTag = 3;
 constexpr uint64_t kStopBytes = 4;
 constexpr uint64_t kTaskMeanNs = 300'000;
 // Room for the few events a rank writes between two simulated instants (each at most one
-// maximal gap of the emitter), so the emitted times equal the simulated ones.
+// maximal gap of the emitter, plus one noise call of at most 3.8 us when noise is on), so
+// the emitted times equal the simulated ones and receives stay after their sends.
 constexpr uint64_t kMarginNs = 3'000;
+constexpr uint64_t kNoiseMarginNs = 4'000;
+Tick marginOf(const GenContext& c) {
+  return c.scale.fromNs(kMarginNs + (c.noiseThreshold != 0 ? kNoiseMarginNs : 0));
+}
 
 uint64_t taskBytes(uint64_t seed, uint64_t task) {
   return 1024 * (1 + hashOf(seed, 11, task) % 8);
@@ -52,7 +57,7 @@ class DispatchSimulation {
   DispatchSimulation(const GenContext& c, Tick start)
       : seed_(c.options.seed),
         scale_(c.scale),
-        margin_(c.scale.fromNs(kMarginNs)),
+        margin_(marginOf(c)),
         workers_(c.options.ranks - 1),
         total_(uint64_t{c.options.iterations} * workers_),
         master_(start),
@@ -126,7 +131,7 @@ void writeWorkerPart(RankEmitter& e, const TaskRecord& r) {
     return;
   }
   e.recv(0, kTaskTag, taskBytes(seed, r.task), r.receivedAt);
-  e.computeUntil(r.resultAt - e.context().scale.fromNs(kMarginNs), RegionId::Task);
+  e.computeUntil(r.resultAt - marginOf(e.context()), RegionId::Task);
   e.send(0, kResultTag, resultBytes(seed, r.task), r.resultAt);
 }
 
@@ -148,7 +153,7 @@ void generateMasterWorker(RankEmitter& e) {
       [&](const TaskRecord& r) {
         if (master) writeMasterPart(e, r, true);
       });
-  schedule.skipTo(end + c.scale.fromNs(kMarginNs));
+  schedule.skipTo(end + marginOf(c));
   emitFinal(e, schedule);
 }
 
