@@ -1,5 +1,6 @@
 #include "converters/paraver/paraver_writer.hpp"
 
+#include <algorithm>
 #include <charconv>
 
 #include "converters/paraver/extrae.hpp"
@@ -56,7 +57,10 @@ void ParaverWriter::begin(const Definitions& defs) {
   layout_ = std::make_unique<WriterLayout>(defs);
   ranks_ = std::make_unique<RankMap>(defs);
   sorter_ = std::make_unique<RecordSorter>(prvPath_, kSortMemory);
-  states_.assign(defs.locations().size(), {});
+  uint64_t places = 0;
+  for (const LocationView& l : defs.locations())
+    places = std::max(places, layout_->placeOf(l.id)->defaultCpu);
+  states_.assign(places, {});
   cpuAttr_ = findAttribute(defs, kCpuAttribute);
   newLineAttr_ = findAttribute(defs, kNewLineAttribute);
   logicalSendAttr_ = findAttribute(defs, kLogicalSendAttribute);
@@ -221,7 +225,11 @@ void ParaverWriter::changeState(LocationState& s, const ThreadPlace& place, Tick
 void ParaverWriter::messageEvent(const Context& c, bool send) {
   const Event& e = c.e;
   const Ref comm = static_cast<Ref>(e.fields[1]);
-  const ThreadPlace* peer = layout_->placeOf(ranks_->locationOf(comm, e.fields[0]));
+  LocationId peerLocation = ranks_->locationOf(comm, e.fields[0]);
+  // MPI_COMM_SELF has no member list: its rank 0 is the location itself.
+  if (peerLocation == kUndefinedId && e.fields[0] == 0 && ranks_->rankIn(comm, e.location) == 0)
+    peerLocation = e.location;
+  const ThreadPlace* peer = layout_->placeOf(peerLocation);
   if (!peer) {
     ++losses_["messages whose peer rank has no location (no communication record)"];
     return;
