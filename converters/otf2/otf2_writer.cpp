@@ -1,5 +1,9 @@
 #include "converters/otf2/otf2_writer.hpp"
 
+#include <cstdlib>
+#include <new>
+#include <vector>
+
 #include "converters/otf2/otf2_def_writing.hpp"
 #include "util/error.hpp"
 
@@ -15,6 +19,38 @@ OTF2_FlushType alwaysFlush(void*, OTF2_FileType, OTF2_LocationRef, void*, bool) 
 // No post-flush callback: OTF2 then records no BufferFlush events of its own, so the
 // output holds exactly the events it was given.
 OTF2_FlushCallbacks flushCallbacks = {&alwaysFlush, nullptr};
+
+// Memory for the writers' chunks. OTF2's default pool lets every writer hold up to
+// 128 MiB before it writes anything; to keep memory bounded whatever the trace size, a
+// buffer gets at most kChunksPerBuffer chunks: when it asks for one more, allocate returns
+// NULL, OTF2 flushes the buffer to its file and frees its chunks through freeAll.
+constexpr size_t kChunksPerBuffer = 1;
+
+struct BufferChunks {
+  std::vector<void*> chunks;
+};
+
+void* allocateChunk(void*, OTF2_FileType, OTF2_LocationRef, void** perBuffer, uint64_t size) {
+  if (!*perBuffer) *perBuffer = new (std::nothrow) BufferChunks;
+  auto* buffer = static_cast<BufferChunks*>(*perBuffer);
+  if (!buffer || buffer->chunks.size() >= kChunksPerBuffer) return nullptr;
+  void* chunk = std::malloc(size);
+  if (chunk) buffer->chunks.push_back(chunk);
+  return chunk;
+}
+
+void freeAllChunks(void*, OTF2_FileType, OTF2_LocationRef, void** perBuffer, bool final) {
+  auto* buffer = static_cast<BufferChunks*>(*perBuffer);
+  if (!buffer) return;
+  for (void* chunk : buffer->chunks) std::free(chunk);
+  buffer->chunks.clear();
+  if (final) {
+    delete buffer;
+    *perBuffer = nullptr;
+  }
+}
+
+OTF2_MemoryCallbacks memoryCallbacks = {&allocateChunk, &freeAllChunks};
 
 bool allDefined(const ConventionRefs& r) {
   return r.stateParameter != kUndefinedRef && r.stateEndAttribute != kUndefinedRef &&
@@ -60,6 +96,8 @@ void Otf2Writer::openArchive() {
   if (!archive_)
     throw IoError(path_.string(), "cannot create OTF2 archive: " + takeLibraryMessage());
   OTF2_ErrorCode status = OTF2_Archive_SetFlushCallbacks(archive_.get(), &flushCallbacks, nullptr);
+  if (status == OTF2_SUCCESS)
+    status = OTF2_Archive_SetMemoryCallbacks(archive_.get(), &memoryCallbacks, nullptr);
   if (status == OTF2_SUCCESS) status = OTF2_Archive_SetSerialCollectiveCallbacks(archive_.get());
   if (status != OTF2_SUCCESS) failIo("cannot set up OTF2 archive", status);
 }
