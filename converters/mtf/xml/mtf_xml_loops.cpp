@@ -1,8 +1,7 @@
 #include "converters/mtf/xml/mtf_xml_loops.hpp"
 
-#include <algorithm>
-
 #include "converters/mtf/xml/xml_text.hpp"
+#include "model/mpi_ranks.hpp"
 #include "nlr/loop_blob.hpp"
 #include "nlr/loop_print.hpp"
 #include "util/error.hpp"
@@ -11,43 +10,48 @@ namespace mtf::xml {
 
 namespace {
 
-// The deepest loop nesting of `model` (bodies only refer to bodies with smaller ids).
-unsigned loopDepth(const nlr::LoopModel& model) {
-  std::vector<unsigned> depth(model.bodies.size(), 0);
-  auto deepest = [&](const std::vector<nlr::ElementKey>& elements) {
-    unsigned d = 0;
-    for (nlr::ElementKey k : elements)
-      if (nlr::isLoop(k) && nlr::bodyOf(k) < depth.size()) d = std::max(d, depth[nlr::bodyOf(k)]);
-    return d;
-  };
-  for (size_t b = 0; b < model.bodies.size(); ++b) depth[b] = 1 + deepest(model.bodies[b]);
-  return deepest(model.top);
+// Writes <element [index=..]> and its events and loops, leaving the element open.
+void writeSequence(XmlWriter& w, const char* element, const std::vector<nlr::ElementKey>& keys,
+                   const uint64_t* index = nullptr) {
+  w.startElement(element);
+  if (index) w.attribute("index", *index);
+  for (nlr::ElementKey k : keys) {
+    if (nlr::isLoop(k)) {
+      w.startElement("Loop");
+      w.attribute("body", uint64_t{nlr::bodyOf(k)});
+      w.attribute("iterations", nlr::countOf(k));
+    } else {
+      w.startElement("Event");
+      w.attribute("symbol", uint64_t{nlr::symbolOf(k)});
+    }
+    w.endElement();
+  }
 }
 
-class XmlLoopWriter : public nlr::LoopTreeWriter {
- public:
-  XmlLoopWriter(XmlWriter& w, const nlr::EventNamer& namer, int64_t ownRank, LocationId location)
-      : w_(w), namer_(namer), ownRank_(ownRank), location_(location) {}
-  void beginLoop(uint64_t iterations, unsigned) override {
-    w_.startElement("Loop");
-    w_.attribute("iterations", iterations);
+void writeView(XmlWriter& w, const nlr::LoopModel& model, const compaction::LocationModel& location,
+               const Definitions& defs) {
+  const nlr::EventNamer namer(defs, {});
+  const int64_t ownRank = RankMap(defs).worldRank(location.location);
+  w.startElement("Loops");
+  w.attribute("events", model.eventsIn);
+  for (size_t symbol = 0; symbol < model.signatures.size(); ++symbol) {
+    const nlr::Signature& signature = model.signatures[symbol];
+    w.startElement("Symbol");
+    w.attribute("index", uint64_t{symbol});
+    w.attribute("kind", nameOf(signature.kind));
+    const std::string label = namer.describe(signature, ownRank, location.location);
+    if (isPlainXmlText(label)) w.attribute("label", label);
+    w.endElement();
   }
-  void endLoop(unsigned) override { w_.endElement(); }
-  void event(uint32_t symbol, const nlr::Signature& signature, unsigned) override {
-    w_.startElement("Event");
-    w_.attribute("symbol", uint64_t{symbol});
-    w_.attribute("kind", nameOf(signature.kind));
-    const std::string label = namer_.describe(signature, ownRank_, location_);
-    if (isPlainXmlText(label)) w_.attribute("label", label);
-    w_.endElement();
+  for (size_t body = 0; body < model.bodies.size(); ++body) {
+    const uint64_t index = body;
+    writeSequence(w, "Body", model.bodies[body], &index);
+    w.endElement();
   }
-
- private:
-  XmlWriter& w_;
-  const nlr::EventNamer& namer_;
-  int64_t ownRank_;
-  LocationId location_;
-};
+  writeSequence(w, "Top", model.top);
+  w.endElement();
+  w.endElement();  // Loops
+}
 
 }  // namespace
 
@@ -73,13 +77,9 @@ void writeLoopsView(XmlWriter& w, const compaction::LocationModel& location,
     } catch (const InputError&) {
       return;  // not ours to judge: the annotation is kept as is, only the view is left out
     }
-    if (loopDepth(model) > kMaxViewedLoopDepth) return;
-    const nlr::EventNamer namer(defs, {});
-    const int64_t ownRank = nlr::CommRanks(defs).worldRankOfLocation(location.location);
-    XmlLoopWriter writer(w, namer, ownRank, location.location);
-    w.startElement("Loops");
-    nlr::writeLoopTree(model, writer);
-    w.endElement();
+    uint64_t elements = model.signatures.size() + model.top.size();
+    for (const auto& body : model.bodies) elements += body.size();
+    if (elements <= kMaxViewedLoopElements) writeView(w, model, location, defs);
     return;
   }
 }

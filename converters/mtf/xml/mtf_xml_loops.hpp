@@ -12,15 +12,16 @@
 namespace mtf::xml {
 
 inline constexpr std::string_view kLoopAnnotation = "nlr.loops";
-// Loop nests deeper than this get no readable view (the annotation still has them), so
-// that every file the writer makes stays within the reader's depth bound.
-inline constexpr unsigned kMaxViewedLoopDepth = 150;
+// A loop nest with more stored elements than this (symbols, body elements, top-level
+// elements) is no readable summary: NLR found no loop covering the run. It gets no view
+// (each element costs ~25 bytes of XML against ~1 byte in the annotation).
+inline constexpr uint64_t kMaxViewedLoopElements = 4096;
 
 // Attaches the loop nests found by `loops` to the locations of `model`.
 void attachLoopAnnotations(const nlr::NlrSink& loops, compaction::CompactModel& model);
 
 // Writes <Loops> for `location` if it carries a loop annotation that decodes; nothing
-// otherwise.
+// otherwise. Bodies are listed once each, so the view grows like the annotation.
 void writeLoopsView(XmlWriter& w, const compaction::LocationModel& location,
                     const Definitions& defs);
 
