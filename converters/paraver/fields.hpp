@@ -17,14 +17,18 @@ class FieldCursor {
     if (p_ >= end_ && !pendingEmpty_) return false;
     pendingEmpty_ = false;
     const char* start = p_;
+    // 19 digits always fit in 64 bits: no overflow check in the hot loop.
+    const char* fastEnd = end_ - p_ > 19 ? p_ + 19 : end_;
     uint64_t v = 0;
-    while (p_ < end_ && static_cast<unsigned>(*p_ - '0') < 10) {
-      const uint64_t digit = static_cast<uint64_t>(*p_ - '0');
+    while (p_ < fastEnd && static_cast<unsigned>(*p_ - '0') < 10)
+      v = v * 10 + static_cast<uint64_t>(*p_++ - '0');
+    if (p_ == start) return false;
+    if (p_ < end_ && static_cast<unsigned>(*p_ - '0') < 10) {  // a 20th digit
+      const uint64_t digit = static_cast<uint64_t>(*p_++ - '0');
       if (v > (~uint64_t{0} - digit) / 10) return false;
       v = v * 10 + digit;
-      ++p_;
+      if (p_ < end_ && static_cast<unsigned>(*p_ - '0') < 10) return false;
     }
-    if (p_ == start) return false;
     return finishField(value, v);
   }
 

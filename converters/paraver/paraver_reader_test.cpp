@@ -5,6 +5,7 @@
 
 #include <fstream>
 
+#include "converters/paraver/fields.hpp"
 #include "converters/paraver/header.hpp"
 #include "converters/paraver/paraver_test_util.hpp"
 #include "util/error.hpp"
@@ -289,6 +290,31 @@ TEST(ParaverReader, SniffsPlainAndGzip) {
   EXPECT_FALSE(
       looksLikeParaver(MTF_SHARED_DIR "/traces/paraver/paraver-kernel-qsort/qsort_beo3.pcf"));
   EXPECT_FALSE(looksLikeParaver(MTF_SHARED_DIR "/traces/paraver"));
+}
+
+}  // namespace
+}  // namespace mtf::paraver
+
+namespace mtf::paraver {
+namespace {
+
+TEST(FieldCursor, ParsesFieldsAndRejectsBadOnes) {
+  FieldCursor c("12:18446744073709551615:-5:007");
+  uint64_t u = 0;
+  int64_t s = 0;
+  EXPECT_TRUE(c.nextUnsigned(u) && u == 12);
+  EXPECT_TRUE(c.nextUnsigned(u) && u == 18446744073709551615ull);
+  EXPECT_TRUE(c.nextSigned(s) && s == -5);
+  EXPECT_TRUE(c.nextUnsigned(u) && u == 7);
+  EXPECT_TRUE(c.atEnd());
+  EXPECT_FALSE(FieldCursor("18446744073709551616").nextUnsigned(u));  // overflow
+  EXPECT_FALSE(FieldCursor("123456789012345678901").nextUnsigned(u));
+  EXPECT_FALSE(FieldCursor("12a").nextUnsigned(u));
+  EXPECT_FALSE(FieldCursor("").nextUnsigned(u));
+  FieldCursor trailing("5:");
+  EXPECT_TRUE(trailing.nextUnsigned(u));
+  EXPECT_FALSE(trailing.atEnd());
+  EXPECT_FALSE(trailing.nextUnsigned(u));  // the empty last field
 }
 
 }  // namespace

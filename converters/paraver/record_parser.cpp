@@ -17,7 +17,12 @@ RecordParser::RecordParser(const Header& header, const ModelMapping& mapping,
       path_(path),
       counts_(counts),
       sink_(sink),
-      locations_(header.threadCount()) {}
+      locations_(header.threadCount()) {
+  if (!header.cpusPerNode.empty()) {
+    totalCpus_ = 0;
+    for (uint32_t n : header.cpusPerNode) totalCpus_ += n;
+  }
+}
 
 void RecordParser::line(std::string_view text, uint64_t lineNumber) {
   if (text.empty()) return;
@@ -67,11 +72,7 @@ const char* RecordParser::parsePrefix(FieldCursor& c, Prefix& p) const {
                    : header_.locationOf(static_cast<uint32_t>(appl), static_cast<uint32_t>(task),
                                         static_cast<uint32_t>(thread));
   if (p.location == kUndefinedId) return "application, task or thread outside the header's range";
-  if (!header_.cpusPerNode.empty()) {
-    uint64_t cpus = 0;
-    for (uint32_t n : header_.cpusPerNode) cpus += n;
-    if (p.cpu > cpus) return "cpu outside the header's range";
-  }
+  if (p.cpu > totalCpus_) return "cpu outside the header's range";
   p.appl = static_cast<uint32_t>(appl);
   p.task = static_cast<uint32_t>(task);
   return nullptr;
@@ -245,7 +246,13 @@ void RecordParser::deliver(LocationState& state, Event& e) {
 
 void RecordParser::flushPending(LocationState& state, Tick upTo) {
   while (!state.pendingReceives.empty() && state.pendingReceives.front().time <= upTo) {
-    deliver(state, state.pendingReceives.front());
+    const PendingMessage& m = state.pendingReceives.front();
+    pendingEvent_.kind = m.kind;
+    pendingEvent_.location = static_cast<LocationId>(&state - locations_.data());
+    pendingEvent_.time = m.time;
+    pendingEvent_.fields.assign(m.fields, m.fields + 4);
+    pendingEvent_.attributes.assign(m.attributes, m.attributes + m.attributeCount);
+    deliver(state, pendingEvent_);
     state.lastWasPair = false;
     state.pendingReceives.pop_front();
   }
@@ -253,10 +260,14 @@ void RecordParser::flushPending(LocationState& state, Tick upTo) {
 
 // A message event in the future of its location waits until the file reaches its time.
 void RecordParser::queueEvent() {
+  PendingMessage m{event_.kind, event_.time, {}, 0, {}};
+  std::copy(event_.fields.begin(), event_.fields.end(), m.fields);
+  for (const EventAttribute& a : event_.attributes) m.attributes[m.attributeCount++] = a;
   auto& queue = locations_[event_.location].pendingReceives;
-  auto position = std::upper_bound(queue.begin(), queue.end(), event_.time,
-                                   [](Tick t, const Event& e) { return t < e.time; });
-  queue.insert(position, event_);
+  const auto position =
+      std::upper_bound(queue.begin(), queue.end(), m.time,
+                       [](Tick t, const PendingMessage& pending) { return t < pending.time; });
+  queue.insert(position, m);
 }
 
 void RecordParser::finish() {

@@ -28,9 +28,17 @@ class RecordParser {
   void finish();
 
  private:
+  // A send or receive waiting for its time, kept without heap allocations.
+  struct PendingMessage {
+    EventKind kind;
+    Tick time;
+    uint64_t fields[4];
+    uint8_t attributeCount;
+    EventAttribute attributes[2];
+  };
   struct LocationState {
     std::vector<std::pair<uint64_t, Ref>> open;  // (event type, region) of open calls
-    std::deque<Event> pendingReceives;           // message events, sorted by time
+    std::deque<PendingMessage> pendingReceives;  // message events, sorted by time
     Tick lastPairTime = 0;
     Tick lastTime = 0;
     bool lastWasPair = false;
@@ -64,7 +72,9 @@ class RecordParser {
   std::vector<LocationState> locations_;
   std::vector<std::pair<uint64_t, int64_t>> pairs_;
   Event event_;
+  Event pendingEvent_;  // a PendingMessage turned back into an Event
   bool seenRecord_ = false;
+  uint64_t totalCpus_ = ~uint64_t{0};  // no limit when the header lists no cpus
 };
 
 }  // namespace mtf::paraver
