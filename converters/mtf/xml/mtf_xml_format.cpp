@@ -6,6 +6,7 @@
 #include "compaction/decompactor.hpp"
 #include "converters/mtf/xml/mtf_xml_loops.hpp"
 #include "converters/mtf/xml/mtf_xml_model.hpp"
+#include "converters/mtf/xml/xml_validate.hpp"
 #include "nlr/nlr_sink.hpp"
 #include "util/error.hpp"
 
@@ -81,6 +82,40 @@ bool sniffMtfXml(const fs::path& path) {
 }
 
 }  // namespace
+
+namespace xml {
+
+std::string validateMtfXmlFile(const fs::path& path, const fs::path& schema) {
+  const fs::path xsd = locateSchema(schema);
+  validateAgainstSchema(path, xsd);
+  const auto loaded = std::make_shared<XmlModel>(readModelXml(path));
+  const compaction::CompactModel& model = loaded->model;
+  struct CountingSink : TraceSink {
+    void begin(const Definitions&) override {}
+    void event(const Event&) override { ++events; }
+    void end() override {}
+    uint64_t events = 0;
+  } counter;
+  uint64_t events = 0;
+  for (const compaction::LocationModel& l : model.locations) events += l.eventCount;
+  if (!loaded->structureOnly) {
+    compaction::ExpandOptions options;
+    options.sourceName = path.string();
+    compaction::ModelSource(std::shared_ptr<const compaction::CompactModel>(loaded, &model),
+                            options)
+        .read(counter);
+    if (counter.events != events)
+      throw InputError(path.string(), "",
+                       "the values give " + std::to_string(counter.events) +
+                           " events, the structure " + std::to_string(events));
+  }
+  return path.string() + ": valid MTF XML (schema " + xsd.string() +
+         "): " + std::to_string(model.locations.size()) + " locations, " + std::to_string(events) +
+         " events, " + std::to_string(model.nodes.size()) + " DAG nodes" +
+         (loaded->structureOnly ? ", structure only (no values)" : ", every value column decoded");
+}
+
+}  // namespace xml
 
 FormatEntry mtfXmlFormat() {
   FormatEntry entry;

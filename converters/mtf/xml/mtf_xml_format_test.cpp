@@ -129,5 +129,34 @@ TEST(MtfXmlFormat, LoopNestsAreStoredAndShown) {
   }
 }
 
+// `mtf validate`: schema, model and every value column.
+TEST(MtfXmlFormat, ValidateChecksSchemaModelAndColumns) {
+  TempDir dir;
+  const fs::path good =
+      otf2ToXml(kTraces / "pipit-ping-pong" / "traces.otf2", dir.path() / "g.mtf.xml");
+  const std::string summary = xml::validateMtfXmlFile(good);
+  EXPECT_NE(summary.find("valid MTF XML"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("every value column decoded"), std::string::npos) << summary;
+  std::ifstream in(good);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  auto mutated = [&](const std::string& pattern, const std::string& replacement) {
+    const fs::path p = dir.path() / "bad.mtf.xml";
+    std::ofstream(p) << std::regex_replace(text, std::regex(pattern), replacement,
+                                           std::regex_constants::format_first_only);
+    return p;
+  };
+  // Valid base64, valid schema, but bytes the column decoder must refuse.
+  EXPECT_THROW(
+      xml::validateMtfXmlFile(mutated(">[A-Za-z0-9+/=]{8,}</Values>", ">AAAAAAAA</Values>")),
+      InputError);
+  try {
+    xml::validateMtfXmlFile(mutated("<Nodes>", "<Nodes><Edge to=\"n0\"/>"));
+    FAIL() << "schema-breaking file accepted";
+  } catch (const InputError& e) {
+    EXPECT_TRUE(std::regex_search(e.what(), std::regex("line [0-9]+, column [0-9]+"))) << e.what();
+  }
+  EXPECT_THROW(xml::validateMtfXmlFile(good, dir.path() / "no.xsd"), IoError);
+}
+
 }  // namespace
 }  // namespace mtf
