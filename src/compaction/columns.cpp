@@ -21,6 +21,21 @@ ColumnPredictor::ContextState& ColumnPredictor::state(uint32_t context) {
   return s;
 }
 
+uint64_t ColumnPredictor::predictDelta(uint32_t context) {
+  const ContextState& s = state(context);
+  if (mode_ == 0 || !s.seenDelta) return s.lastDelta;
+  return static_cast<uint64_t>((s.average16 + 8) >> 4);
+}
+
+void ColumnPredictor::learnDelta(uint32_t context, uint64_t delta) {
+  ContextState& s = state(context);
+  // Deltas are signed (times may go backwards); the average is exact integer arithmetic.
+  const __int128 scaled = static_cast<__int128>(static_cast<int64_t>(delta)) * 16;
+  s.average16 = s.seenDelta ? s.average16 + (scaled - s.average16) / 8 : scaled;
+  s.seenDelta = true;
+  s.lastDelta = delta;
+}
+
 uint64_t* ColumnPredictor::values(uint32_t context, size_t count) {
   ContextState& s = state(context);
   // A context always carries the same number of values (it has one signature); a new
@@ -43,9 +58,8 @@ void ColumnEncoder::add(uint32_t context, Tick time, const uint64_t* values, siz
   previousTime_ = time;
   minTime_ = time < minTime_ ? time : minTime_;
   maxTime_ = time > maxTime_ ? time : maxTime_;
-  uint64_t& last = predictor_.lastDelta(context);
-  const uint64_t predicted = last;
-  last = delta;
+  const uint64_t predicted = predictor_.predictDelta(context);
+  predictor_.learnDelta(context, delta);
   timeResiduals_.push_back(zigzag(static_cast<int64_t>(delta - predicted)));
   if (count > 0) {
     uint64_t* previous = predictor_.values(context, count);
@@ -77,6 +91,7 @@ ColumnChunk ColumnEncoder::finish(uint64_t firstEvent, int zlibLevel) {
   payload.reserve(timeResiduals_.size() * 2 + valueStream_.size() + 32);
   putVarint(payload, firstTime_);
   putVarint(payload, events_);
+  payload.push_back(predictor_.mode());
   putBytePlanes(payload, timeResiduals_);
   payload.insert(payload.end(), valueStream_.begin(), valueStream_.end());
 
@@ -112,6 +127,10 @@ ColumnDecoder::ColumnDecoder(const ColumnChunk& chunk) {
   if (eventCount_ != chunk.eventCount)
     throw CodingError{0, "column chunk holds " + std::to_string(eventCount_) +
                              " events, index says " + std::to_string(chunk.eventCount)};
+  const size_t modeAt = r.position();
+  const uint8_t mode = r.byte();
+  if (mode > 1) throw CodingError{modeAt, "unknown time prediction mode"};
+  predictor_.setMode(mode);
   const unsigned planes = r.byte();
   if (planes > 8) throw CodingError{r.position() - 1, "bad time plane count"};
   timeResiduals_.assign(eventCount_, 0);
@@ -127,9 +146,8 @@ ColumnDecoder::ColumnDecoder(const ColumnChunk& chunk) {
 Tick ColumnDecoder::next(uint32_t context, uint64_t* values, size_t count) {
   if (nextTime_ >= eventCount_) throw CodingError{valuePos_, "more events than the chunk holds"};
   const uint64_t residual = static_cast<uint64_t>(unzigzag(timeResiduals_[nextTime_++]));
-  uint64_t& last = predictor_.lastDelta(context);
-  const uint64_t delta = last + residual;
-  last = delta;
+  const uint64_t delta = predictor_.predictDelta(context) + residual;
+  predictor_.learnDelta(context, delta);
   previousTime_ += delta;
   if (count > 0) {
     ByteReader r(payload_.data() + valuePos_, valueEnd_ - valuePos_);

@@ -7,13 +7,15 @@
 //     Enter of signature s, the Leave of call node n, the leaf node n). Its predictor
 //     state lives per context, like Pilgrim's/Recorder's per-call-signature timings.
 //   - Time: d = time - previous event's time (wrapping, so non-monotonic times work);
-//     predicted by the previous d seen in the same context; the residual
+//     predicted from the d seen before in the same context (mode 0: the previous one;
+//     mode 1, the default: their running average, weight 1/8, which halves the
+//     residuals' variance when durations jitter around a mean); the residual
 //     zigzag(d - prediction) is written as a varint into the time stream.
 //   - Values: each value is predicted by the same value slot's previous value in the
 //     same context (so constant sizes and request ids that step by a constant cost one
 //     repeated byte pattern); residual zigzag(v - prediction) as a varint into the value
 //     stream. Doubles are taken as their bit patterns (exact).
-//   - Payload = varint(firstTime) varint(eventCount) varint(timeStreamLength) times values.
+//   - Payload = varint(firstTime) varint(eventCount) u8(mode) time-planes values.
 //     The time stream is then split into byte planes (all first bytes, then all second
 //     bytes, ...) of fixed 8-byte little-endian residuals with trailing zero planes
 //     dropped: zero high bytes compress to nothing.
@@ -31,14 +33,22 @@ namespace mtf::compaction {
 class ColumnPredictor {
  public:
   void reset();
-  // The previous time delta of `context` (0 the first time); the caller updates it.
-  uint64_t& lastDelta(uint32_t context) { return state(context).lastDelta; }
+  // The predicted time delta of `context` (0 the first time).
+  uint64_t predictDelta(uint32_t context);
+  // Learns the actual delta of `context`.
+  void learnDelta(uint32_t context, uint64_t delta);
+  // How deltas are predicted: 0 = the previous delta of the context; 1 = a running
+  // average of the context's deltas (better when durations jitter around a mean).
+  void setMode(uint8_t mode) { mode_ = mode; }
+  uint8_t mode() const { return mode_; }
   // The previous values of `context` (zeros the first time), `count` slots.
   uint64_t* values(uint32_t context, size_t count);
 
  private:
   struct ContextState {
     uint64_t lastDelta = 0;
+    __int128 average16 = 0;  // running average of the deltas, times 16 (mode 1)
+    bool seenDelta = false;
     uint32_t valueOffset = 0;
     uint32_t valueCount = 0;
     bool touched = false;
@@ -47,11 +57,15 @@ class ColumnPredictor {
   std::vector<ContextState> states_;
   std::vector<uint32_t> touched_;  // contexts used in this chunk, for a cheap reset
   std::vector<uint64_t> pool_;
+  uint8_t mode_ = 1;
 };
 
 class ColumnEncoder {
  public:
-  explicit ColumnEncoder(uint64_t chunkEvents) : chunkEvents_(chunkEvents ? chunkEvents : 1) {}
+  explicit ColumnEncoder(uint64_t chunkEvents, uint8_t timeMode = 1)
+      : chunkEvents_(chunkEvents ? chunkEvents : 1) {
+    predictor_.setMode(timeMode > 1 ? 1 : timeMode);
+  }
   void add(uint32_t context, Tick time, const uint64_t* values, size_t count);
   bool full() const { return events_ >= chunkEvents_; }
   bool empty() const { return events_ == 0; }

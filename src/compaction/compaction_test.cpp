@@ -15,7 +15,7 @@ using testing::play;
 
 std::shared_ptr<CompactModel> compact(const testing::SyntheticTrace& t, bool interleave = false,
                                       uint64_t chunkEvents = 1 << 16) {
-  Compactor c(CompactorOptions{chunkEvents, 6});
+  Compactor c(CompactorOptions{chunkEvents, 6, 1});
   play(t, c, interleave);
   return std::make_shared<CompactModel>(std::move(c.model()));
 }
@@ -32,6 +32,14 @@ TEST(Compaction, EveryKindRoundTripsExactly) {
   const auto t = makeSyntheticTrace(4, 30, 1);
   const auto model = compact(t);
   EXPECT_TRUE(model->check().empty()) << model->check().front();
+  EXPECT_EQ(testing::firstDifference(expandAll(model), t.events, t.defs), "");
+}
+
+TEST(Compaction, PreviousDeltaPredictionRoundTrips) {
+  const auto t = makeSyntheticTrace(3, 40, 21);
+  Compactor c(CompactorOptions{100, 6, 0});
+  play(t, c);
+  auto model = std::make_shared<CompactModel>(std::move(c.model()));
   EXPECT_EQ(testing::firstDifference(expandAll(model), t.events, t.defs), "");
 }
 

@@ -22,7 +22,7 @@ Compactor::LocationState& Compactor::stateOf(LocationId id) {
     auto s = std::make_unique<LocationState>();
     s->id = id;
     s->stack.emplace_back();
-    s->encoder = std::make_unique<ColumnEncoder>(options_.chunkEvents);
+    s->encoder = std::make_unique<ColumnEncoder>(options_.chunkEvents, options_.timePrediction);
     states_.push_back(std::move(s));
   }
   last_ = states_[it->second].get();

@@ -20,6 +20,7 @@ namespace mtf::compaction {
 struct CompactorOptions {
   uint64_t chunkEvents = 1 << 16;  // events per column chunk (unit of random access)
   int zlibLevel = 6;
+  uint8_t timePrediction = 1;  // columns.hpp: 0 previous delta, 1 running average
 };
 
 // Receives each finished column chunk of a location, in event order per location.

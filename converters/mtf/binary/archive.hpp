@@ -25,6 +25,11 @@ struct ArchiveSizes {
   uint64_t columnChunks = 0;
 };
 
+// The sizes an archive of `model` would have, whose column chunks take `valueBytes`
+// stored bytes in `columnChunks` chunks (for `mtf stats` on inputs that are not .mtf).
+ArchiveSizes sizesOf(const compaction::CompactModel& model, uint64_t valueBytes,
+                     uint64_t columnChunks);
+
 // Streams a trace into an archive at `path`. Column chunks are written as compaction
 // finishes them; the structure and index are written by end().
 class ArchiveWriter : public TraceSink {

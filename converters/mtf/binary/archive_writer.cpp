@@ -1,5 +1,6 @@
 #include <unordered_map>
 
+#include "compaction/zlib_codec.hpp"
 #include "converters/mtf/binary/archive.hpp"
 
 namespace mtf::mtfbin {
@@ -85,6 +86,24 @@ void writeArchive(const compaction::CompactModel& m, const std::filesystem::path
     }
   }
   writeStructure(file, m, index);
+}
+
+ArchiveSizes sizesOf(const compaction::CompactModel& m, uint64_t valueBytes,
+                     uint64_t columnChunks) {
+  auto stored = [](const std::vector<uint8_t>& raw) {
+    return kChunkHeaderSize + compaction::zlibCompress(raw.data(), raw.size(), 6).size();
+  };
+  ArchiveSizes s;
+  s.definitions = stored(encodeDefinitions(m.definitions));
+  s.structure = stored(encodeSignatures(m)) + stored(encodeNodes(m)) + stored(encodeLocations(m)) +
+                stored(encodeAnnotations(m.annotations));
+  s.values = valueBytes + columnChunks * kChunkHeaderSize;
+  s.columnChunks = columnChunks;
+  // The index holds ~10 bytes per column chunk before compression; estimate it exactly.
+  std::vector<IndexEntry> index(columnChunks + 5);
+  s.index = kHeaderSize + kTrailerSize + stored(encodeIndex(index));
+  s.file = s.definitions + s.structure + s.values + s.index;
+  return s;
 }
 
 }  // namespace mtf::mtfbin
