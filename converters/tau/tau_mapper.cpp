@@ -115,6 +115,7 @@ void RecordMapper::emitTriplet(LocationId location, const OpenTrigger& open, con
   s.state = SlotState::Ready;
   slot(open.slots[1]).state = SlotState::Skip;
   slot(lastSeq).state = SlotState::Skip;
+  ++triplets_;
 }
 
 void RecordMapper::emitPlain(const Translation& t, LocationId location, const Record& r,

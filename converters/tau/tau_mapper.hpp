@@ -23,6 +23,7 @@ class RecordMapper {
   // Emits whatever is still pending (call at the end of a file).
   void finish();
   uint64_t eventsEmitted() const { return emitted_; }
+  uint64_t tripletsCollapsed() const { return triplets_; }
 
  private:
   enum class SlotState : uint8_t { Pending, Ready, Skip };
@@ -58,6 +59,7 @@ class RecordMapper {
   uint64_t nextSeq_ = 0;
   std::unordered_map<LocationId, OpenTrigger> open_;
   uint64_t emitted_ = 0;
+  uint64_t triplets_ = 0;
   Event direct_;  // the event of the fast path, reused
 };
 

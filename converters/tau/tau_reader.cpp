@@ -1,5 +1,7 @@
 #include "converters/tau/tau_reader.hpp"
 
+#include <algorithm>
+#include <iterator>
 #include <unordered_map>
 
 #include "converters/tau/tau_mapper.hpp"
@@ -47,6 +49,7 @@ bool TauReader::acceptRecord(const fs::path& file, uint64_t index, const Record&
   }
   lastTime = r.time;
   translation = found;
+  ++recordsOfClass_[static_cast<size_t>(found->cls)];
   return true;
 }
 
@@ -95,6 +98,7 @@ void TauReader::readMergedFile(RecordMapper& mapper) {
 void TauReader::read(TraceSink& sink) {
   definitions();
   recordsRead_ = 0;
+  std::fill(std::begin(recordsOfClass_), std::end(recordsOfClass_), 0);
   unmodelled_.clear();
   sink.begin(model_->defs);
   RecordMapper mapper(*model_, sink);
@@ -103,7 +107,20 @@ void TauReader::read(TraceSink& sink) {
   } else {
     for (size_t i = 0; i < files_.threads.size(); ++i) readThreadFile(i, mapper);
   }
+  triplets_ = mapper.tripletsCollapsed();
   sink.end();
+}
+
+std::map<std::string, uint64_t> TauReader::inputRecords() const {
+  const auto of = [this](EventClass c) { return recordsOfClass_[static_cast<size_t>(c)]; };
+  return {{"trc files", files_.merged ? 1 : files_.threads.size()},
+          {"records (all trc files)", recordsRead_},
+          {"EntryExit records", of(EventClass::Region)},
+          {"TriggerValue records", of(EventClass::Trigger)},
+          {"TriggerValue triplets (one Metric each)", triplets_},
+          {"MESSAGE_SEND records", of(EventClass::Send)},
+          {"MESSAGE_RECV records", of(EventClass::Recv)},
+          {"tracer records (Generic)", of(EventClass::Bookkeeping)}};
 }
 
 }  // namespace mtf::tau

@@ -2,8 +2,10 @@
 #pragma once
 
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <optional>
+#include <string>
 
 #include "converters/tau/tau_model.hpp"
 #include "model/trace_stream.hpp"
@@ -20,6 +22,8 @@ class TauReader : public TraceSource {
   LossReport unmodelled() const override { return unmodelled_; }
   // Records consumed by the last read() (every record of every file).
   uint64_t recordsRead() const { return recordsRead_; }
+  // Records by what they are, so `mtf info` shows every record of every file was seen.
+  std::map<std::string, uint64_t> inputRecords() const override;
 
  private:
   void readThreadFile(size_t index, class RecordMapper& mapper);
@@ -36,6 +40,8 @@ class TauReader : public TraceSource {
   std::optional<TraceModel> model_;
   LossReport unmodelled_;
   uint64_t recordsRead_ = 0;
+  uint64_t recordsOfClass_[5] = {};  // by EventClass
+  uint64_t triplets_ = 0;
 };
 
 }  // namespace mtf::tau

@@ -33,6 +33,15 @@ TEST(TauReader, ReadsEveryRecordOfEveryThreadFile) {
     EXPECT_EQ(sink.defs.info.properties.at("tau.records"), std::to_string(recordsOnDisk(dir)));
     EXPECT_EQ(reader.order(), EventOrder::ByLocation);
     EXPECT_TRUE(reader.unmodelled().empty());
+    // Every record is accounted for: by class, and as events (a triplet is one event).
+    const auto counts = reader.inputRecords();
+    EXPECT_EQ(counts.at("records (all trc files)"), recordsOnDisk(dir));
+    EXPECT_EQ(counts.at("EntryExit records") + counts.at("TriggerValue records") +
+                  counts.at("MESSAGE_SEND records") + counts.at("MESSAGE_RECV records") +
+                  counts.at("tracer records (Generic)"),
+              recordsOnDisk(dir));
+    EXPECT_EQ(sink.events.size(),
+              recordsOnDisk(dir) - 2 * counts.at("TriggerValue triplets (one Metric each)"));
   }
 }
 
