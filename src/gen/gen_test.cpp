@@ -237,6 +237,25 @@ TEST(GenTiming, StepsVaryAndTicksFollowTheResolution) {
   EXPECT_LT(at1e9.last, at1e8.last * 11);
 }
 
+TEST(GenTiming, ClockLengthCoversTheRunTightly) {
+  for (Kernel k : {Kernel::Wavefront, Kernel::MasterWorker}) {
+    struct Span : TraceSink {
+      Tick length = 0, last = 0;
+      std::string kernel;
+      void begin(const Definitions& d) override {
+        length = d.clock.traceLength;
+        kernel = d.info.properties.at("gen.kernel");
+      }
+      void event(const Event& e) override { last = std::max(last, e.time); }
+      void end() override {}
+    } span;
+    generate(optionsFor(k, 6, 7), span);
+    EXPECT_EQ(span.kernel, kernelName(k));
+    EXPECT_GE(span.length, span.last) << kernelName(k);
+    EXPECT_LT(span.length - span.last, span.last / 100) << kernelName(k);
+  }
+}
+
 TEST(GenNoise, NoiseAddsUnrelatedCallsButKeepsEveryInvariant) {
   for (Kernel k :
        {Kernel::Wavefront, Kernel::Ring, Kernel::Butterfly, Kernel::Halo, Kernel::MasterWorker}) {

@@ -76,20 +76,29 @@ KernelFunction kernelFunction(Kernel k) {
   return generateWavefront;
 }
 
-}  // namespace
-
-Definitions generatedDefinitions(const GenOptions& options) {
-  Definitions defs;
-  makeContext(defs, options);
-  return defs;
+// The trace's length for the clock properties, known before any event is written: the
+// end of the last global step, which every rank computes alike. A dry run of rank 0 into
+// a sink that drops everything finds it (1/ranks of the generation's work).
+Tick runLength(const GenContext& context, KernelFunction kernel) {
+  struct DropSink : TraceSink {
+    void begin(const Definitions&) override {}
+    void event(const Event&) override {}
+    void end() override {}
+  } drop;
+  RankEmitter emitter(drop, context, 0);
+  kernel(emitter);
+  return emitter.runEnd();
 }
+
+}  // namespace
 
 uint64_t generate(GenOptions options, TraceSink& sink) {
   resolveAndValidate(options);
   Definitions defs;
   const GenContext context = makeContext(defs, options);
-  sink.begin(defs);
   const KernelFunction kernel = kernelFunction(options.kernel);
+  defs.clock.traceLength = runLength(context, kernel);
+  sink.begin(defs);
   uint64_t events = 0;
   for (uint32_t rank = 0; rank < options.ranks; ++rank) {
     RankEmitter emitter(sink, context, rank);

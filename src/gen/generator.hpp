@@ -7,13 +7,11 @@
 
 namespace mtf::gen {
 
-// The definitions of a generated trace: one system-tree node, one location group
-// (process) and one location ("Master thread") per rank, MPI_COMM_WORLD, the regions.
-// `options` must have been through resolveAndValidate.
-Definitions generatedDefinitions(const GenOptions& options);
-
-// Validates `options` (resolving the grid), then calls sink.begin, event for every event,
-// and sink.end. Returns the number of events written.
+// Validates `options` (resolving the grid), then calls sink.begin with the definitions
+// (one system-tree node; per rank one location group "MPI Rank r" holding location r,
+// "Master thread"; MPI_COMM_WORLD; the regions; the clock with the run's length; the
+// run's parameters as properties "gen.*"), event for every event, rank after rank, and
+// sink.end. Returns the number of events written.
 uint64_t generate(GenOptions options, TraceSink& sink);
 
 }  // namespace mtf::gen

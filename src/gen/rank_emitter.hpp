@@ -79,6 +79,9 @@ class RankEmitter {
   void waitUntil(Tick t) {
     if (t > clock_) clock_ = t;
   }
+  // The end of the run's last global step (the same for every rank): no event is later.
+  void markRunEnd(Tick t) { runEnd_ = t; }
+  Tick runEnd() const { return runEnd_; }
 
   void programBegin(Tick at);
   void programEnd();
@@ -119,6 +122,7 @@ class RankEmitter {
   uint32_t rank_;
   Rng rng_;
   Tick clock_ = 0;
+  Tick runEnd_ = 0;
   uint64_t events_ = 0;
   uint64_t nextRequest_ = 1;
   Tick minGap_, maxGap_;

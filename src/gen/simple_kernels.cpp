@@ -1,4 +1,6 @@
 // Setup and final phases shared by every kernel, and the ring and butterfly kernels.
+#include <algorithm>
+
 #include "gen/kernels.hpp"
 
 namespace mtf::gen {
@@ -43,6 +45,7 @@ void emitFinal(RankEmitter& e, StepSchedule& schedule) {
   e.leave(RegionId::MpiFinalize);
   e.leave(RegionId::Main);
   e.programEnd();
+  e.markRunEnd(std::max(schedule.cursor(), e.now()));
 }
 
 // Ring: rank r sends to r+1 and receives from r-1. Even ranks send first (step A) and
