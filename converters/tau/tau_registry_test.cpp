@@ -40,11 +40,19 @@ void write(const std::string& format, const fs::path& out, TraceSource& source) 
 
 class GeneratedSource : public TraceSource {
  public:
-  explicit GeneratedSource(gen::GenOptions o) : options_(o) {
-    gen::resolveAndValidate(options_);
-    defs_ = gen::generatedDefinitions(options_);
+  explicit GeneratedSource(gen::GenOptions o) : options_(o) {}
+  // The writers only need begin(); this runs the generator once to capture them.
+  const Definitions& definitions() override {
+    struct DefsOnly : TraceSink {
+      Definitions* out;
+      void begin(const Definitions& d) override { *out = d; }
+      void event(const Event&) override {}
+      void end() override {}
+    } capture;
+    capture.out = &defs_;
+    gen::generate(options_, capture);
+    return defs_;
   }
-  const Definitions& definitions() override { return defs_; }
   void read(TraceSink& sink) override { gen::generate(options_, sink); }
 
  private:
