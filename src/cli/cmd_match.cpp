@@ -20,7 +20,6 @@ struct MatchCliOptions {
   uint32_t k = 0;
   uint32_t ngram = 2;
   bool json = false;
-  bool keepEnvelope = false;
   bool lenient = false;
 };
 
@@ -38,8 +37,8 @@ void runMatch(const MatchCliOptions& o) {
   patterns::MatchOptions match;
   match.maxDistance = o.k;
   match.ngram = o.ngram;
-  patterns::SymbolOptions symbols;
-  symbols.keepEnvelope = o.keepEnvelope;
+  // Patterns name partners and collectives only, so the envelope is always dropped.
+  const patterns::SymbolOptions symbols;
   const auto report = patterns::matchTrace(
       *source, [&](size_t p) { return patternFor(o.pattern, p); }, match, symbols);
   std::cout << (o.json ? patterns::matchJson(report) : patterns::matchText(report));
@@ -62,7 +61,6 @@ void setupMatch(CLI::App& app, const GlobalOptions&) {
                 "JSON output; keys: pattern, parameters, max_distance, resolution, matches (rank, "
                 "location, distance, repeats, first_event, last_event, first_time, last_time), "
                 "occurrences (matches, ranks, complete, distance, first_time, last_time)");
-  cmd->add_flag("--envelope", opts->keepEnvelope, "Keep message size, tag and communicator");
   cmd->add_flag("--lenient", opts->lenient, "Skip bad records of the input");
   cmd->callback([opts] { runMatch(*opts); });
 }

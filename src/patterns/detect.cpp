@@ -70,7 +70,10 @@ std::vector<ProcessPattern> findProcessPatterns(const CollapsedSequence& seq,
   // Loops whose body occurs once in the collapsed sequence are patterns too.
   for (size_t i = 0; i < seq.tandems.size(); ++i) {
     const TandemRepeat& t = seq.tandems[i];
-    if (tandemUsed[i] || t.period < options.minLength || t.copies < 2) continue;
+    // A loop with a single communication in its body is a pattern too (a leaf of a
+    // reduction tree sends once per iteration): the paper's bi-gram minimum is kept for
+    // non-contiguous repeats only.
+    if (tandemUsed[i] || t.copies < 2) continue;
     b.addTandem(b.patternFor(t.start, t.period), t);
   }
 

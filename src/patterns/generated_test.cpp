@@ -15,8 +15,22 @@ namespace {
 class GeneratedSource : public TraceSource {
  public:
   explicit GeneratedSource(gen::GenOptions o) : options_(o) {
-    gen::resolveAndValidate(options_);
-    defs_ = gen::generatedDefinitions(options_);
+    // The definitions are what the generator passes to begin(); stop it right there.
+    struct Stop {};
+    struct DefinitionsOnly : TraceSink {
+      Definitions* into;
+      explicit DefinitionsOnly(Definitions* d) : into(d) {}
+      void begin(const Definitions& d) override {
+        *into = d;
+        throw Stop{};
+      }
+      void event(const Event&) override {}
+      void end() override {}
+    } grab(&defs_);
+    try {
+      gen::generate(options_, grab);
+    } catch (const Stop&) {
+    }
   }
   const Definitions& definitions() override { return defs_; }
   void read(TraceSink& sink) override { gen::generate(options_, sink); }

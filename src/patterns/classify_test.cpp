@@ -1,0 +1,180 @@
+// Classification of synthetic traces built through the model from the built-in
+// patterns themselves: each is named, with its parameters, and no other is.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "model/mpi_ranks.hpp"
+#include "patterns/analysis.hpp"
+#include "patterns/library.hpp"
+#include "util/error.hpp"
+
+namespace mtf::patterns {
+namespace {
+
+// A trace whose rank r repeats spec.perRank[r] `iterations` times, with some unrelated
+// calls around, as a TraceSource (location id = 100 + rank).
+class SpecSource : public TraceSource {
+ public:
+  SpecSource(PatternSpec spec, size_t iterations)
+      : spec_(std::move(spec)), iterations_(iterations) {
+    DefinitionBuilder b(defs_);
+    const uint64_t node = b.systemTreeNode("node", "node");
+    std::vector<LocationId> ranks;
+    for (size_t r = 0; r < spec_.perRank.size(); ++r) {
+      const uint64_t group = b.locationGroup("rank " + std::to_string(r), node);
+      b.location(100 + r, "Master thread", group);
+      ranks.push_back(100 + r);
+    }
+    world_ = defineMpiWorld(b, ranks);
+    compute_ = b.region("compute", RegionRole::Function, Paradigm::User);
+  }
+  const Definitions& definitions() override { return defs_; }
+  void read(TraceSink& sink) override {
+    sink.begin(defs_);
+    for (size_t r = 0; r < spec_.perRank.size(); ++r) emitRank(sink, r);
+    sink.end();
+  }
+
+ private:
+  void emitRank(TraceSink& sink, size_t r) {
+    Event e;
+    Tick t = 1000;
+    for (size_t i = 0; i < iterations_; ++i) {
+      e.set(EventKind::Enter, 100 + r, t += 7, {compute_});
+      sink.event(e);
+      e.set(EventKind::Leave, 100 + r, t += 50 + (i * 13 + r) % 17, {compute_});
+      sink.event(e);
+      for (const CommSymbol& s : spec_.perRank[r]) emit(sink, e, r, s, t += 11);
+    }
+  }
+  void emit(TraceSink& sink, Event& e, size_t r, const CommSymbol& s, Tick t) {
+    const uint64_t partner = static_cast<uint64_t>(s.partner);
+    if (s.kind == SymbolKind::Send)
+      e.set(EventKind::MpiSend, 100 + r, t, {partner, world_, 5, 64});
+    else if (s.kind == SymbolKind::Recv)
+      e.set(EventKind::MpiRecv, 100 + r, t, {partner, world_, 5, 64});
+    else
+      e.set(EventKind::MpiCollectiveEnd, 100 + r, t, {s.op, world_, 0xFFFFFFFFu, 8, 8});
+    sink.event(e);
+  }
+
+  PatternSpec spec_;
+  size_t iterations_;
+  Definitions defs_;
+  Ref world_ = 0, compute_ = 0;
+};
+
+PatternReport analyzeSpec(const PatternSpec& spec, size_t iterations = 12) {
+  SpecSource source(spec, iterations);
+  return analyzeTrace(source);
+}
+
+void expectOnly(const PatternReport& r, const std::string& name,
+                const std::map<std::string, std::string>& params) {
+  std::set<std::string> names;
+  for (const auto& u : r.known) names.insert(u.pattern);
+  ASSERT_EQ(names, std::set<std::string>{name}) << reportText(r, 5);
+  for (const auto& [k, v] : params) EXPECT_EQ(r.known[0].parameters.at(k), v) << k;
+  EXPECT_GE(r.known[0].occurrences, 12u);
+}
+
+TEST(ClassifySynthetic, EveryBuiltinIsRecognized) {
+  expectOnly(analyzeSpec(*builtinPattern("ring", 5)), "ring", {{"direction", "forward"}});
+  expectOnly(analyzeSpec(*builtinPattern("mesh:4x3", 12)), "mesh", {{"grid", "4x3"}});
+  expectOnly(analyzeSpec(*builtinPattern("wavefront:3x3", 9)), "wavefront",
+             {{"grid", "3x3"}, {"origin", "0"}});
+  expectOnly(analyzeSpec(*builtinPattern("butterfly", 8)), "butterfly", {{"stages", "3"}});
+  expectOnly(analyzeSpec(*builtinPattern("tree-reduce", 7)), "tree-reduce",
+             {{"shape", "binary"}, {"depth", "2"}});
+  expectOnly(analyzeSpec(*builtinPattern("tree-bcast", 10)), "tree-bcast", {{"shape", "binary"}});
+  expectOnly(analyzeSpec(*builtinPattern("master-worker", 6)), "master-worker",
+             {{"master", "0"}, {"workers", "5"}});
+  expectOnly(analyzeSpec(*builtinPattern("all-to-all", 5)), "all-to-all", {});
+}
+
+TEST(ClassifySynthetic, VariantsCarryTheirParameters) {
+  expectOnly(analyzeSpec(ringPattern(6, -1)), "ring", {{"direction", "backward"}});
+  expectOnly(analyzeSpec(ringPattern(6, 0)), "ring", {{"direction", "both"}});
+  expectOnly(analyzeSpec(meshPattern({3, 3}, 9, true)), "mesh", {{"periodic", "yes"}});
+  expectOnly(analyzeSpec(wavefrontPattern({4, 2}, 8, -1, -1)), "wavefront",
+             {{"grid", "4x2"}, {"origin", "7"}});
+  expectOnly(analyzeSpec(treePattern(8, true, true)), "tree-reduce", {{"shape", "binomial"}});
+}
+
+TEST(ClassifySynthetic, ButterflyOfFourIsNotAMesh) {
+  // With 4 processes a butterfly and a 2x2 halo exchange link the same pairs; the order
+  // of the partners (stage by stage) tells them apart.
+  expectOnly(analyzeSpec(*builtinPattern("butterfly", 4)), "butterfly", {{"stages", "2"}});
+  expectOnly(analyzeSpec(*builtinPattern("mesh:2x2", 4)), "mesh", {{"grid", "2x2"}});
+}
+
+TEST(ClassifySynthetic, IrregularExchangeIsNotNamed) {
+  PatternSpec spec = *builtinPattern("ring", 6);
+  spec.perRank[2] = {CommSymbol{SymbolKind::Send, 3}, CommSymbol{SymbolKind::Send, 5},
+                     CommSymbol{SymbolKind::Recv, 1}};
+  spec.perRank[5].push_back(CommSymbol{SymbolKind::Recv, 2});
+  const PatternReport r = analyzeSpec(spec);
+  EXPECT_TRUE(r.known.empty()) << reportText(r, 5);
+  EXPECT_FALSE(r.commPatterns.empty());
+}
+
+TEST(ClassifySynthetic, CollectiveOnlyPatternIsReported) {
+  PatternSpec spec;
+  spec.perRank.resize(4);
+  CommSymbol bcast{SymbolKind::Collective, -1, 1}, allreduce{SymbolKind::Collective, -1, 11};
+  for (auto& r : spec.perRank) r = {bcast, allreduce, allreduce};
+  const PatternReport r = analyzeSpec(spec, 6);
+  ASSERT_FALSE(r.commPatterns.empty());
+  EXPECT_TRUE(r.commPatterns[0].collectiveOnly);
+  EXPECT_EQ(r.commPatterns[0].ranks.size(), 4u);
+  EXPECT_TRUE(r.known.empty());
+}
+
+TEST(PatternFile, ParsesRanksRangesAndRelativePartners) {
+  const PatternSpec spec = parsePatternText(
+      "# a ring written for any size\nname myring\nrank *: S+1 R-1\nrank 0,2-3: Allreduce\n", 4,
+      "test");
+  EXPECT_EQ(spec.name, "myring");
+  ASSERT_EQ(spec.perRank.size(), 4u);
+  EXPECT_EQ(toString(spec.perRank[0][0]), "S1");
+  EXPECT_EQ(toString(spec.perRank[0][1]), "R3");
+  EXPECT_EQ(toString(spec.perRank[3][0]), "S0");
+  EXPECT_EQ(spec.perRank[1].size(), 2u);
+  EXPECT_EQ(toString(spec.perRank[2][2]), "Allreduce");
+  const PatternSpec fixed = parsePatternText("processes 3\nrank 1: Bcast@0 R0\n", 16, "t");
+  EXPECT_EQ(fixed.perRank.size(), 3u);
+  EXPECT_EQ(toString(fixed.perRank[1][0]), "Bcast@0");
+}
+
+TEST(PatternFile, RefusesBadLinesNamingThem) {
+  auto messageOf = [](const std::string& text) {
+    try {
+      parsePatternText(text, 4, "p.txt");
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(messageOf("name x\nrank 0: S1 Q7\n").find("line 2"), std::string::npos);
+  EXPECT_NE(messageOf("rank 9: S1\n").find("line 1"), std::string::npos);
+  EXPECT_NE(messageOf("rank 0: S8\n").find("partner 8"), std::string::npos);
+  EXPECT_NE(messageOf("frobnicate\n").find("unknown statement"), std::string::npos);
+  EXPECT_NE(messageOf("# nothing\n").find("no events"), std::string::npos);
+}
+
+TEST(Library, EdgesOfBuiltins) {
+  EXPECT_EQ(edgesOf(*builtinPattern("mesh:4x4", 16)).size(), 48u);       // 24 pairs, both ways
+  EXPECT_EQ(edgesOf(*builtinPattern("wavefront:4x4", 16)).size(), 24u);  // one way
+  EXPECT_EQ(edgesOf(*builtinPattern("butterfly", 8)).size(), 24u);       // 8 ranks x 3 stages
+  EXPECT_EQ(edgesOf(*builtinPattern("all-to-all", 5)).size(), 20u);
+  EXPECT_EQ(edgesOf(*builtinPattern("tree-reduce", 7)).size(), 6u);
+  EXPECT_EQ(builtinPattern("nonsense", 4), std::nullopt);
+  EXPECT_THROW(builtinPattern("butterfly", 6), UsageError);
+  EXPECT_THROW(builtinPattern("mesh:3x3", 8), UsageError);
+  EXPECT_EQ(gridShapes(16).front().x, 4u);
+  EXPECT_EQ(gridShapes(7).size(), 0u);
+}
+
+}  // namespace
+}  // namespace mtf::patterns
