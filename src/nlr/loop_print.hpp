@@ -31,7 +31,7 @@ class EventNamer {
 
   const Definitions& defs_;
   PrintOptions options_;
-  CommRanks ranks_;
+  SignatureContext ranks_;
 };
 
 void printLoopProgram(std::ostream& out, const LocationLoops& loops, const EventNamer& namer);

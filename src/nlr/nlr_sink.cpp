@@ -5,7 +5,8 @@
 namespace mtf::nlr {
 
 struct NlrSink::LocationState {
-  LocationState(const SignatureOptions& s, const CommRanks& r, LocationId loc, const NlrOptions& n)
+  LocationState(const SignatureOptions& s, const SignatureContext& r, LocationId loc,
+                const NlrOptions& n)
       : extractor(s, r, loc), nlr(n) {}
   SignatureExtractor extractor;
   SignatureTable table;
@@ -21,7 +22,7 @@ NlrSink::~NlrSink() = default;
 
 void NlrSink::begin(const Definitions& defs) {
   defs_ = defs;
-  ranks_ = std::make_unique<CommRanks>(defs_);
+  ranks_ = std::make_unique<SignatureContext>(defs_);
   states_.clear();
   lastState_ = nullptr;
   lastLocation_ = kUndefinedId;
@@ -41,8 +42,17 @@ void NlrSink::event(const Event& e) {
   if (onlyLocation_ && e.location != *onlyLocation_) return;
   LocationState& state = stateOf(e.location);
   ++state.eventsRead;
-  if (const std::optional<Signature> s = state.extractor.signatureOf(e))
-    state.nlr.push(state.table.intern(*s));
+  released_.clear();
+  state.extractor.feed(e, released_);
+  for (const Signature& s : released_) state.nlr.push(state.table.intern(s));
+}
+
+void NlrSink::end() {
+  for (auto& [id, state] : states_) {
+    released_.clear();
+    state->extractor.flush(released_);
+    for (const Signature& s : released_) state->nlr.push(state->table.intern(s));
+  }
 }
 
 std::vector<LocationLoops> NlrSink::results() const {

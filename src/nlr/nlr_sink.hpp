@@ -31,7 +31,7 @@ class NlrSink : public TraceSink {
 
   void begin(const Definitions& defs) override;
   void event(const Event& e) override;
-  void end() override {}
+  void end() override;  // releases the events held for canonical order
 
   // One entry per location that had events, in the order of the location definitions
   // (locations without a definition last, by id).
@@ -48,10 +48,11 @@ class NlrSink : public TraceSink {
   SignatureOptions signatureOptions_;
   std::optional<LocationId> onlyLocation_;
   Definitions defs_;
-  std::unique_ptr<CommRanks> ranks_;
+  std::unique_ptr<SignatureContext> ranks_;
   std::unordered_map<LocationId, std::unique_ptr<LocationState>> states_;
   LocationState* lastState_ = nullptr;
   LocationId lastLocation_ = kUndefinedId;
+  std::vector<Signature> released_;
 };
 
 }  // namespace mtf::nlr

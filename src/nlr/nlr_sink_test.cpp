@@ -108,7 +108,7 @@ TEST(NlrSink, ModelExpandsToTheSignatureStream) {
   const Wavefront w(3, 2, 7, 9);
   for (int rank : {0, 4}) {
     const LocationLoops r = runRank(w, rank, {}, {32, 3});
-    CommRanks ranks(w.defs);
+    SignatureContext ranks(w.defs);
     SignatureExtractor x({}, ranks, 100 + rank);
     std::vector<Signature> expected, got;
     w.rankEvents(rank, [&](const Event& e) { expected.push_back(*x.signatureOf(e)); });

@@ -1,5 +1,6 @@
 #include "nlr/signature.hpp"
 
+#include <algorithm>
 #include <sstream>
 
 #include "util/error.hpp"
@@ -11,6 +12,9 @@ namespace {
 // Open regions deeper than this are counted, not stored (a trace of Enters without
 // Leaves must not make the extractor grow with the trace length).
 constexpr size_t kMaxCallDepth = 4096;
+// Events held for canonical order within one MPI call, at most (then released sorted in
+// chunks): a call with millions of events must not grow the extractor.
+constexpr size_t kMaxHeld = 4096;
 
 uint64_t mix(uint64_t h, uint64_t v) {
   h ^= v + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
@@ -66,7 +70,7 @@ uint32_t SignatureTable::intern(const Signature& s) {
   return it->second;
 }
 
-CommRanks::CommRanks(const Definitions& defs) {
+SignatureContext::SignatureContext(const Definitions& defs) {
   std::vector<uint64_t> world;
   for (const DefRecord& r : defs.records()) {
     if (r.kind == DefKind::Group &&
@@ -75,6 +79,12 @@ CommRanks::CommRanks(const Definitions& defs) {
       world = defs.groupMembers(r.fields[0]);
   }
   for (size_t i = 0; i < world.size(); ++i) locationWorld_[world[i]] = static_cast<int64_t>(i);
+  for (const DefRecord& r : defs.records()) {
+    const uint64_t id = r.fields.empty() ? kUndefinedId : r.fields[0];
+    if (r.kind != DefKind::Region || id >= (uint64_t{1} << 24)) continue;  // ids are dense
+    if (id >= mpiRegion_.size()) mpiRegion_.resize(id + 1, false);
+    mpiRegion_[id] = r.field("paradigm") == static_cast<uint64_t>(Paradigm::Mpi);
+  }
   for (const DefRecord& r : defs.records()) {
     if (r.kind != DefKind::Comm) continue;
     const DefRecord* group = defs.find(DefKind::Group, r.field("group"));
@@ -85,25 +95,25 @@ CommRanks::CommRanks(const Definitions& defs) {
   }
 }
 
-int64_t CommRanks::worldRankOf(Ref comm, uint64_t rank) const {
+int64_t SignatureContext::worldRankOf(Ref comm, uint64_t rank) const {
   const auto it = commWorld_.find(comm);
   if (it == commWorld_.end() || rank >= it->second.size()) return -1;
   return it->second[rank];
 }
 
-int64_t CommRanks::worldRankOfLocation(LocationId location) const {
+int64_t SignatureContext::worldRankOfLocation(LocationId location) const {
   const auto it = locationWorld_.find(location);
   return it == locationWorld_.end() ? -1 : it->second;
 }
 
-const std::vector<int64_t>* CommRanks::members(Ref comm) const {
+const std::vector<int64_t>* SignatureContext::members(Ref comm) const {
   const auto it = commWorld_.find(comm);
   return it == commWorld_.end() ? nullptr : &it->second;
 }
 
-SignatureExtractor::SignatureExtractor(const SignatureOptions& options, const CommRanks& ranks,
-                                       LocationId location)
-    : options_(options), ranks_(ranks), ownRank_(ranks.worldRankOfLocation(location)) {}
+SignatureExtractor::SignatureExtractor(const SignatureOptions& options,
+                                       const SignatureContext& ranks, LocationId location)
+    : options_(options), context_(ranks), ownRank_(ranks.worldRankOfLocation(location)) {}
 
 std::optional<Signature> SignatureExtractor::signatureOf(const Event& e) {
   Signature s;
@@ -135,13 +145,43 @@ std::optional<Signature> SignatureExtractor::signatureOf(const Event& e) {
   return s;
 }
 
+void SignatureExtractor::feed(const Event& e, std::vector<Signature>& out) {
+  if (!options_.canonicalCallOrder) {
+    if (std::optional<Signature> s = signatureOf(e)) out.push_back(*s);
+    return;
+  }
+  const bool boundary = e.kind == EventKind::Enter || e.kind == EventKind::Leave;
+  if (boundary) flush(out);  // a call's held events go out before its Leave (or a nested call)
+  const size_t depthBefore = openRegions_.size() + overflowDepth_;
+  const std::optional<Signature> s = signatureOf(e);
+  if (e.kind == EventKind::Enter) {
+    if (heldDepth_ == 0 && context_.isMpiRegion(static_cast<Ref>(e.field(0))))
+      heldDepth_ = openRegions_.size() + overflowDepth_;
+  } else if (e.kind == EventKind::Leave) {
+    if (depthBefore == heldDepth_) heldDepth_ = 0;
+  }
+  if (!s) return;
+  if (boundary || heldDepth_ == 0) {
+    out.push_back(*s);
+    return;
+  }
+  held_.push_back(*s);
+  if (held_.size() >= kMaxHeld) flush(out);
+}
+
+void SignatureExtractor::flush(std::vector<Signature>& out) {
+  std::stable_sort(held_.begin(), held_.end());
+  out.insert(out.end(), held_.begin(), held_.end());
+  held_.clear();
+}
+
 void SignatureExtractor::fillPointToPoint(const Event& e, Signature& s) const {
   // Fields: peer rank, comm, tag, length (event_kinds.def).
   s.region = openRegions_.empty() ? kUndefinedRef : openRegions_.back();
   s.comm = static_cast<Ref>(e.field(1));
   s.tag = static_cast<uint32_t>(e.field(2));
   s.size = e.field(3);
-  const int64_t peer = ranks_.worldRankOf(s.comm, e.field(0));
+  const int64_t peer = context_.worldRankOf(s.comm, e.field(0));
   if (peer >= 0 && ownRank_ >= 0) {
     s.partner = peer - ownRank_;
     s.partnerRelative = true;

@@ -36,6 +36,10 @@ enum class EventSelection : uint8_t {
 struct SignatureOptions {
   uint32_t fields = kAllFields;
   EventSelection selection = EventSelection::All;
+  // Within one MPI call, put the events in a canonical order (sorted by signature): the
+  // order in which MPI_Waitall completes its requests is timing, not program structure.
+  // Off, the signature stream follows the trace exactly.
+  bool canonicalCallOrder = false;
 };
 
 struct Signature {
@@ -50,6 +54,7 @@ struct Signature {
   uint64_t ident = 0;
 
   bool operator==(const Signature&) const = default;
+  auto operator<=>(const Signature&) const = default;
 };
 
 struct SignatureHash {
@@ -68,10 +73,12 @@ class SignatureTable {
   std::vector<Signature> bySymbol_;
 };
 
-// World ranks of the members of every communicator, from the definitions (OTF2 way).
-class CommRanks {
+// What signatures need from the definitions: the world ranks of the members of every
+// communicator (OTF2 way) and which regions are MPI calls.
+class SignatureContext {
  public:
-  explicit CommRanks(const Definitions& defs);
+  explicit SignatureContext(const Definitions& defs);
+  bool isMpiRegion(Ref region) const { return region < mpiRegion_.size() && mpiRegion_[region]; }
   // World rank of `rank` within `comm`, or -1.
   int64_t worldRankOf(Ref comm, uint64_t rank) const;
   int64_t worldRankOfLocation(LocationId location) const;
@@ -80,15 +87,22 @@ class CommRanks {
  private:
   std::unordered_map<Ref, std::vector<int64_t>> commWorld_;
   std::unordered_map<LocationId, int64_t> locationWorld_;
+  std::vector<bool> mpiRegion_;
 };
 
 // Turns one location's events into signatures. Keeps the stack of open regions (the
 // enclosing MPI call of an MPI event): memory is the call depth.
 class SignatureExtractor {
  public:
-  SignatureExtractor(const SignatureOptions& options, const CommRanks& ranks, LocationId location);
-  // The signature of `e`, or nothing if the selection leaves it out.
+  SignatureExtractor(const SignatureOptions& options, const SignatureContext& ranks,
+                     LocationId location);
+  // The signature of `e`, or nothing if the selection leaves it out (trace order).
   std::optional<Signature> signatureOf(const Event& e);
+  // Appends the signatures `e` releases to `out`: with canonicalCallOrder the events of
+  // an MPI call are held until its Leave and released sorted; else as signatureOf.
+  void feed(const Event& e, std::vector<Signature>& out);
+  // Releases what is held (at the end of the stream).
+  void flush(std::vector<Signature>& out);
   int64_t ownWorldRank() const { return ownRank_; }
 
  private:
@@ -98,10 +112,12 @@ class SignatureExtractor {
   void applyFieldMask(Signature& s) const;
 
   SignatureOptions options_;
-  const CommRanks& ranks_;
+  const SignatureContext& context_;
   int64_t ownRank_;
   std::vector<Ref> openRegions_;
   uint64_t overflowDepth_ = 0;  // Enters beyond kMaxCallDepth
+  size_t heldDepth_ = 0;        // call depth of the MPI call whose events are held, or 0
+  std::vector<Signature> held_;
 };
 
 }  // namespace mtf::nlr

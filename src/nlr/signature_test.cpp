@@ -11,7 +11,7 @@ namespace {
 using testing::Wavefront;
 
 std::vector<Signature> signaturesOf(const Wavefront& w, int rank, SignatureOptions options) {
-  CommRanks ranks(w.defs);
+  SignatureContext ranks(w.defs);
   SignatureExtractor extractor(options, ranks, 100 + rank);
   std::vector<Signature> out;
   w.rankEvents(rank, [&](const Event& e) {
@@ -22,7 +22,7 @@ std::vector<Signature> signaturesOf(const Wavefront& w, int rank, SignatureOptio
 
 TEST(Signature, PartnersAreRelativeToTheOwnRank) {
   const Wavefront w(4, 4, 1, 1);
-  CommRanks ranks(w.defs);
+  SignatureContext ranks(w.defs);
   SignatureExtractor rank0({}, ranks, 100), rank5({}, ranks, 105);
   EXPECT_EQ(rank5.ownWorldRank(), 5);
   Event e;
@@ -60,7 +60,7 @@ TEST(Signature, CommunicationSelectionKeepsMessagesWithTheirCall) {
 
 TEST(Signature, FieldMaskDropsFields) {
   const Wavefront w(2, 1, 1, 1);
-  CommRanks ranks(w.defs);
+  SignatureContext ranks(w.defs);
   SignatureOptions noSize;
   noSize.fields = kAllFields & ~kFieldSize;
   SignatureExtractor withSize({}, ranks, 100), without(noSize, ranks, 100);
@@ -76,7 +76,7 @@ TEST(Signature, FieldMaskDropsFields) {
 
 TEST(Signature, TimestampsAndRequestsAreNotPartOfIt) {
   const Wavefront w(2, 1, 1, 1);
-  CommRanks ranks(w.defs);
+  SignatureContext ranks(w.defs);
   SignatureExtractor x({}, ranks, 100);
   SignatureTable table;
   Event e;
@@ -91,7 +91,7 @@ TEST(Signature, TimestampsAndRequestsAreNotPartOfIt) {
 
 TEST(Signature, DeepCallStacksStayBounded) {
   const Wavefront w(2, 1, 1, 1);
-  CommRanks ranks(w.defs);
+  SignatureContext ranks(w.defs);
   SignatureExtractor x({}, ranks, 100);
   Event e;
   for (int i = 0; i < 10000; ++i) {
