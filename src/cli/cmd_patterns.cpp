@@ -42,8 +42,9 @@ void setupPatterns(CLI::App& app, const GlobalOptions&) {
                 "last_seconds, communication_patterns, positions), communication_pattern_count, "
                 "communication_patterns (index, frequency, events_covered, collective_only, "
                 "first_time, last_time, processes, edges, members), locations");
-  cmd->add_option("--top", opts->top, "How many communication patterns to list (default 10)")
-      ->check(CLI::PositiveNumber);
+  cmd->add_option("--top", opts->top,
+                  "How many communication patterns to list (default 10; 0: known patterns only)")
+      ->check(CLI::Range(0, 1000000));
   cmd->add_flag(
       "--envelope", opts->keepEnvelope,
       "Keep message size, tag and communicator in the events compared (default: dropped)");

@@ -173,6 +173,8 @@ TEST(Library, EdgesOfBuiltins) {
   EXPECT_THROW(builtinPattern("butterfly", 6), UsageError);
   EXPECT_THROW(builtinPattern("mesh:3x3", 8), UsageError);
   EXPECT_EQ(gridShapes(16).front().x, 4u);
+  EXPECT_EQ(gridShapes(8).front().x, 2u);
+  EXPECT_EQ(gridShapes(8).front().y, 4u);
   EXPECT_EQ(gridShapes(7).size(), 0u);
 }
 

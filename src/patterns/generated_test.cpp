@@ -144,6 +144,36 @@ TEST(GeneratedMatch, RingMatchesEveryRankExactly) {
   EXPECT_TRUE(r.occurrences[0].complete);
 }
 
+TEST(GeneratedMatch, HaloMatchesTheBuiltinMeshOnItsGrid) {
+  GeneratedSource source(kernel(gen::Kernel::Halo, 8, 9));
+  MatchOptions o;
+  const MatchReport r = matchTrace(
+      source, [](size_t p) { return *builtinPattern("mesh", p); }, o);
+  EXPECT_EQ(r.spec.parameters.at("grid"), "2x4");
+  ASSERT_EQ(r.matches.size(), 8u) << matchText(r);
+  ASSERT_EQ(r.occurrences.size(), 1u) << matchText(r);
+  EXPECT_TRUE(r.occurrences[0].complete);
+  EXPECT_EQ(r.occurrences[0].totalDistance, 0u);
+}
+
+TEST(GeneratedMatch, ApproximateMatchFindsAPerturbedRing) {
+  // Rank 3's part asks for one extra send: within k = 1 it still matches, exactly not.
+  auto spec = [](size_t p) {
+    PatternSpec s = *builtinPattern("ring", p);
+    s.perRank[3].push_back(CommSymbol{SymbolKind::Send, 0});
+    return s;
+  };
+  GeneratedSource exact(kernel(gen::Kernel::Ring, 6, 8));
+  MatchOptions o;
+  EXPECT_EQ(matchTrace(exact, spec, o).matches.size(), 5u);
+  GeneratedSource approx(kernel(gen::Kernel::Ring, 6, 8));
+  o.maxDistance = 1;
+  const MatchReport r = matchTrace(approx, spec, o);
+  size_t distanceOne = 0;
+  for (const RankMatch& m : r.matches) distanceOne += m.rank == 3 && m.distance == 1;
+  EXPECT_EQ(distanceOne, 1u) << matchText(r);
+}
+
 TEST(GeneratedMatch, ButterflyIsNotARing) {
   GeneratedSource source(kernel(gen::Kernel::Butterfly, 8, 5));
   MatchOptions o;

@@ -91,7 +91,7 @@ std::vector<Grid> gridShapes(size_t p) {
     if (p % y == 0) out.push_back({p / y, y});
   std::sort(out.begin(), out.end(), [](Grid a, Grid b) {
     const auto ga = a.x > a.y ? a.x - a.y : a.y - a.x, gb = b.x > b.y ? b.x - b.y : b.y - b.x;
-    return ga != gb ? ga < gb : a.x > b.x;
+    return ga != gb ? ga < gb : a.x < b.x;  // fewer columns first, as mtf-gen lays ranks out
   });
   return out;
 }

@@ -12,7 +12,7 @@
 //   tree-bcast      binary tree: receive from parent, send to children
 //   master-worker   rank 0 sends a task to every worker, then receives every result
 //   all-to-all      step d = 1..P-1: send to r+d, receive from r-d (mod P)
-// Without a grid, the most nearly square X x Y = P with X >= Y is used.
+// Without a grid, the most nearly square X x Y = P with X <= Y is used.
 //
 // PATTERN FILE FORMAT (text, one statement per line, '#' starts a comment):
 //   name NAME                 optional: the pattern's name
@@ -50,7 +50,7 @@ std::vector<std::string> builtinPatternNames();
 struct Grid {
   size_t x = 0, y = 0;  // columns, rows
 };
-// Every X x Y = P with X, Y >= 2; the most nearly square first.
+// Every X x Y = P with X, Y >= 2; the most nearly square first, then fewer columns.
 std::vector<Grid> gridShapes(size_t processes);
 
 // The built-in pattern "name" or "name:param" for `processes`; nullopt if the name is
