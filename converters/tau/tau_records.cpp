@@ -1,5 +1,6 @@
 #include "converters/tau/tau_records.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
 #include <system_error>
@@ -53,8 +54,6 @@ void storeUnsigned(uint64_t v, size_t width, bool bigEndian, unsigned char* p) {
     std::memcpy(p, &v, 8);
   }
 }
-
-constexpr size_t kBufferBytes = 1 << 20;
 
 }  // namespace
 
@@ -129,8 +128,10 @@ std::vector<RecordFormat> formatsFittingFirstRecord(const unsigned char* bytes, 
 }
 
 RecordReader::RecordReader(const fs::path& path, std::optional<int64_t> initEventId,
-                           std::optional<RecordFormat> format)
-    : path_(path), file_(std::fopen(path.c_str(), "rb")), buffer_(kBufferBytes) {
+                           std::optional<RecordFormat> format, size_t bufferBytes)
+    : path_(path),
+      file_(std::fopen(path.c_str(), "rb")),
+      buffer_(std::max<size_t>(bufferBytes, 64)) {
   if (!file_) throw InputError(path.string(), "", "cannot open: " + std::string(strerror(errno)));
   std::error_code ec;
   const uint64_t bytes = fs::file_size(path, ec);
@@ -190,17 +191,15 @@ Record RecordReader::lastRecord() {
   return decodeRecord(bytes, format_);
 }
 
-RecordAppender::RecordAppender(fs::path path, RecordFormat format)
-    : path_(std::move(path)), format_(format) {
-  buffer_.reserve(64 * 1024);
-}
+RecordAppender::RecordAppender(fs::path path, RecordFormat format, size_t flushBytes)
+    : path_(std::move(path)), format_(format), flushBytes_(std::max<size_t>(flushBytes, 32)) {}
 
 void RecordAppender::append(const Record& record) {
   const size_t at = buffer_.size();
   buffer_.resize(at + format_.size);
   encodeRecord(record, format_, buffer_.data() + at);
   ++written_;
-  if (buffer_.size() >= 64 * 1024) flush();
+  if (buffer_.size() >= flushBytes_) flush();
 }
 
 void RecordAppender::flush() {

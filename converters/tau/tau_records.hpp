@@ -55,8 +55,9 @@ using FilePtr = std::unique_ptr<std::FILE, FileCloser>;
 // file and the record index on a truncated record or an untellable layout.
 class RecordReader {
  public:
+  // `bufferBytes`: large for one file at a time, small when many are open at once (merge).
   RecordReader(const std::filesystem::path& path, std::optional<int64_t> initEventId,
-               std::optional<RecordFormat> format = std::nullopt);
+               std::optional<RecordFormat> format = std::nullopt, size_t bufferBytes = 1 << 20);
   RecordFormat format() const { return format_; }
   uint64_t recordCount() const { return count_; }
   // Index of the record next() returns next.
@@ -82,7 +83,9 @@ class RecordReader {
 // grows, so thousands of thread files never hold thousands of open descriptors.
 class RecordAppender {
  public:
-  RecordAppender(std::filesystem::path path, RecordFormat format);
+  // The buffer is written out when it holds `flushBytes` (writers of many threads pass
+  // less, so memory stays bounded).
+  RecordAppender(std::filesystem::path path, RecordFormat format, size_t flushBytes = 64 * 1024);
   void append(const Record& record);
   void flush();
   uint64_t written() const { return written_; }
@@ -92,6 +95,7 @@ class RecordAppender {
   std::filesystem::path path_;
   RecordFormat format_;
   std::vector<unsigned char> buffer_;
+  size_t flushBytes_;
   bool created_ = false;
   uint64_t written_ = 0;
 };

@@ -215,5 +215,30 @@ TEST(TauWriter, WritesTheLayoutTheTraceCameFrom) {
   EXPECT_EQ(back.defs.info.properties.at("tau.record_format"), "32be");
 }
 
+TEST(TauWriter, MergingManyThreadFilesKeepsTimeAndInputOrder) {
+  ScratchDir scratch("many");
+  std::vector<fs::path> inputs;
+  for (uint16_t i = 0; i < 300; ++i) {  // more than can be open at once: batches of runs
+    inputs.push_back(scratch.path() / threadFileName(0, 0, i));
+    RecordAppender out(inputs.back(), {});
+    out.append(Record{kEvInit, 0, i, kInitParameter, 5});  // all tie at time 5
+    out.append(Record{1, 0, i, 1, 10u + (i * 7) % 13});
+    out.flush();
+  }
+  mergeThreadFiles(inputs, {}, scratch.path() / "tau.trc");
+  RecordReader merged(scratch.path() / "tau.trc", std::nullopt);
+  ASSERT_EQ(merged.recordCount(), 600u);
+  Record r, previous{};
+  for (uint16_t i = 0; i < 300; ++i) {  // the ties come in input order
+    ASSERT_TRUE(merged.next(r));
+    EXPECT_EQ(r.thread, i);
+  }
+  while (merged.next(r)) {
+    EXPECT_GE(r.time, previous.time);
+    if (r.time == previous.time) EXPECT_GT(r.thread, previous.thread);
+    previous = r;
+  }
+}
+
 }  // namespace
 }  // namespace mtf::tau
