@@ -8,6 +8,7 @@
 #include "converters/mtf/xml/mtf_xml_model.hpp"
 #include "converters/mtf/xml/xml_validate.hpp"
 #include "nlr/nlr_sink.hpp"
+#include "patterns/analysis.hpp"
 #include "util/error.hpp"
 
 namespace fs = std::filesystem;
@@ -25,20 +26,29 @@ class MtfXmlSink : public TraceSink {
       : path_(std::move(path)), structureOnly_(options.structureOnly) {
     if (options.loops)
       loops_ = std::make_unique<nlr::NlrSink>(nlr::NlrOptions{}, nlr::SignatureOptions{});
+    if (options.patterns) patterns_ = std::make_unique<patterns::PatternDetector>();
   }
   void begin(const Definitions& defs) override {
     compactor_.begin(defs);
     if (loops_) loops_->begin(defs);
+    if (patterns_) patterns_->begin(defs);
   }
   void event(const Event& e) override {
     compactor_.event(e);
     if (loops_) loops_->event(e);
+    if (patterns_) patterns_->event(e);
   }
   void end() override {
     compactor_.end();
     if (loops_) {
       loops_->end();
       xml::attachLoopAnnotations(*loops_, compactor_.model());
+    }
+    if (patterns_) {  // --patterns: the trace-wide annotation "patterns" (patterns/analysis.hpp)
+      patterns_->end();
+      compactor_.model().annotations.push_back(
+          {patterns::kPatternsAnnotation,
+           patterns::annotationBlob(patterns::analyzeDetected(*patterns_))});
     }
     xml::writeModelXml(compactor_.model(), path_, structureOnly_);
   }
@@ -48,6 +58,7 @@ class MtfXmlSink : public TraceSink {
   bool structureOnly_;
   compaction::Compactor compactor_;
   std::unique_ptr<nlr::NlrSink> loops_;
+  std::unique_ptr<patterns::PatternDetector> patterns_;
 };
 
 class MtfXmlSource : public TraceSource {
