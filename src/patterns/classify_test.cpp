@@ -16,8 +16,10 @@ namespace {
 // calls around, as a TraceSource (location id = 100 + rank).
 class SpecSource : public TraceSource {
  public:
-  SpecSource(PatternSpec spec, size_t iterations)
-      : spec_(std::move(spec)), iterations_(iterations) {
+  // `strayEvery` > 0: rank 1 sends one extra message to a varying rank every that many
+  // iterations (noise made of communication, not only of unrelated calls).
+  SpecSource(PatternSpec spec, size_t iterations, size_t strayEvery = 0)
+      : spec_(std::move(spec)), iterations_(iterations), strayEvery_(strayEvery) {
     DefinitionBuilder b(defs_);
     const uint64_t node = b.systemTreeNode("node", "node");
     std::vector<LocationId> ranks;
@@ -46,6 +48,10 @@ class SpecSource : public TraceSource {
       e.set(EventKind::Leave, 100 + r, t += 50 + (i * 13 + r) % 17, {compute_});
       sink.event(e);
       for (const CommSymbol& s : spec_.perRank[r]) emit(sink, e, r, s, t += 11);
+      if (strayEvery_ && r == 1 && i % strayEvery_ == 3) {
+        const int64_t to = int64_t((i / strayEvery_) % spec_.perRank.size());
+        emit(sink, e, r, CommSymbol{SymbolKind::Send, to}, t += 3);
+      }
     }
   }
   void emit(TraceSink& sink, Event& e, size_t r, const CommSymbol& s, Tick t) {
@@ -61,12 +67,13 @@ class SpecSource : public TraceSource {
 
   PatternSpec spec_;
   size_t iterations_;
+  size_t strayEvery_;
   Definitions defs_;
   Ref world_ = 0, compute_ = 0;
 };
 
-PatternReport analyzeSpec(const PatternSpec& spec, size_t iterations = 12) {
-  SpecSource source(spec, iterations);
+PatternReport analyzeSpec(const PatternSpec& spec, size_t iterations = 12, size_t strayEvery = 0) {
+  SpecSource source(spec, iterations, strayEvery);
   return analyzeTrace(source);
 }
 
@@ -100,6 +107,12 @@ TEST(ClassifySynthetic, VariantsCarryTheirParameters) {
   expectOnly(analyzeSpec(wavefrontPattern({4, 2}, 8, -1, -1)), "wavefront",
              {{"grid", "4x2"}, {"origin", "7"}});
   expectOnly(analyzeSpec(treePattern(8, true, true)), "tree-reduce", {{"shape", "binomial"}});
+}
+
+TEST(ClassifySynthetic, StrayMessagesDoNotChangeTheAnswer) {
+  expectOnly(analyzeSpec(*builtinPattern("ring", 6), 60, 7), "ring", {{"direction", "forward"}});
+  expectOnly(analyzeSpec(*builtinPattern("mesh:3x3", 9), 60, 7), "mesh", {{"grid", "3x3"}});
+  expectOnly(analyzeSpec(*builtinPattern("butterfly", 8), 60, 7), "butterfly", {{"stages", "3"}});
 }
 
 TEST(ClassifySynthetic, ButterflyOfFourIsNotAMesh) {
