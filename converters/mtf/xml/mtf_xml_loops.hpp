@@ -15,7 +15,7 @@ inline constexpr std::string_view kLoopAnnotation = "nlr.loops";
 // A loop nest with more stored elements than this (symbols, body elements, top-level
 // elements) is no readable summary: NLR found no loop covering the run. It gets no view
 // (each element costs ~25 bytes of XML against ~1 byte in the annotation).
-inline constexpr uint64_t kMaxViewedLoopElements = 4096;
+inline constexpr uint64_t kMaxViewedLoopElements = 1000;
 
 // Attaches the loop nests found by `loops` to the locations of `model`.
 void attachLoopAnnotations(const nlr::NlrSink& loops, compaction::CompactModel& model);
