@@ -6,7 +6,6 @@
 #include <sstream>
 #include <unordered_map>
 
-#include "gen/gen_options.hpp"
 #include "gen/generator.hpp"
 #include "nlr/loop_print.hpp"
 #include "nlr/nlr_sink.hpp"
@@ -33,13 +32,22 @@ gen::GenOptions wavefront(uint32_t iterations, uint32_t inner) {
   return g;
 }
 
-const std::vector<LocationLoops>& acceptanceLoops() {
-  static const std::vector<LocationLoops> loops = [] {
+struct Acceptance {
+  Definitions defs;
+  std::vector<LocationLoops> loops;
+};
+
+const Acceptance& acceptance() {
+  static const Acceptance result = [] {
     NlrSink sink({}, programView());
     gen::generate(wavefront(249, 160), sink);
-    return sink.results();
+    sink.end();
+    return Acceptance{sink.definitions(), sink.results()};
   }();
-  return loops;
+  return result;
+}
+const std::vector<LocationLoops>& acceptanceLoops() {
+  return acceptance().loops;
 }
 
 // Outer loop of `iterations` at top[1] (after the setup broadcast), with the two sweeps
@@ -57,7 +65,9 @@ void expectAcceptanceShape(const LoopModel& m, uint64_t iterations, uint64_t inn
   ASSERT_EQ(body.size(), 2 + exchange);
   for (size_t i = 0; i < body.size(); ++i) {
     EXPECT_EQ(isLoop(body[i]), i < 2);
-    if (i < 2) EXPECT_EQ(countOf(body[i]), inner);
+    if (i < 2) {
+      EXPECT_EQ(countOf(body[i]), inner);
+    }
   }
 }
 
@@ -70,10 +80,7 @@ TEST(NlrTrace, GeneratedWavefrontRankZeroIsOneOuterLoopOfTwoSweeps) {
 }
 
 TEST(NlrTrace, GeneratedWavefrontMiddleRanksHaveTheSameShapeWithTheirPartners) {
-  gen::GenOptions options = wavefront(249, 160);
-  gen::resolveAndValidate(options);
-  const Definitions defs = gen::generatedDefinitions(options);
-  const EventNamer namer(defs, {});
+  const EventNamer namer(acceptance().defs, {});
   for (int rank : {5, 6, 9, 10}) {
     const LocationLoops& loops = acceptanceLoops().at(rank);
     expectAcceptanceShape(loops.model, 249, 160, 9);  // four neighbours
