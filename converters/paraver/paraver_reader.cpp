@@ -1,5 +1,6 @@
 #include "converters/paraver/paraver_reader.hpp"
 
+#include <cstdio>
 #include <filesystem>
 
 #include "converters/paraver/extrae.hpp"
@@ -79,6 +80,9 @@ void ParaverReader::loadDefinitions() {
     defs_.info.properties[kCommunicatorsProperty] = joinLines(header_.communicatorLines);
   if (!comments.empty()) defs_.info.properties[kCommentsProperty] = joinLines(comments);
   buildDefinitions({&header_, hasPcf ? &pcf_ : nullptr, hasRow ? &row_ : nullptr}, defs_, mapping_);
+  // A missing companion is not an error: say so once, as the other readers do.
+  for (const std::string& warning : warnings_)
+    std::fprintf(stderr, "mtf: warning: %s\n", warning.c_str());
   loaded_ = true;
 }
 
@@ -102,32 +106,31 @@ void ParaverReader::read(TraceSink& sink) {
   sink.end();
 }
 
+// Only what is really dropped. Values kept as Generic events and records moved in time
+// (true time in an attribute) lose nothing: inputRecords() counts them.
 LossReport ParaverReader::unmodelled() const {
   LossReport report;
   if (counts_.skipped) report["Paraver bad records skipped (lenient)"] = counts_.skipped;
   if (counts_.lateComments)
     report["Paraver comment or communicator lines among the records (dropped)"] =
         counts_.lateComments;
-  if (counts_.unopenedLeaves)
-    report["Paraver call exits with no open call (kept as Generic)"] = counts_.unopenedLeaves;
-  if (counts_.unnamedValues)
-    report["Paraver call values the .pcf does not name (kept as Generic)"] = counts_.unnamedValues;
-  if (counts_.delayed)
-    report["Paraver records out of time order (moved, true time kept as attribute)"] =
-        counts_.delayed;
   return report;
 }
 
 std::map<std::string, uint64_t> ParaverReader::inputRecords() const {
-  return {{"state records", counts_.states},
-          {"event records", counts_.eventLines},
-          {"event type:value pairs", counts_.eventPairs},
-          {"communication records", counts_.communications},
-          {"global operation records", counts_.globalOps},
-          {"communicator lines", counts_.communicatorLines},
-          {"comment lines", counts_.comments},
-          {"model events (states + pairs + 2 x communications + 2 x global ops)",
-           counts_.modelEvents()}};
+  return {
+      {"state records", counts_.states},
+      {"event records", counts_.eventLines},
+      {"event type:value pairs", counts_.eventPairs},
+      {"communication records", counts_.communications},
+      {"global operation records", counts_.globalOps},
+      {"communicator lines", counts_.communicatorLines},
+      {"comment lines", counts_.comments},
+      {"model events (states + pairs + 2 x communications + 2 x global ops)",
+       counts_.modelEvents()},
+      {"call exits with no open call (kept as Generic events)", counts_.unopenedLeaves},
+      {"call values the .pcf does not name (kept as Generic events)", counts_.unnamedValues},
+      {"records out of time order (moved, true time in attribute paraver:time)", counts_.delayed}};
 }
 
 bool looksLikeParaver(const std::string& path) {

@@ -169,13 +169,12 @@ void ParaverWriter::metricEvent(const Context& c) {
   }
 }
 
-std::string ParaverWriter::placeFields(uint64_t cpu, const ThreadPlace& place) const {
-  std::string out;
+// Appends "cpu:appl:task:thread" to `out`.
+void ParaverWriter::appendPlace(std::string& out, uint64_t cpu, const ThreadPlace& place) const {
   appendNumber(out, cpu);
   appendField(out, place.appl);
   appendField(out, place.task);
   appendField(out, place.thread);
-  return out;
 }
 
 void ParaverWriter::addPair(const Context& c, uint64_t type, std::string_view value) {
@@ -188,7 +187,8 @@ void ParaverWriter::addPair(const Context& c, uint64_t type, std::string_view va
     s.lineOpen = true;
     s.lineTime = c.time;
     s.lineCpu = c.cpu;
-    s.line = "2:" + placeFields(c.cpu, c.place);
+    s.line.assign("2:");
+    appendPlace(s.line, c.cpu, c.place);
     appendField(s.line, c.time);
   }
   appendField(s.line, type);
@@ -208,7 +208,9 @@ void ParaverWriter::stateEvent(const Context& c) {
 
 void ParaverWriter::stateRecord(const ThreadPlace& place, uint64_t cpu, Tick begin, Tick end,
                                 uint64_t state) {
-  std::string line = "1:" + placeFields(cpu, place);
+  std::string& line = record_;
+  line.assign("1:");
+  appendPlace(line, cpu, place);
   appendField(line, begin);
   appendField(line, end);
   appendField(line, state);
@@ -261,11 +263,13 @@ void ParaverWriter::messageEvent(const Context& c, bool send) {
 
 void ParaverWriter::communicationRecord(const MessageHalf& send, const MessageHalf& receive,
                                         uint64_t tag) {
-  std::string line = "3:" + placeFields(send.cpu, *send.place);
+  std::string& line = record_;
+  line.assign("3:");
+  appendPlace(line, send.cpu, *send.place);
   appendField(line, send.logical);
   appendField(line, send.physical);
   line += ':';
-  line += placeFields(receive.cpu, *receive.place);
+  appendPlace(line, receive.cpu, *receive.place);
   appendField(line, receive.logical);
   appendField(line, receive.physical);
   appendField(line, send.size);
@@ -278,7 +282,9 @@ void ParaverWriter::globalOpEvent(const Context& c) {
   uint64_t op = 0, commId = 0;
   attribute(c.e, globalOpAttr_, op);
   attribute(c.e, commIdAttr_, commId);
-  std::string line = "4:" + placeFields(c.cpu, c.place);
+  std::string& line = record_;
+  line.assign("4:");
+  appendPlace(line, c.cpu, c.place);
   appendField(line, c.time);
   appendField(line, commId);
   appendField(line, c.e.fields[3]);

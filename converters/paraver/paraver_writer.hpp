@@ -84,7 +84,7 @@ class ParaverWriter : public TraceSink {
   void stateRecord(const ThreadPlace& place, uint64_t cpu, Tick begin, Tick end, uint64_t state);
   void communicationRecord(const MessageHalf& send, const MessageHalf& receive, uint64_t tag);
   bool attribute(const Event& e, Ref attribute, uint64_t& value) const;
-  std::string placeFields(uint64_t cpu, const ThreadPlace& place) const;
+  void appendPlace(std::string& out, uint64_t cpu, const ThreadPlace& place) const;
 
   std::filesystem::path prvPath_;
   WriteOptions options_;
@@ -100,7 +100,8 @@ class ParaverWriter : public TraceSink {
       commIdAttr_ = kUndefinedRef;
   LossReport losses_;
   uint64_t roundedTimes_ = 0;
-  std::string scratch_;
+  std::string scratch_;  // a formatted value
+  std::string record_;   // a record line being built
 };
 
 }  // namespace mtf::paraver
