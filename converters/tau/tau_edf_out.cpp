@@ -1,5 +1,7 @@
 #include "converters/tau/tau_edf_out.hpp"
 
+#include <algorithm>
+
 namespace mtf::tau {
 namespace {
 // Ids of user entities stay below the tracer's fixed range (60000 and up).
@@ -59,16 +61,32 @@ int64_t EdfOut::idForTracer(int64_t canonicalId) {
   return id;
 }
 
+// The stored text is kept line for line (comments included); only the count of the
+// header is corrected (real TAU files declare one event more than they list) and the
+// lines this writer added follow.
 std::string EdfOut::text() const {
-  if (stored_ && added_.empty()) return stored_->text;
   const size_t count = (stored_ ? stored_->entries.size() : 0) + added_.size();
-  std::string out = std::to_string(count) + " dynamic_trace_events\n";
-  out += kEdfComment;
-  out += '\n';
-  if (stored_)
-    for (const EdfEntry& e : stored_->entries) out += e.line + '\n';
+  const std::string header = std::to_string(count) + " dynamic_trace_events";
+  std::string out;
+  if (stored_) {
+    out = correctedHeader(stored_->text, header);
+    if (!out.empty() && out.back() != '\n') out += '\n';
+  } else {
+    out = header + '\n' + std::string(kEdfComment) + '\n';
+  }
   for (const auto& [id, rest] : added_) out += std::to_string(id) + " " + rest + '\n';
   return out;
+}
+
+std::string EdfOut::correctedHeader(const std::string& text, const std::string& header) {
+  size_t begin = 0;
+  while (begin < text.size()) {
+    const size_t end = std::min(text.find('\n', begin), text.size());
+    const size_t first = text.find_first_not_of(" \t\r", begin);
+    if (first < end && text[first] != '#') return text.substr(0, begin) + header + text.substr(end);
+    begin = end + 1;
+  }
+  return header + '\n' + text;
 }
 
 }  // namespace mtf::tau

@@ -33,11 +33,13 @@ class EdfOut {
   int64_t idForTracer(int64_t canonicalId);
   // True if the stored edf defines `rawId` (Generic events of TAU origin).
   bool defines(int64_t rawId) const { return stored_ && stored_->find(rawId); }
-  // The file's text; the stored text itself when nothing was added.
+  // The file's text: the stored text (header count corrected) plus added lines.
   std::string text() const;
 
  private:
   int64_t add(const std::string& line, std::optional<int64_t> preferred);
+  // `text` with its "N dynamic_trace_events" line replaced by `header`.
+  static std::string correctedHeader(const std::string& text, const std::string& header);
   int64_t freeId();
 
   std::optional<EdfTable> stored_;

@@ -170,7 +170,11 @@ void TauWriter::start(Stream& s, const Event& e, uint64_t time) {
 void TauWriter::event(const Event& e) {
   Stream* s = streamOf(e.location);
   if (!s) return lose("events of undefined locations");
-  const uint64_t time = micros(e.time);
+  uint64_t time = micros(e.time);
+  if (s->started && time < s->lastTime) {  // a thread file must never go back in time
+    lose("events earlier than their location's previous event (time raised)");
+    time = s->lastTime;
+  }
   if (!s->started) start(*s, e, time);
   switch (e.kind) {
     case EventKind::Enter:
