@@ -70,6 +70,24 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
+// Each "rank LIST: EVENT..." line, once the number of processes is known.
+void applyRankLines(PatternSpec& spec, Parser& parser,
+                    const std::vector<std::pair<uint64_t, std::string>>& rankLines) {
+  spec.perRank.resize(parser.processes);
+  spec.parameters["processes"] = std::to_string(parser.processes);
+  for (const auto& [lineNo, body] : rankLines) {
+    parser.line = lineNo;
+    const size_t colon = body.find(':');
+    if (colon == std::string::npos) parser.fail("expected 'rank LIST: EVENT...'");
+    const std::vector<size_t> ranks = parser.ranks(trim(std::string_view(body).substr(0, colon)));
+    std::istringstream events(body.substr(colon + 1));
+    std::vector<std::string> tokens;
+    for (std::string t; events >> t;) tokens.push_back(t);
+    for (size_t r : ranks)
+      for (const std::string& t : tokens) spec.perRank[r].push_back(parser.event(t, r));
+  }
+}
+
 }  // namespace
 
 PatternSpec parsePatternText(std::string_view text, size_t processes, const std::string& origin) {
@@ -98,19 +116,7 @@ PatternSpec parsePatternText(std::string_view text, size_t processes, const std:
     }
   }
   if (parser.processes == 0) parser.fail("the number of processes is unknown (add 'processes P')");
-  spec.perRank.resize(parser.processes);
-  spec.parameters["processes"] = std::to_string(parser.processes);
-  for (const auto& [lineNo, body] : rankLines) {
-    parser.line = lineNo;
-    const size_t colon = body.find(':');
-    if (colon == std::string::npos) parser.fail("expected 'rank LIST: EVENT...'");
-    const std::vector<size_t> ranks = parser.ranks(trim(std::string_view(body).substr(0, colon)));
-    std::istringstream events(body.substr(colon + 1));
-    std::vector<std::string> tokens;
-    for (std::string t; events >> t;) tokens.push_back(t);
-    for (size_t r : ranks)
-      for (const std::string& t : tokens) spec.perRank[r].push_back(parser.event(t, r));
-  }
+  applyRankLines(spec, parser, rankLines);
   parser.line = 0;
   size_t events = 0;
   for (const auto& r : spec.perRank) events += r.size();

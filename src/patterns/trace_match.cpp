@@ -82,6 +82,19 @@ struct MessageKey {
   }
 };
 
+std::string jsonString(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    if (static_cast<unsigned char>(c) < 0x20) {
+      out += ' ';  // control characters in a pattern name carry nothing worth escaping
+      continue;
+    }
+    out += c;
+  }
+  return out + "\"";
+}
+
 size_t findRoot(std::vector<size_t>& parent, size_t x) {
   while (parent[x] != x) x = parent[x] = parent[parent[x]];
   return x;
@@ -89,19 +102,15 @@ size_t findRoot(std::vector<size_t>& parent, size_t x) {
 
 }  // namespace
 
-MatchReport matchTrace(TraceSource& source, const std::function<PatternSpec(size_t)>& specFor,
-                       const MatchOptions& options, const SymbolOptions& symbolOptions) {
-  MatchReport report;
-  report.maxDistance = options.maxDistance;
-  report.spec = specFor(RankMap(source.definitions()).worldSize());
-  SymbolTable table;
-  CollapsingSink sink(table, symbolOptions);
-  source.read(sink);
-  report.resolution = sink.resolution();
-  auto sequences = sink.byRank();
+namespace {
 
+using Sequences = std::map<int64_t, std::pair<LocationId, CollapsedSequence>>;
+
+// Matches every rank's part; `parent` links (union-find) the matches that hold the two
+// ends of one message.
+void matchRanks(MatchReport& report, const Sequences& sequences, SymbolTable& table,
+                const MatchOptions& options, std::vector<size_t>& parent) {
   std::map<MessageKey, size_t> firstMatchOf;
-  std::vector<size_t> parent;
   for (size_t rank = 0; rank < report.spec.perRank.size(); ++rank) {
     const auto& wanted = report.spec.perRank[rank];
     const auto it = sequences.find(int64_t(rank));
@@ -124,6 +133,10 @@ MatchReport matchTrace(TraceSource& source, const std::function<PatternSpec(size
       }
     }
   }
+}
+
+// The linked matches as communication occurrences; keeps those within the distance bound.
+void groupOccurrences(MatchReport& report, std::vector<size_t>& parent) {
   std::map<size_t, CommOccurrence> groups;
   for (size_t i = 0; i < report.matches.size(); ++i) {
     CommOccurrence& occ = groups[findRoot(parent, i)];
@@ -140,11 +153,28 @@ MatchReport matchTrace(TraceSource& source, const std::function<PatternSpec(size
     std::sort(occ.ranks.begin(), occ.ranks.end());
     occ.ranks.erase(std::unique(occ.ranks.begin(), occ.ranks.end()), occ.ranks.end());
     occ.complete = occ.ranks.size() == involved;
-    if (occ.totalDistance <= options.maxDistance * occ.ranks.size())
+    if (occ.totalDistance <= report.maxDistance * occ.ranks.size())
       report.occurrences.push_back(std::move(occ));
   }
   std::sort(report.occurrences.begin(), report.occurrences.end(),
             [](const auto& a, const auto& b) { return a.firstTime < b.firstTime; });
+}
+
+}  // namespace
+
+MatchReport matchTrace(TraceSource& source, const std::function<PatternSpec(size_t)>& specFor,
+                       const MatchOptions& options, const SymbolOptions& symbolOptions) {
+  MatchReport report;
+  report.maxDistance = options.maxDistance;
+  report.spec = specFor(RankMap(source.definitions()).worldSize());
+  SymbolTable table;
+  CollapsingSink sink(table, symbolOptions);
+  source.read(sink);
+  report.resolution = sink.resolution();
+  const Sequences sequences = sink.byRank();
+  std::vector<size_t> parent;
+  matchRanks(report, sequences, table, options, parent);
+  groupOccurrences(report, parent);
   return report;
 }
 
@@ -174,10 +204,10 @@ std::string matchText(const MatchReport& r) {
 
 std::string matchJson(const MatchReport& r) {
   std::ostringstream o;
-  o << "{\"pattern\":\"" << r.spec.name << "\",\"parameters\":{";
+  o << "{\"pattern\":" << jsonString(r.spec.name) << ",\"parameters\":{";
   bool first = true;
   for (const auto& [k, v] : r.spec.parameters) {
-    o << (first ? "" : ",") << "\"" << k << "\":\"" << v << "\"";
+    o << (first ? "" : ",") << jsonString(k) << ":" << jsonString(v);
     first = false;
   }
   o << "},\"max_distance\":" << r.maxDistance << ",\"resolution\":" << r.resolution
