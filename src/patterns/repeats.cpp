@@ -108,37 +108,30 @@ std::vector<uint32_t> nonOverlapping(std::vector<uint32_t> starts, uint32_t leng
 
 }  // namespace
 
-std::vector<MaximalRepeat> maximalRepeats(const std::vector<SymbolId>& s,
-                                          const RepeatLimits& limits) {
-  std::vector<MaximalRepeat> out;
+namespace {
+
+// Bottom-up traversal of the lcp-intervals (Abouelhoda et al.); calls
+// report(interval, right bound) for each. Leaf (suffix) i-1 is placed at step i, when the
+// deepest interval containing it is known.
+template <typename Report>
+void traverseIntervals(const std::vector<SymbolId>& s, const std::vector<uint32_t>& sa,
+                       const std::vector<uint32_t>& lcp, Report&& report) {
   const size_t n = s.size();
-  if (n < 2) return out;
-  const std::vector<uint32_t> sa = suffixArray(s);
-  const std::vector<uint32_t> lcp = lcpArray(s, sa);
   // Left context of one suffix: none at position 0 (counts as diverse: the repeat can't
   // be extended to the left there).
-  auto leafDiverse = [&](uint32_t i) { return sa[i] == 0; };
-  auto leafLeft = [&](uint32_t i) { return sa[i] == 0 ? SymbolId{0} : s[sa[i] - 1]; };
-
-  auto report = [&](const Interval& iv, uint32_t rb) {
-    if (!iv.diverse || iv.lcp < limits.minLength || out.size() >= limits.maxRepeats) return;
-    std::vector<uint32_t> starts(sa.begin() + iv.lb, sa.begin() + rb + 1);
-    std::vector<uint32_t> kept = nonOverlapping(std::move(starts), iv.lcp);
-    if (kept.size() >= limits.minFrequency) out.push_back({iv.lcp, std::move(kept)});
+  auto placeLeaf = [&](Interval& iv, uint32_t i) {
+    addLeft(iv, sa[i] == 0, sa[i] != 0, sa[i] == 0 ? SymbolId{0} : s[sa[i] - 1]);
   };
-
-  // Bottom-up traversal of the lcp-intervals (Abouelhoda et al.). Leaf (suffix) i-1 is
-  // placed at step i, when the deepest interval containing it is known.
   std::vector<Interval> stack{{0, 0}};
   for (uint32_t i = 1; i <= n; ++i) {
     const uint32_t cur = i < n ? lcp[i] : 0;
     const uint32_t leaf = i - 1;
     if (cur > stack.back().lcp) {
       stack.push_back({cur, leaf});
-      addLeft(stack.back(), leafDiverse(leaf), !leafDiverse(leaf), leafLeft(leaf));
+      placeLeaf(stack.back(), leaf);
       continue;
     }
-    addLeft(stack.back(), leafDiverse(leaf), !leafDiverse(leaf), leafLeft(leaf));
+    placeLeaf(stack.back(), leaf);
     uint32_t lb = leaf;
     bool havePopped = false;
     Interval popped{0, 0};
@@ -157,6 +150,23 @@ std::vector<MaximalRepeat> maximalRepeats(const std::vector<SymbolId>& s,
       stack.push_back(fresh);
     }
   }
+}
+
+}  // namespace
+
+std::vector<MaximalRepeat> maximalRepeats(const std::vector<SymbolId>& s,
+                                          const RepeatLimits& limits) {
+  std::vector<MaximalRepeat> out;
+  if (s.size() < 2) return out;
+  const std::vector<uint32_t> sa = suffixArray(s);
+  const std::vector<uint32_t> lcp = lcpArray(s, sa);
+  traverseIntervals(s, sa, lcp, [&](const Interval& iv, uint32_t rb) {
+    // Right-maximal by construction (an lcp-interval); left-maximal if diverse.
+    if (!iv.diverse || iv.lcp < limits.minLength || out.size() >= limits.maxRepeats) return;
+    std::vector<uint32_t> starts(sa.begin() + iv.lb, sa.begin() + rb + 1);
+    std::vector<uint32_t> kept = nonOverlapping(std::move(starts), iv.lcp);
+    if (kept.size() >= limits.minFrequency) out.push_back({iv.lcp, std::move(kept)});
+  });
   return out;
 }
 
