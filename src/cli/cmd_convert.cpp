@@ -6,6 +6,7 @@
 #include "cli/command.hpp"
 #include "cli/common.hpp"
 #include "cli/info_collector.hpp"
+#include "util/error.hpp"
 #include "util/safe_output.hpp"
 
 namespace mtf::cli {

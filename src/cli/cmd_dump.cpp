@@ -4,6 +4,7 @@
 #include "cli/command.hpp"
 #include "cli/common.hpp"
 #include "model/text_dump.hpp"
+#include "util/error.hpp"
 
 namespace mtf::cli {
 namespace {

@@ -23,6 +23,8 @@ std::string anchorOf(const std::string& name) {
 
 // "MpiIsendComplete" -> "MPI_ISEND_COMPLETE", as otf2-print names records.
 std::string otf2PrintName(const std::string& kind) {
+  if (kind == "ParameterUnsignedInt") return "PARAMETER_UINT64";
+  if (kind == "ParameterInt") return "PARAMETER_INT64";
   std::string out;
   for (size_t i = 0; i < kind.size(); ++i) {
     if (i > 0 && std::isupper(static_cast<unsigned char>(kind[i]))) out += '_';
