@@ -1,10 +1,14 @@
 // mtf loops TRACE: Nested Loop Recognition per location, printed as the loop program of
 // the loop-nest paper's Figure 3 (or as JSON, or as statistics).
+#include <cstdio>
 #include <iostream>
 #include <optional>
 
 #include "cli/command.hpp"
 #include "cli/common.hpp"
+#include "converters/mtf/binary/archive.hpp"
+#include "converters/mtf/xml/mtf_xml_model.hpp"
+#include "nlr/loop_annotation.hpp"
 #include "nlr/loop_print.hpp"
 #include "nlr/nlr_sink.hpp"
 #include "util/error.hpp"
@@ -25,7 +29,56 @@ struct LoopsOptions {
   bool ignoreSize = false;
   std::string events = "mpi";
   bool exactOrder = false;
+  bool recompute = false;
 };
+
+// Loop nests an MTF file (binary or XML) stores as "nlr.loops" annotations.
+struct StoredLoops {
+  Definitions defs;
+  std::vector<nlr::LocationLoops> loops;
+};
+
+std::shared_ptr<const compaction::CompactModel> mtfModel(const std::string& path) {
+  const std::string format = detectInputFormat(path).name;
+  if (format == "mtf") return mtfbin::ArchiveReader(path).model();
+  if (format == "mtf-xml")
+    return std::make_shared<compaction::CompactModel>(xml::readModelXml(path).model);
+  return nullptr;
+}
+
+std::optional<StoredLoops> storedLoops(const std::string& path, std::optional<uint64_t> only) {
+  const auto model = mtfModel(path);
+  if (!model) return std::nullopt;
+  StoredLoops stored{model->definitions, {}};
+  const nlr::SignatureContext context(stored.defs);
+  for (const compaction::LocationModel& location : model->locations) {
+    if (only && location.location != *only) continue;
+    for (const compaction::Annotation& a : location.annotations) {
+      if (a.name != nlr::kLoopAnnotationName) continue;
+      nlr::LocationLoops l;
+      l.location = location.location;
+      if (const DefRecord* def = stored.defs.find(DefKind::Location, location.location))
+        l.name = std::string(stored.defs.string(def->field("name")));
+      l.worldRank = context.worldRankOfLocation(location.location);
+      l.model = nlr::decodeLoopModel(
+          std::string_view(reinterpret_cast<const char*>(a.data.data()), a.data.size()),
+          path + ": location " + std::to_string(location.location) + " annotation nlr.loops");
+      l.eventsRead = l.model.eventsIn;
+      stored.loops.push_back(std::move(l));
+    }
+  }
+  if (stored.loops.empty()) return std::nullopt;
+  return stored;
+}
+
+// Stored loops were made with every event in trace order and default NLR options; they
+// answer only when the user asked for nothing else.
+bool storedLoopsAnswer(const LoopsOptions& o, const CLI::App& cmd) {
+  for (const char* option :
+       {"--window", "--min-reps", "--signature", "--ignore-size", "--events", "--exact-order"})
+    if (cmd.count(option) > 0) return false;
+  return !o.recompute;
+}
 
 // Ticks a progress line while forwarding events to the NLR sink.
 class ProgressSink : public TraceSink {
@@ -61,19 +114,11 @@ nlr::SignatureOptions signatureOptions(const LoopsOptions& o) {
   return s;
 }
 
-void runLoops(const LoopsOptions& o, const GlobalOptions& global) {
-  if (o.minReps < 2) throw UsageError("--min-reps must be at least 2");
-  if (o.window < o.minReps) throw UsageError("--window must be at least --min-reps");
-  const nlr::SignatureOptions signatures = signatureOptions(o);
-  auto source = openInput(o.trace, o.lenient);
-  nlr::NlrSink sink({o.window, o.minReps}, signatures, o.location);
-  ProgressSink progress(sink, !global.quiet && stderrIsTerminal());
-  source->read(progress);
-  const std::vector<nlr::LocationLoops> all = sink.results();
+void printLoops(const LoopsOptions& o, const std::vector<nlr::LocationLoops>& all,
+                const nlr::EventNamer& namer) {
   if (o.location && all.empty())
     throw InputError(o.trace, placeLocation(*o.location), "no events at this location");
   std::ios::sync_with_stdio(false);
-  const nlr::EventNamer namer(sink.definitions(), {signatures.fields});
   if (o.json) {
     nlr::printLoopsJson(std::cout, all, namer);
   } else if (o.stats) {
@@ -88,6 +133,25 @@ void runLoops(const LoopsOptions& o, const GlobalOptions& global) {
   if (!std::cout) throw IoError("<stdout>", "write failed");
 }
 
+void runLoops(const LoopsOptions& o, const GlobalOptions& global, bool mayUseStored) {
+  if (o.minReps < 2) throw UsageError("--min-reps must be at least 2");
+  if (o.window < o.minReps) throw UsageError("--window must be at least --min-reps");
+  const nlr::SignatureOptions signatures = signatureOptions(o);
+  if (mayUseStored) {
+    if (const std::optional<StoredLoops> stored = storedLoops(o.trace, o.location)) {
+      if (!global.quiet)
+        std::fprintf(stderr, "mtf: loops stored in %s (every event)\n", o.trace.c_str());
+      printLoops(o, stored->loops, nlr::EventNamer(stored->defs, {}));
+      return;
+    }
+  }
+  auto source = openInput(o.trace, o.lenient);
+  nlr::NlrSink sink({o.window, o.minReps}, signatures, o.location);
+  ProgressSink progress(sink, !global.quiet && stderrIsTerminal());
+  source->read(progress);
+  printLoops(o, sink.results(), nlr::EventNamer(sink.definitions(), {signatures.fields}));
+}
+
 void setupLoops(CLI::App& app, const GlobalOptions& global) {
   auto opts = std::make_shared<LoopsOptions>();
   CLI::App* cmd = app.add_subcommand(
@@ -95,7 +159,9 @@ void setupLoops(CLI::App& app, const GlobalOptions& global) {
       "Find the loop nests of each location's events (Nested Loop Recognition) and print\n"
       "them as a loop program: 'for i0 = 1 to 249' ... 'done', one event per line such as\n"
       "'0 send 1 tag2' (sender send receiver), '1 recv 0 tag1' (sender recv receiver),\n"
-      "'0 sync MPI_Allreduce 0-15'. Partners are compared relative to the own rank.");
+      "'0 sync MPI_Allreduce 0-15'. Partners are compared relative to the own rank.\n"
+      "On an MTF file with stored loops (every event, trace order) these are printed\n"
+      "unless a recognition option or --recompute is given.");
   cmd->add_option("TRACE", opts->trace, "Trace to analyse (any readable format)")->required();
   cmd->add_option("--location", opts->location, "Only this location (id)");
   cmd->add_flag("--json", opts->json, "The same loop trees as JSON");
@@ -115,8 +181,10 @@ void setupLoops(CLI::App& app, const GlobalOptions& global) {
   cmd->add_flag("--exact-order", opts->exactOrder,
                 "Keep the trace's order of the events inside one MPI call (by default they are\n"
                 "sorted: the order in which MPI_Waitall completes requests is timing)");
+  cmd->add_flag("--recompute", opts->recompute,
+                "On an MTF file, run NLR again instead of printing the stored loops");
   cmd->add_flag("--lenient", opts->lenient, "Skip bad records instead of failing");
-  cmd->callback([opts, &global] { runLoops(*opts, global); });
+  cmd->callback([opts, &global, cmd] { runLoops(*opts, global, storedLoopsAnswer(*opts, *cmd)); });
 }
 
 MTF_COMMAND(60, "loops", setupLoops);

@@ -1,6 +1,7 @@
 #include "converters/mtf/binary/mtf_binary_format.hpp"
 
 #include "converters/mtf/binary/archive.hpp"
+#include "nlr/loop_annotation.hpp"
 #include "patterns/annotate.hpp"
 
 namespace mtf {
@@ -18,15 +19,34 @@ FormatEntry mtfBinaryFormat() {
   };
   entry.openWriter = [](const std::filesystem::path& output, const WriteOptions& options) {
     auto writer = std::make_unique<mtfbin::ArchiveWriter>(output);
-    if (!options.patterns) return std::unique_ptr<TraceSink>(std::move(writer));
+    mtfbin::ArchiveWriter* archive = writer.get();
+    std::unique_ptr<TraceSink> sink = std::move(writer);
+    // Loops (on by default): NLR runs beside the writer; each location's loop nest becomes
+    // its annotation "nlr.loops" (src/nlr/loop_annotation.hpp) through the model hook.
+    nlr::LoopAnnotationSink* loops = nullptr;
+    if (options.loops) {
+      auto annotated = std::make_unique<nlr::LoopAnnotationSink>(std::move(sink));
+      loops = annotated.get();
+      sink = std::move(annotated);
+    }
     // --patterns: detection runs beside the writer and its results become the trace-wide
     // annotation "patterns" (src/patterns/analysis.hpp) through the model hook.
-    mtfbin::ArchiveWriter* archive = writer.get();
-    auto sink = std::make_unique<patterns::PatternAnnotationSink>(std::move(writer));
-    archive->setModelHook([annotator = sink.get()](compaction::CompactModel& model) {
-      model.annotations.push_back({patterns::kPatternsAnnotation, annotator->blob()});
+    patterns::PatternAnnotationSink* annotator = nullptr;
+    if (options.patterns) {
+      auto annotated = std::make_unique<patterns::PatternAnnotationSink>(std::move(sink));
+      annotator = annotated.get();
+      sink = std::move(annotated);
+    }
+    archive->setModelHook([loops, annotator](compaction::CompactModel& model) {
+      if (loops) {
+        for (auto& [location, blob] : loops->blobs())
+          if (compaction::LocationModel* l = model.findLocation(location))
+            l->annotations.push_back({nlr::kLoopAnnotationName, {blob.begin(), blob.end()}});
+      }
+      if (annotator)
+        model.annotations.push_back({patterns::kPatternsAnnotation, annotator->blob()});
     });
-    return std::unique_ptr<TraceSink>(std::move(sink));
+    return sink;
   };
   return entry;
 }

@@ -1,0 +1,30 @@
+#include "nlr/loop_annotation.hpp"
+
+namespace mtf::nlr {
+
+LoopAnnotationSink::LoopAnnotationSink(std::unique_ptr<TraceSink> inner)
+    : inner_(std::move(inner)), nlr_(NlrOptions{}, storedSignatureOptions()) {}
+
+void LoopAnnotationSink::begin(const Definitions& defs) {
+  nlr_.begin(defs);
+  inner_->begin(defs);
+}
+
+void LoopAnnotationSink::event(const Event& e) {
+  nlr_.event(e);
+  inner_->event(e);
+}
+
+void LoopAnnotationSink::end() {
+  nlr_.end();
+  inner_->end();
+}
+
+std::vector<std::pair<LocationId, std::string>> LoopAnnotationSink::blobs() const {
+  std::vector<std::pair<LocationId, std::string>> out;
+  for (const LocationLoops& l : nlr_.results())
+    out.emplace_back(l.location, encodeLoopModel(l.model));
+  return out;
+}
+
+}  // namespace mtf::nlr

@@ -1,0 +1,42 @@
+// NLR as an annotation of an MTF trace: a sink that passes every event on to a writer
+// and runs NLR beside it, then gives each location's loop nest as a blob (loop_blob.hpp)
+// to store under the annotation name "nlr.loops".
+#pragma once
+
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "nlr/loop_blob.hpp"
+#include "nlr/nlr_sink.hpp"
+
+namespace mtf::nlr {
+
+// Name of a location's annotation holding its loop nest (encodeLoopModel bytes).
+inline constexpr char kLoopAnnotationName[] = "nlr.loops";
+
+// Stored loops are made with these options: every event, in trace order, so the loop
+// nest describes exactly the events the MTF file gives back.
+inline SignatureOptions storedSignatureOptions() {
+  return {};
+}
+
+class LoopAnnotationSink : public TraceSink {
+ public:
+  explicit LoopAnnotationSink(std::unique_ptr<TraceSink> inner);
+  void begin(const Definitions& defs) override;
+  void event(const Event& e) override;
+  // Finishes NLR first, then the inner sink (whose end may ask for blobs()).
+  void end() override;
+  LossReport losses() const override { return inner_->losses(); }
+
+  // (location, encoded loop nest) for every location that had events.
+  std::vector<std::pair<LocationId, std::string>> blobs() const;
+
+ private:
+  std::unique_ptr<TraceSink> inner_;
+  NlrSink nlr_;
+};
+
+}  // namespace mtf::nlr
