@@ -55,23 +55,8 @@ void ParaverReader::loadDefinitions() {
                      "the header announces " + std::to_string(header_.communicatorCount) +
                          " communicator lines, found " +
                          std::to_string(header_.communicatorLines.size()));
-  std::string text;
-  const std::string pcfPath = companionPath(path_, ".pcf");
-  const std::string rowPath = companionPath(path_, ".row");
-  const bool hasPcf = readSmallFile(pcfPath, text);
-  if (hasPcf) {
-    pcf_ = parsePcf(text, pcfPath);
-    defs_.info.properties[kPcfProperty] = text;
-  } else {
-    warnings_.push_back(pcfPath + ": no .pcf, events keep their numeric types");
-  }
-  const bool hasRow = readSmallFile(rowPath, text);
-  if (hasRow) {
-    row_ = parseRow(text, rowPath);
-    defs_.info.properties[kRowProperty] = text;
-  } else {
-    warnings_.push_back(rowPath + ": no .row, default names for nodes and threads");
-  }
+  bool hasPcf = false, hasRow = false;
+  readCompanions(hasPcf, hasRow);
   defs_.info.format = "paraver";
   defs_.info.creator = "Paraver";
   defs_.info.version = header_.unit.empty() ? "header without time unit (microseconds)" : "";
@@ -84,6 +69,27 @@ void ParaverReader::loadDefinitions() {
   for (const std::string& warning : warnings_)
     std::fprintf(stderr, "mtf: warning: %s\n", warning.c_str());
   loaded_ = true;
+}
+
+// The .pcf and .row beside the trace, both optional.
+void ParaverReader::readCompanions(bool& hasPcf, bool& hasRow) {
+  std::string text;
+  const std::string pcfPath = companionPath(path_, ".pcf");
+  const std::string rowPath = companionPath(path_, ".row");
+  hasPcf = readSmallFile(pcfPath, text);
+  if (hasPcf) {
+    pcf_ = parsePcf(text, pcfPath);
+    defs_.info.properties[kPcfProperty] = text;
+  } else {
+    warnings_.push_back(pcfPath + ": no .pcf, events keep their numeric types");
+  }
+  hasRow = readSmallFile(rowPath, text);
+  if (hasRow) {
+    row_ = parseRow(text, rowPath);
+    defs_.info.properties[kRowProperty] = text;
+  } else {
+    warnings_.push_back(rowPath + ": no .row, default names for nodes and threads");
+  }
 }
 
 void ParaverReader::read(TraceSink& sink) {

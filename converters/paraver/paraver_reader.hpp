@@ -50,6 +50,7 @@ class ParaverReader : public TraceSource {
 
  private:
   void loadDefinitions();
+  void readCompanions(bool& hasPcf, bool& hasRow);
   std::string path_;
   ReadOptions options_;
   bool loaded_ = false;

@@ -116,12 +116,16 @@ void ParaverWriter::event(const Event& e) {
   closeLine(state);
   if (e.kind == EventKind::State) return stateEvent(c);
   if (isSend(e.kind) || isRecv(e.kind)) return messageEvent(c, isSend(e.kind));
+  otherEvent(c);
+}
+
+void ParaverWriter::otherEvent(const Context& c) {
   uint64_t op = 0;
-  if (e.kind == EventKind::MpiCollectiveEnd && attribute(e, globalOpAttr_, op))
+  if (c.e.kind == EventKind::MpiCollectiveEnd && attribute(c.e, globalOpAttr_, op))
     return globalOpEvent(c);
   // A collective's begin and end add nothing to the MPI call events around them.
-  if (e.kind == EventKind::MpiCollectiveBegin || e.kind == EventKind::MpiCollectiveEnd) return;
-  ++losses_[std::string(nameOf(e.kind)) + " events (no Paraver record)"];
+  if (c.e.kind == EventKind::MpiCollectiveBegin || c.e.kind == EventKind::MpiCollectiveEnd) return;
+  ++losses_[std::string(nameOf(c.e.kind)) + " events (no Paraver record)"];
 }
 
 void ParaverWriter::callEvent(const Context& c) {

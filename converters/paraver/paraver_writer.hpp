@@ -77,6 +77,7 @@ class ParaverWriter : public TraceSink {
   void metricEvent(const Context& c);
   void messageEvent(const Context& c, bool send);
   void globalOpEvent(const Context& c);
+  void otherEvent(const Context& c);
   void stateEvent(const Context& c);
   void addPair(const Context& c, uint64_t type, std::string_view value);
   void closeLine(LocationState& state);
