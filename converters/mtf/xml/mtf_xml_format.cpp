@@ -17,6 +17,13 @@ namespace mtf {
 
 namespace {
 
+// TracePattern / PatternOccurrence elements of the pattern analysis, as XML views.
+xml::ViewElement viewOf(const patterns::PatternElement& e) {
+  xml::ViewElement view{e.element, e.attributes, {}};
+  for (const patterns::PatternElement& child : e.children) view.children.push_back(viewOf(child));
+  return view;
+}
+
 // Compacts the event stream (streaming, like every compaction) and, unless loops are
 // off, runs Nested Loop Recognition beside it; writes the model as XML once the last
 // event is in.
@@ -44,13 +51,16 @@ class MtfXmlSink : public TraceSink {
       loops_->end();
       xml::attachLoopAnnotations(*loops_, compactor_.model());
     }
+    std::vector<xml::ViewElement> views;
     if (patterns_) {  // --patterns: the trace-wide annotation "patterns" (patterns/analysis.hpp)
       patterns_->end();
+      const patterns::PatternReport report = patterns::analyzeDetected(*patterns_);
       compactor_.model().annotations.push_back(
-          {patterns::kPatternsAnnotation,
-           patterns::annotationBlob(patterns::analyzeDetected(*patterns_))});
+          {patterns::kPatternsAnnotation, patterns::annotationBlob(report)});
+      for (const patterns::PatternElement& e : patterns::patternElements(report))
+        views.push_back(viewOf(e));
     }
-    xml::writeModelXml(compactor_.model(), path_, structureOnly_);
+    xml::writeModelXml(compactor_.model(), path_, structureOnly_, views);
   }
 
  private:

@@ -2,6 +2,8 @@
 // its iteration count (the compacted DAG and the loop nests hold counts, not copies).
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 #include "converters/mtf/xml/mtf_xml_format.hpp"
 #include "converters/mtf/xml/mtf_xml_model.hpp"
 #include "converters/mtf/xml/xml_validate.hpp"
@@ -54,6 +56,30 @@ TEST_F(MtfXmlGen, StructureOnlySizeIndependentOfIterations) {
     EXPECT_GT(fs::file_size(generate(kernel, 2490, false)),
               fs::file_size(generate(kernel, 249, false)));
   }
+}
+
+// --patterns: the communication patterns are stored (annotation) and shown as
+// TracePattern / PatternOccurrence elements that the schema accepts.
+TEST_F(MtfXmlGen, PatternsAreShownAndValid) {
+  gen::GenOptions options;
+  options.kernel = gen::Kernel::Ring;
+  options.ranks = 4;
+  options.iterations = 20;
+  WriteOptions write;
+  write.patterns = true;
+  write.structureOnly = true;
+  const fs::path p = dir_ / "patterns.mtf.xml";
+  auto sink = mtfXmlFormat().openWriter(p, write);
+  gen::generate(options, *sink);
+  std::ifstream in(p);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find("<TracePattern id=\"t0\""), std::string::npos);
+  EXPECT_NE(text.find("<PatternOccurrence pattern=\"t0\""), std::string::npos);
+  EXPECT_NE(text.find("<Annotation name=\"patterns\">"), std::string::npos);
+  EXPECT_NO_THROW(xml::validateAgainstSchema(p, xml::locateSchema()));
+  const xml::XmlModel back = xml::readModelXml(p);
+  ASSERT_EQ(back.model.annotations.size(), 1u);
+  EXPECT_EQ(back.model.annotations[0].name, "patterns");
 }
 
 }  // namespace

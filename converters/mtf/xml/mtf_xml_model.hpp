@@ -4,6 +4,9 @@
 #pragma once
 
 #include <filesystem>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "compaction/compact_model.hpp"
 
@@ -17,10 +20,19 @@ inline constexpr char kValuesEncoding[] = "mtf-columns-1";
 // Deepest element nesting a reader accepts (Loop nests are the only deep part).
 inline constexpr int kMaxDepth = 200;
 
+// A readable element computed by an analysis (e.g. TracePattern, PatternOccurrence of
+// patterns/analysis.hpp), written as is after the processes; the reader skips it.
+struct ViewElement {
+  std::string element;
+  std::vector<std::pair<std::string, std::string>> attributes;
+  std::vector<ViewElement> children;
+};
+
 // Writes `model` to `path`. With `structureOnly` the value columns are left out: the
 // file shows the structure (small, readable) but cannot give the events back.
+// `views` must be in the order schema/mtf.xsd gives Trace's children after Process.
 void writeModelXml(const compaction::CompactModel& model, const std::filesystem::path& path,
-                   bool structureOnly);
+                   bool structureOnly, const std::vector<ViewElement>& views = {});
 
 struct XmlModel {
   compaction::CompactModel model;

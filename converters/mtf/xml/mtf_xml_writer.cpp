@@ -248,10 +248,20 @@ void writeProcess(XmlWriter& w, const CompactModel& model, const compaction::Loc
   w.endElement();
 }
 
+// An analysis's readable element, nested as given (a value that is not plain text is
+// written in base64 rather than breaking the document).
+void writeView(XmlWriter& w, const ViewElement& view) {
+  w.startElement(view.element.c_str());
+  for (const auto& [name, value] : view.attributes)
+    w.attribute(name.c_str(), isPlainXmlText(value) ? value : base64Encode(value));
+  for (const ViewElement& child : view.children) writeView(w, child);
+  w.endElement();
+}
+
 }  // namespace
 
-void writeModelXml(const CompactModel& model, const std::filesystem::path& path,
-                   bool structureOnly) {
+void writeModelXml(const CompactModel& model, const std::filesystem::path& path, bool structureOnly,
+                   const std::vector<ViewElement>& views) {
   XmlWriter w(path);
   w.startDocument();
   w.startElement(kMtfXmlRoot);
@@ -273,6 +283,7 @@ void writeModelXml(const CompactModel& model, const std::filesystem::path& path,
   const RankMap ranks(model.definitions);
   for (const compaction::LocationModel& loc : model.locations)
     writeProcess(w, model, loc, processors, ranks, structureOnly);
+  for (const ViewElement& view : views) writeView(w, view);
   writeAnnotations(w, model.annotations);
   w.endElement();  // Trace
   w.endElement();  // Scenario
