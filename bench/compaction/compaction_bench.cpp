@@ -26,12 +26,13 @@ double secondsSince(std::chrono::steady_clock::time_point start) {
 
 int main(int argc, char** argv) {
   if (argc < 3) {
-    std::fprintf(stderr, "usage: %s TRACE.otf2 OUT.mtf [TIME_MODE 0|1]\n", argv[0]);
+    std::fprintf(stderr, "usage: %s TRACE.otf2 OUT.mtf [TIME_MODE 0|1] [ZLIB_LEVEL]\n", argv[0]);
     return 1;
   }
   try {
     mtf::compaction::CompactorOptions options;
     if (argc > 3) options.timePrediction = static_cast<uint8_t>(std::atoi(argv[3]));
+    if (argc > 4) options.zlibLevel = std::atoi(argv[4]);
     auto start = std::chrono::steady_clock::now();
     CountingSink counter;
     mtf::otf2::Otf2Reader(argv[1], {}).read(counter);
