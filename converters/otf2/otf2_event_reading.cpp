@@ -17,10 +17,9 @@ void append(std::vector<uint64_t>& fields, T value) {
     fields.push_back(static_cast<uint64_t>(value));
 }
 
-void copyAttributes(const OTF2_AttributeList* list, std::vector<EventAttribute>& out) {
-  out.clear();
-  if (!list) return;
-  const uint32_t count = OTF2_AttributeList_GetNumberOfElements(list);
+// Kept out of line: most events carry no attributes, and the hot path stays small.
+[[gnu::noinline]] void copyAttributes(const OTF2_AttributeList* list, uint32_t count,
+                                      std::vector<EventAttribute>& out) {
   for (uint32_t i = 0; i < count; ++i) {
     OTF2_AttributeRef ref;
     OTF2_Type type;
@@ -61,18 +60,28 @@ void undoConvention(EventReadState& s) {
   }
 }
 
+[[gnu::noinline]] OTF2_CallbackCode failed(EventReadState& s) {
+  s.error = std::current_exception();
+  return OTF2_CALLBACK_INTERRUPT;
+}
+
 OTF2_CallbackCode deliver(EventReadState& s, const OTF2_AttributeList* attributes) {
+  std::vector<EventAttribute>& attributesOut = s.event.attributes;
+  if (!attributesOut.empty()) attributesOut.clear();
+  const uint32_t count = attributes ? OTF2_AttributeList_GetNumberOfElements(attributes) : 0;
   try {
-    copyAttributes(attributes, s.event.attributes);
-    if (s.stateParameter != kUndefinedRef || s.genericParameter != kUndefinedRef) undoConvention(s);
+    if (count != 0) [[unlikely]]
+      copyAttributes(attributes, count, attributesOut);
+    if (s.conventionInUse) [[unlikely]]
+      undoConvention(s);
     s.sink->event(s.event);
-    ++s.delivered;
-    if (s.progress) s.progress->tick(s.delivered);
-    return OTF2_CALLBACK_SUCCESS;
   } catch (...) {
-    s.error = std::current_exception();
-    return OTF2_CALLBACK_INTERRUPT;
+    return failed(s);
   }
+  ++s.delivered;
+  if (s.progress) [[unlikely]]
+    s.progress->tick(s.delivered);
+  return OTF2_CALLBACK_SUCCESS;
 }
 
 EventReadState& start(void* user, EventKind kind, OTF2_LocationRef location, OTF2_TimeStamp time) {

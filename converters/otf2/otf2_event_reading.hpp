@@ -20,6 +20,7 @@ struct EventReadState {
   Ref stateEndAttribute = kUndefinedRef;
   Ref genericParameter = kUndefinedRef;
   Ref genericTypeAttribute = kUndefinedRef;
+  bool conventionInUse = false;  // any of the above defined: check Parameter events
   uint64_t unknownRecords = 0;
   uint64_t delivered = 0;
   Progress* progress = nullptr;

@@ -151,13 +151,14 @@ void Otf2Reader::read(TraceSink& sink) {
   state.stateEndAttribute = convention_.stateEndAttribute;
   state.genericParameter = convention_.genericParameter;
   state.genericTypeAttribute = convention_.genericTypeAttribute;
+  state.conventionInUse = convention_.any();
   const EvtCallbacksHandle callbacks(OTF2_EvtReaderCallbacks_New());
   registerEventCallbacks(callbacks.get());
   sink.begin(defs);
   OTF2_ErrorCode status = OTF2_Reader_OpenEvtFiles(reader_.get());
   if (status != OTF2_SUCCESS) fail("", status);
   Progress progress("reading " + input_.filename().string(), options_.progress);
-  state.progress = &progress;
+  if (options_.progress) state.progress = &progress;
   for (const LocationView& location : locations)
     readLocationEvents(location.id, callbacks.get(), state);
   progress.finish();

@@ -21,7 +21,8 @@ class Otf2Writer : public TraceSink {
 
   void begin(const Definitions& defs) override;
   // Events of different locations may be interleaved; each location has its own
-  // OTF2 event writer (one buffer chunk each), so memory grows with locations, not events.
+  // OTF2 event writer (a 1 MiB chunk plus the library's 4 MiB file buffer), so memory
+  // grows with the number of locations, never with the number of events.
   void event(const Event& e) override;
   // Writes the global definitions (with the real per-location event counts) and closes
   // the archive.
