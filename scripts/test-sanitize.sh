@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# The test suite under AddressSanitizer + UndefinedBehaviorSanitizer (issue 8), called by
+# scripts/test.sh. One clang build (build-asan) with -DMTF_SANITIZE=ON -DMTF_FUZZ=ON: every
+# unit, CLI and bad-input test, plus a short smoke run of each libFuzzer target over its
+# seed corpus (fuzz_smoke_*, MTF_FUZZ_SMOKE_SECONDS each, default 20). Any sanitizer report
+# stops the process (halt_on_error) and fails its test.
+# Environment: MTF_ASAN_BUILD_DIR (default build-asan), MTF_JOBS (default: cores),
+# MTF_FUZZ_SMOKE_SECONDS, MTF_CTEST_ARGS (extra ctest arguments, e.g. "-R bad_input").
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if [ "$(id -u)" = 0 ]; then bash scripts/install-deps.sh; fi
+BUILD=${MTF_ASAN_BUILD_DIR:-build-asan}
+JOBS=${MTF_JOBS:-$(nproc)}
+CC=clang CXX=clang++ cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DMTF_SANITIZE=ON -DMTF_FUZZ=ON -DMTF_TESTS=ON \
+  -DMTF_FUZZ_SMOKE_SECONDS="${MTF_FUZZ_SMOKE_SECONDS:-20}" >/dev/null
+cmake --build "$BUILD" -j "$JOBS"
+# detect_leaks: LeakSanitizer too. abort_on_error=0 keeps exit codes meaningful for tests
+# that expect a status; halt_on_error makes any report fatal.
+export ASAN_OPTIONS=halt_on_error=1:detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1
+export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+cd "$BUILD"
+# shellcheck disable=SC2086  # MTF_CTEST_ARGS may hold several arguments
+ctest --output-on-failure -j "$JOBS" --timeout 1200 ${MTF_CTEST_ARGS:-}
