@@ -2,24 +2,69 @@
 # Long fuzz campaigns, outside the test suite: builds the libFuzzer targets with clang
 # (ASan + UBSan) and runs each for SECONDS (default 600), keeping the grown corpus in
 # build-fuzz/corpus/<target> between runs. Prints the executions of each target.
-# Crashing inputs land in build-fuzz/findings/; turn each into a regression seed under
-# tests/fuzz/corpus/<target>/ once fixed.
+# Usage: scripts/fuzz.sh [SECONDS] [TARGET...]   (default: every tests/fuzz/fuzz_*.cpp)
+# Seeds: tests/fuzz/corpus/<target> (from mtf-gen), plus, read-only, inputs derived at run
+# time from the real traces in /work/shared/traces (MTF_TRACES): Paraver and TAU files in
+# each target's input layout, and MTF/MTF-XML conversions of the real traces (needs
+# build/mtf). libFuzzer cuts inputs longer than -max_len (64 KB), so big traces serve as
+# excerpts. Crashing inputs land in build-fuzz/findings/; turn each into a regression seed
+# under tests/fuzz/corpus/<target>/ once fixed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_PER_TARGET=${1:-600}
+shift || true
+TRACES=${MTF_TRACES:-/work/shared/traces}
 if [ "$(id -u)" = 0 ]; then bash scripts/install-deps.sh; fi
+targets=("$@")
+if [ ${#targets[@]} -eq 0 ]; then
+  for f in tests/fuzz/fuzz_*.cpp; do targets+=("$(basename "$f" .cpp)"); done
+fi
 CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DMTF_FUZZ=ON -DMTF_SANITIZE=ON -DMTF_TESTS=OFF >/dev/null
-cmake --build build-fuzz -j "$(nproc)" >/dev/null
+cmake --build build-fuzz -j "$(nproc)" --target "${targets[@]}" >/dev/null
+
+# extra_corpus TARGET DIR: real-trace inputs in the target's layout (see tests/fuzz/fuzz_*.cpp).
+extra_corpus() {
+  local target=$1 dir=$2 f
+  mkdir -p "$dir"
+  [ -d "$TRACES" ] || return 0
+  case $target in
+    fuzz_paraver_prv)
+      for f in "$TRACES"/paraver/*/*.prv; do
+        { cat "$f"; printf '\n@@PCF@@\n'; cat "${f%.prv}.pcf" 2>/dev/null || true; } \
+          > "$dir/$(basename "$f")"
+      done ;;
+    fuzz_tau)
+      for f in "$TRACES"/tau/*/events.*.edf; do
+        local n=${f##*/events.} && n=${n%.edf}
+        local trc=$(dirname "$f")/tautrace.$n.0.0.trc
+        [ -f "$trc" ] || continue
+        { cat "$f"; printf '\n@@TRC@@\n'; head -c 65536 "$trc"; } \
+          > "$dir/$(basename "$(dirname "$f")")-$n"
+      done ;;
+    fuzz_mtf_binary | fuzz_mtf_xml)
+      local ext=mtf && [ "$target" = fuzz_mtf_xml ] && ext=mtf.xml
+      [ -x build/mtf ] || return 0
+      for f in "$TRACES"/otf2/*/traces.otf2 "$TRACES"/paraver/*/*.prv; do
+        local out=$dir/$(basename "$(dirname "$f")").$ext
+        build/mtf convert "$f" -o "$out" --force >/dev/null 2>&1 || rm -f "$out"
+      done ;;
+  esac
+}
+
 mkdir -p build-fuzz/findings
-for fuzzer in build-fuzz/tests/fuzz/fuzz_*; do
-  [ -x "$fuzzer" ] || continue
-  name=$(basename "$fuzzer")
-  corpus=build-fuzz/corpus/$name
+for name in "${targets[@]}"; do
+  fuzzer=build-fuzz/tests/fuzz/$name
+  [ -x "$fuzzer" ] || { echo "$name: not built"; continue; }
+  corpus=build-fuzz/corpus/$name extra=build-fuzz/extra/$name
   mkdir -p "$corpus"
   cp -rn "tests/fuzz/corpus/$name/." "$corpus/" 2>/dev/null || true
-  (cd build-fuzz/findings && "../../$fuzzer" "../../$corpus" -max_total_time="$SECONDS_PER_TARGET" \
-     -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 2>&1 | tail -n 40 > "$name.log" || true)
-  execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "build-fuzz/findings/$name.log" | grep -o '[0-9]*$' || echo 0)
-  echo "$name: $execs executions, corpus $(ls "$corpus" | wc -l) inputs"
+  extra_corpus "$name" "$extra"
+  (cd build-fuzz/findings && "../../$fuzzer" "../../$corpus" "../../$extra" \
+     -max_total_time="$SECONDS_PER_TARGET" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
+     -print_final_stats=1 > "$name.log" 2>&1 || true)
+  execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "build-fuzz/findings/$name.log" |
+          grep -o '[0-9]*$' || echo 0)
+  crashes=$(grep -c -E '^==[0-9]+==ERROR|Test unit written to' "build-fuzz/findings/$name.log" || true)
+  echo "$name: $execs executions, corpus $(ls "$corpus" | wc -l) inputs, $crashes crash reports"
 done
