@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 #include <new>
+#include <stdexcept>
 #include <vector>
 
 #include "converters/otf2/otf2_def_writing.hpp"
@@ -131,6 +132,7 @@ OTF2_EvtWriter* Otf2Writer::writerFor(LocationId location) {
 }
 
 void Otf2Writer::event(const Event& e) {
+  if (!archive_ || !encoder_) throw std::logic_error("Otf2Writer::event() without begin()");
   if (e.location != lastLocation_ || !lastWriter_) {
     lastWriter_ = writerFor(e.location);
     lastLocation_ = e.location;
@@ -209,6 +211,7 @@ void Otf2Writer::writeGlobalDefinitions(
 }
 
 void Otf2Writer::end() {
+  if (!archive_ || !encoder_) throw std::logic_error("Otf2Writer::end() without begin()");
   const auto eventCounts = closeEventWriters();
   writeLocalDefinitions();
   writeGlobalDefinitions(eventCounts);

@@ -102,6 +102,11 @@ Synthetic makeSynthetic() {
   defineMpiWorld(b, {0, 1ull << 37});
   const Ref main = b.region("main", RegionRole::Function, Paradigm::User);
   const Ref metric = b.metric("PAPI_TOT_CYC", "cycles", 4);
+  b.group("nobody", 2 /* OTF2_GROUP_TYPE_REGIONS */, Paradigm::User, {});  // empty
+  const Ref propertyName = b.string("clock speed");
+  s.defs.add({DefKind::LocationProperty, {0, propertyName, 10 /* DOUBLE */, bitsOf(2.5e9)}, {}});
+  s.defs.add(
+      {DefKind::LocationProperty, {0, propertyName, 7 /* INT32 */, bitsOf(int64_t{-7})}, {}});
   const Ref attrName = b.string("colour");
   s.defs.add({DefKind::Attribute, {0, attrName, attrName, 3 /* UINT32 */}, {}});
   // A large value, as a Paraver .pcf can be.
