@@ -17,6 +17,9 @@ inline constexpr char kMtfXmlRoot[] = "Scenario";
 inline constexpr uint64_t kMtfXmlVersion = 1;
 // Names the bytes of ColumnChunk::encoded (compaction/columns.hpp, version 1).
 inline constexpr char kValuesEncoding[] = "mtf-columns-1";
+// A trace fact (format, creator, version) that is not plain XML text is stored as the
+// property "mtf-xml:<name>" (base64) instead of an attribute; the reader moves it back.
+inline constexpr char kTraceFactProperty[] = "mtf-xml:";
 // Deepest element nesting a reader accepts (Loop nests are the only deep part).
 inline constexpr int kMaxDepth = 200;
 

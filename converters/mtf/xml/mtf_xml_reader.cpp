@@ -164,7 +164,7 @@ void ModelParser::checkModel() {
 
 void ModelParser::readTrace() {
   TraceInfo& info = model_.definitions.info;
-  info.format = required("format");
+  info.format = r_.attribute("format").value_or("");
   info.creator = r_.attribute("creator").value_or("");
   info.version = r_.attribute("version").value_or("");
   const std::string structureOnly = r_.attribute("structureOnly").value_or("false");
@@ -194,6 +194,13 @@ void ModelParser::readTrace() {
     else
       fail("unexpected element <" + std::string(name) + "> in <Trace>");
   });
+  for (auto [name, field] : {std::pair{"format", &info.format}, std::pair{"creator", &info.creator},
+                             std::pair{"version", &info.version}}) {
+    auto it = info.properties.find(std::string(kTraceFactProperty) + name);
+    if (it == info.properties.end()) continue;
+    *field = std::move(it->second);
+    info.properties.erase(it);
+  }
 }
 
 void ModelParser::readClock() {

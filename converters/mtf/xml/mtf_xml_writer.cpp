@@ -70,18 +70,21 @@ void writeField(XmlWriter& w, const std::string& name, uint64_t value) {
   w.endElement();
 }
 
-void writeTraceHeader(XmlWriter& w, const Definitions& defs) {
+void writeTraceHeader(XmlWriter& w, const Definitions& defs,
+                      const std::map<std::string, std::string>& fallback) {
   w.startElement("Clock");
   w.attribute("resolution", defs.clock.resolution);
   w.attribute("globalOffset", defs.clock.globalOffset);
   w.attribute("traceLength", defs.clock.traceLength);
   if (defs.clock.realtime != kUndefinedId) w.attribute("realtime", defs.clock.realtime);
   w.endElement();
-  for (const auto& [key, value] : defs.info.properties) {
-    w.startElement("Property");
-    w.attribute("key", key);
-    writeEncodedText(w, value);
-    w.endElement();
+  for (const auto* properties : {&defs.info.properties, &fallback}) {
+    for (const auto& [key, value] : *properties) {
+      w.startElement("Property");
+      w.attribute("key", isPlainXmlText(key) ? key : base64Encode(key));
+      writeEncodedText(w, value);
+      w.endElement();
+    }
   }
 }
 
@@ -269,11 +272,18 @@ void writeModelXml(const CompactModel& model, const std::filesystem::path& path,
   w.attribute("formatVersion", kMtfXmlVersion);
   w.startElement("Trace");
   const TraceInfo& info = model.definitions.info;
-  w.attribute("format", info.format.empty() ? std::string_view("mtf") : info.format);
-  if (!info.creator.empty()) w.attribute("creator", info.creator);
-  if (!info.version.empty()) w.attribute("version", info.version);
+  std::map<std::string, std::string> fallback;  // trace facts that are not plain text
+  auto traceAttribute = [&](const char* name, const std::string& value) {
+    if (isPlainXmlText(value))
+      w.attribute(name, value);
+    else
+      fallback[std::string(kTraceFactProperty) + name] = value;
+  };
+  traceAttribute("format", info.format);
+  if (!info.creator.empty()) traceAttribute("creator", info.creator);
+  if (!info.version.empty()) traceAttribute("version", info.version);
   if (structureOnly) w.attribute("structureOnly", "true");
-  writeTraceHeader(w, model.definitions);
+  writeTraceHeader(w, model.definitions, fallback);
   writeDefinitions(w, model.definitions);
   const auto processors = writeProcessors(w, model);
   writeSignatures(w, model);

@@ -19,7 +19,7 @@ inline SyntheticTrace makeSyntheticTrace(uint64_t iterations) {
   SyntheticTrace t;
   DefinitionBuilder b(t.defs);
   t.defs.info.format = "otf2";
-  t.defs.info.creator = "synthetic";
+  t.defs.info.creator = "synthetic \x02 (not plain text)";
   t.defs.info.properties["paraver.pcf"] = "STATES\n0 Idle\n\tcontrol:\x01\r\n";
   t.defs.clock.resolution = 1000000;
   const uint64_t node = b.systemTreeNode("node-a", "node");
