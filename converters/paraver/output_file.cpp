@@ -18,7 +18,8 @@ OutputFile::OutputFile(std::string path, bool gzip) : path_(std::move(path)) {
   if (!gz_ && !plain_) throw IoError(path_, std::string("cannot create: ") + std::strerror(errno));
 }
 
-void OutputFile::write(std::string_view text) {
+void OutputFile::flush() {
+  const std::string_view text = buffer_;
   if (text.empty()) return;
   bool ok = false;
   if (gz_) {
@@ -28,9 +29,11 @@ void OutputFile::write(std::string_view text) {
     ok = std::fwrite(text.data(), 1, text.size(), plain_.get()) == text.size();
   }
   if (!ok) throw IoError(path_, "write failed (disk full?)");
+  buffer_.clear();
 }
 
 void OutputFile::close() {
+  flush();
   if (gz_) {
     const int status = gzclose(gz_.release());
     if (status != Z_OK) throw IoError(path_, "closing the compressed stream failed");

@@ -13,16 +13,24 @@ class OutputFile {
  public:
   // Throws IoError if the file cannot be created.
   OutputFile(std::string path, bool gzip);
-  void write(std::string_view text);
+  // Buffered here (one library call per megabyte, not per line).
+  void write(std::string_view text) {
+    buffer_.append(text);
+    if (buffer_.size() >= kBufferSize) flush();
+  }
   void line(std::string_view text) {
-    write(text);
-    write("\n");
+    buffer_.append(text);
+    buffer_ += '\n';
+    if (buffer_.size() >= kBufferSize) flush();
   }
   // Flushes and closes; throws IoError on failure (e.g. disk full).
   void close();
 
  private:
+  static constexpr size_t kBufferSize = size_t{1} << 20;
+  void flush();
   std::string path_;
+  std::string buffer_;
   FileHandle plain_;
   GzHandle gz_;
 };

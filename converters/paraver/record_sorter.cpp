@@ -45,7 +45,11 @@ class RunReader {
 }  // namespace
 
 RecordSorter::RecordSorter(std::filesystem::path tempPrefix, size_t memoryLimitBytes)
-    : prefix_(std::move(tempPrefix)), limit_(memoryLimitBytes) {}
+    : prefix_(std::move(tempPrefix)), limit_(memoryLimitBytes) {
+  // Reserved, not touched: no copying while the buffer grows to the limit.
+  arena_.reserve(limit_);
+  items_.reserve(limit_ / 64);
+}
 
 RecordSorter::~RecordSorter() {
   removeRuns();

@@ -81,6 +81,12 @@ std::string unitFor(uint64_t resolution) {
 WriterLayout::WriterLayout(const Definitions& defs) : defs_(defs) {
   paraverOrigin_ = adoptParaverHeader(defs);
   if (!paraverOrigin_) layOutExtraeStyle(defs);
+  // Small ids (all of them for Paraver and most OTF2 traces) skip the hash lookup.
+  for (const auto& [id, place] : places_) {
+    if (id >= (uint64_t{1} << 16)) continue;
+    if (dense_.size() <= id) dense_.resize(id + 1, ThreadPlace{1, 1, 1, 0, 0});
+    dense_[id] = place;
+  }
   assignCalls(defs);
   assignCounters(defs);
   chooseTimeUnit(defs);

@@ -41,6 +41,7 @@ class WriterLayout {
   bool paraverOrigin() const { return paraverOrigin_; }
   // nullptr for a location the definitions do not declare.
   const ThreadPlace* placeOf(LocationId location) const {
+    if (location < dense_.size()) return dense_[location].defaultCpu ? &dense_[location] : nullptr;
     const auto it = places_.find(location);
     return it == places_.end() ? nullptr : &it->second;
   }
@@ -75,6 +76,7 @@ class WriterLayout {
   bool paraverOrigin_ = false;
   Header header_;
   std::unordered_map<LocationId, ThreadPlace> places_;
+  std::vector<ThreadPlace> dense_;  // places_ by small location id (defaultCpu 0 = none)
   std::vector<std::string> threadNames_, nodeNames_;
   std::unordered_map<Ref, CallCode> calls_;
   std::unordered_map<uint64_t, std::vector<uint64_t>> counters_;
