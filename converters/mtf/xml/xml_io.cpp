@@ -111,8 +111,14 @@ XmlReader::XmlReader(const std::filesystem::path& path, int maxDepth)
     : path_(path), maxDepth_(maxDepth) {
   const Prolog prolog = scanProlog(path);
   if (prolog.hasDoctype) throw InputError(path.string(), "", "a DOCTYPE is not allowed in MTF XML");
-  // NONET: never fetch anything; no DTDLOAD/NOENT: entities are neither loaded nor expanded.
-  reader_ = xmlReaderForFile(path.c_str(), nullptr, XML_PARSE_NONET | XML_PARSE_COMPACT);
+  // The root must start early, so that no DOCTYPE can hide behind a long prolog.
+  if (!prolog.wellFormedStart)
+    throw InputError(path.string(), "", "not XML: no root element in the first 64 KiB");
+  // NONET: never fetch anything; no DTDLOAD/NOENT: entities are neither loaded nor
+  // expanded (and a DOCTYPE is refused above). HUGE lifts the 10 MB limit on one text
+  // node (a large annotation in base64); depth is bounded by maxDepth instead.
+  reader_ =
+      xmlReaderForFile(path.c_str(), nullptr, XML_PARSE_NONET | XML_PARSE_COMPACT | XML_PARSE_HUGE);
   if (!reader_) throw IoError(path.string(), "cannot open for reading");
   xmlTextReaderSetStructuredErrorHandler(reader_, recordError, &error_);
 }

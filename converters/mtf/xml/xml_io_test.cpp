@@ -62,6 +62,28 @@ TEST_F(XmlIo, WrittenTextAndAttributesReadBackUnchanged) {
   EXPECT_EQ(r.elementText(), "   ");
 }
 
+TEST_F(XmlIo, TextNodesLargerThanTenMegabytesRead) {
+  const fs::path p = dir_ / "big.xml";
+  const std::string big(11u << 20, 'A');
+  {
+    XmlWriter w(p);
+    w.startDocument();
+    w.startElement("Big");
+    w.text(big);
+    w.endElement();
+    w.finish();
+  }
+  XmlReader r(p, 10);
+  ASSERT_TRUE(r.next());
+  EXPECT_EQ(r.elementText().size(), big.size());
+}
+
+TEST_F(XmlIo, RootMustStartEarly) {
+  EXPECT_THROW(XmlReader(file("late.xml", "<!--" + std::string(70000, 'x') + "--><a/>"), 10),
+               InputError);
+  EXPECT_THROW(XmlReader(file("empty.xml", ""), 10), InputError);
+}
+
 TEST_F(XmlIo, UnwritablePathIsAnIoError) {
   EXPECT_THROW(XmlWriter(dir_ / "missing" / "x.xml"), IoError);
 }
