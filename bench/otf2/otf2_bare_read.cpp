@@ -31,92 +31,14 @@ void setEmpty(OTF2_ErrorCode (*setter)(OTF2_EvtReaderCallbacks*,
   setter(callbacks, &ignore<Args...>);
 }
 
-#define MTF_EMPTY(kind) setEmpty(&OTF2_EvtReaderCallbacks_Set##kind##Callback, c)
-
 void setAllEmpty(OTF2_EvtReaderCallbacks* c) {
-  MTF_EMPTY(Unknown);
-  MTF_EMPTY(BufferFlush);
-  MTF_EMPTY(MeasurementOnOff);
-  MTF_EMPTY(Enter);
-  MTF_EMPTY(Leave);
-  MTF_EMPTY(MpiSend);
-  MTF_EMPTY(MpiIsend);
-  MTF_EMPTY(MpiIsendComplete);
-  MTF_EMPTY(MpiIrecvRequest);
-  MTF_EMPTY(MpiRecv);
-  MTF_EMPTY(MpiIrecv);
-  MTF_EMPTY(MpiRequestTest);
-  MTF_EMPTY(MpiRequestCancelled);
-  MTF_EMPTY(MpiCollectiveBegin);
-  MTF_EMPTY(MpiCollectiveEnd);
-  MTF_EMPTY(OmpFork);
-  MTF_EMPTY(OmpJoin);
-  MTF_EMPTY(OmpAcquireLock);
-  MTF_EMPTY(OmpReleaseLock);
-  MTF_EMPTY(OmpTaskCreate);
-  MTF_EMPTY(OmpTaskSwitch);
-  MTF_EMPTY(OmpTaskComplete);
-  MTF_EMPTY(Metric);
-  MTF_EMPTY(ParameterString);
-  MTF_EMPTY(ParameterInt);
-  MTF_EMPTY(ParameterUnsignedInt);
-  MTF_EMPTY(RmaWinCreate);
-  MTF_EMPTY(RmaWinDestroy);
-  MTF_EMPTY(RmaCollectiveBegin);
-  MTF_EMPTY(RmaCollectiveEnd);
-  MTF_EMPTY(RmaGroupSync);
-  MTF_EMPTY(RmaRequestLock);
-  MTF_EMPTY(RmaAcquireLock);
-  MTF_EMPTY(RmaTryLock);
-  MTF_EMPTY(RmaReleaseLock);
-  MTF_EMPTY(RmaSync);
-  MTF_EMPTY(RmaWaitChange);
-  MTF_EMPTY(RmaPut);
-  MTF_EMPTY(RmaGet);
-  MTF_EMPTY(RmaAtomic);
-  MTF_EMPTY(RmaOpCompleteBlocking);
-  MTF_EMPTY(RmaOpCompleteNonBlocking);
-  MTF_EMPTY(RmaOpTest);
-  MTF_EMPTY(RmaOpCompleteRemote);
-  MTF_EMPTY(ThreadFork);
-  MTF_EMPTY(ThreadJoin);
-  MTF_EMPTY(ThreadTeamBegin);
-  MTF_EMPTY(ThreadTeamEnd);
-  MTF_EMPTY(ThreadAcquireLock);
-  MTF_EMPTY(ThreadReleaseLock);
-  MTF_EMPTY(ThreadTaskCreate);
-  MTF_EMPTY(ThreadTaskSwitch);
-  MTF_EMPTY(ThreadTaskComplete);
-  MTF_EMPTY(ThreadCreate);
-  MTF_EMPTY(ThreadBegin);
-  MTF_EMPTY(ThreadWait);
-  MTF_EMPTY(ThreadEnd);
-  MTF_EMPTY(CallingContextEnter);
-  MTF_EMPTY(CallingContextLeave);
-  MTF_EMPTY(CallingContextSample);
-  MTF_EMPTY(IoCreateHandle);
-  MTF_EMPTY(IoDestroyHandle);
-  MTF_EMPTY(IoDuplicateHandle);
-  MTF_EMPTY(IoSeek);
-  MTF_EMPTY(IoChangeStatusFlags);
-  MTF_EMPTY(IoDeleteFile);
-  MTF_EMPTY(IoOperationBegin);
-  MTF_EMPTY(IoOperationTest);
-  MTF_EMPTY(IoOperationIssued);
-  MTF_EMPTY(IoOperationComplete);
-  MTF_EMPTY(IoOperationCancelled);
-  MTF_EMPTY(IoAcquireLock);
-  MTF_EMPTY(IoReleaseLock);
-  MTF_EMPTY(IoTryLock);
-  MTF_EMPTY(ProgramBegin);
-  MTF_EMPTY(ProgramEnd);
-  MTF_EMPTY(NonBlockingCollectiveRequest);
-  MTF_EMPTY(NonBlockingCollectiveComplete);
-  MTF_EMPTY(CommCreate);
-  MTF_EMPTY(CommDestroy);
+#define MTF_OTF2_EVENT(kind) setEmpty(&OTF2_EvtReaderCallbacks_Set##kind##Callback, c);
+#include "converters/otf2/otf2_plain_events.def"  // the list of kinds only
+  MTF_OTF2_EVENT(Unknown)
+  MTF_OTF2_EVENT(Metric)
+  MTF_OTF2_EVENT(ProgramBegin)
+#undef MTF_OTF2_EVENT
 }
-
-#undef MTF_EMPTY
 
 bool readDefinitions(OTF2_Reader* reader) {
   OTF2_GlobalDefReader* defs = OTF2_Reader_GetGlobalDefReader(reader);

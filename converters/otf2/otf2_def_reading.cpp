@@ -142,39 +142,10 @@ void registerSpecialCallbacks(OTF2_GlobalDefReaderCallbacks* c) {
 
 void registerDefinitionCallbacks(OTF2_GlobalDefReaderCallbacks* c) {
   registerSpecialCallbacks(c);
-#define MTF_BIND(kind) bind<DefKind::kind>(&OTF2_GlobalDefReaderCallbacks_Set##kind##Callback, c)
-  MTF_BIND(Paradigm);
-  MTF_BIND(ParadigmProperty);
-  MTF_BIND(Attribute);
-  MTF_BIND(SystemTreeNode);
-  MTF_BIND(LocationGroup);
-  MTF_BIND(Location);
-  MTF_BIND(Region);
-  MTF_BIND(Callsite);
-  MTF_BIND(Callpath);
-  MTF_BIND(MetricMember);
-  MTF_BIND(MetricInstance);
-  MTF_BIND(Comm);
-  MTF_BIND(Parameter);
-  MTF_BIND(RmaWin);
-  MTF_BIND(MetricClassRecorder);
-  MTF_BIND(SystemTreeNodeProperty);
-  MTF_BIND(SystemTreeNodeDomain);
-  MTF_BIND(LocationGroupProperty);
-  MTF_BIND(LocationProperty);
-  MTF_BIND(CartDimension);
-  MTF_BIND(SourceCodeLocation);
-  MTF_BIND(CallingContext);
-  MTF_BIND(CallingContextProperty);
-  MTF_BIND(InterruptGenerator);
-  MTF_BIND(IoFileProperty);
-  MTF_BIND(IoRegularFile);
-  MTF_BIND(IoDirectory);
-  MTF_BIND(IoHandle);
-  MTF_BIND(IoPreCreatedHandleState);
-  MTF_BIND(CallpathParameter);
-  MTF_BIND(InterComm);
-#undef MTF_BIND
+#define MTF_OTF2_DEF(kind) \
+  bind<DefKind::kind>(&OTF2_GlobalDefReaderCallbacks_Set##kind##Callback, c);
+#include "converters/otf2/otf2_plain_definitions.def"
+#undef MTF_OTF2_DEF
 }
 
 }  // namespace mtf::otf2

@@ -117,9 +117,6 @@ OTF2_ErrorCode writeCartCoordinate(OTF2_GlobalDefWriter* w, const DefRecord& r) 
       static_cast<uint8_t>(r.fields[2]), coordinates.data());
 }
 
-#define MTF_GENERIC(kind) \
-  t[static_cast<size_t>(DefKind::kind)] = generic<&OTF2_GlobalDefWriter_Write##kind>()
-
 std::array<WriteFn, kDefKindCount> buildTable() {
   std::array<WriteFn, kDefKindCount> t{};
   t[static_cast<size_t>(DefKind::String)] = &writeString;
@@ -128,41 +125,12 @@ std::array<WriteFn, kDefKindCount> buildTable() {
   t[static_cast<size_t>(DefKind::MetricClass)] = &writeMetricClass;
   t[static_cast<size_t>(DefKind::CartTopology)] = &writeCartTopology;
   t[static_cast<size_t>(DefKind::CartCoordinate)] = &writeCartCoordinate;
-  MTF_GENERIC(Paradigm);
-  MTF_GENERIC(ParadigmProperty);
-  MTF_GENERIC(Attribute);
-  MTF_GENERIC(SystemTreeNode);
-  MTF_GENERIC(LocationGroup);
-  MTF_GENERIC(Location);
-  MTF_GENERIC(Region);
-  MTF_GENERIC(Callsite);
-  MTF_GENERIC(Callpath);
-  MTF_GENERIC(MetricMember);
-  MTF_GENERIC(MetricInstance);
-  MTF_GENERIC(Comm);
-  MTF_GENERIC(Parameter);
-  MTF_GENERIC(RmaWin);
-  MTF_GENERIC(MetricClassRecorder);
-  MTF_GENERIC(SystemTreeNodeProperty);
-  MTF_GENERIC(SystemTreeNodeDomain);
-  MTF_GENERIC(LocationGroupProperty);
-  MTF_GENERIC(LocationProperty);
-  MTF_GENERIC(CartDimension);
-  MTF_GENERIC(SourceCodeLocation);
-  MTF_GENERIC(CallingContext);
-  MTF_GENERIC(CallingContextProperty);
-  MTF_GENERIC(InterruptGenerator);
-  MTF_GENERIC(IoFileProperty);
-  MTF_GENERIC(IoRegularFile);
-  MTF_GENERIC(IoDirectory);
-  MTF_GENERIC(IoHandle);
-  MTF_GENERIC(IoPreCreatedHandleState);
-  MTF_GENERIC(CallpathParameter);
-  MTF_GENERIC(InterComm);
+#define MTF_OTF2_DEF(kind) \
+  t[static_cast<size_t>(DefKind::kind)] = generic<&OTF2_GlobalDefWriter_Write##kind>();
+#include "converters/otf2/otf2_plain_definitions.def"
+#undef MTF_OTF2_DEF
   return t;
 }
-
-#undef MTF_GENERIC
 
 }  // namespace
 

@@ -148,87 +148,10 @@ void registerEventCallbacks(OTF2_EvtReaderCallbacks* c) {
   OTF2_EvtReaderCallbacks_SetUnknownCallback(c, &onUnknown);
   OTF2_EvtReaderCallbacks_SetMetricCallback(c, &onMetric);
   OTF2_EvtReaderCallbacks_SetProgramBeginCallback(c, &onProgramBegin);
-  // Every other OTF2 event: its callback arguments are the model's fields one to one
-  // (event_kinds.def mirrors OTF2 3.0), so one template serves them all.
-#define MTF_BIND(kind) bind<EventKind::kind>(&OTF2_EvtReaderCallbacks_Set##kind##Callback, c)
-  MTF_BIND(BufferFlush);
-  MTF_BIND(MeasurementOnOff);
-  MTF_BIND(Enter);
-  MTF_BIND(Leave);
-  MTF_BIND(MpiSend);
-  MTF_BIND(MpiIsend);
-  MTF_BIND(MpiIsendComplete);
-  MTF_BIND(MpiIrecvRequest);
-  MTF_BIND(MpiRecv);
-  MTF_BIND(MpiIrecv);
-  MTF_BIND(MpiRequestTest);
-  MTF_BIND(MpiRequestCancelled);
-  MTF_BIND(MpiCollectiveBegin);
-  MTF_BIND(MpiCollectiveEnd);
-  MTF_BIND(OmpFork);
-  MTF_BIND(OmpJoin);
-  MTF_BIND(OmpAcquireLock);
-  MTF_BIND(OmpReleaseLock);
-  MTF_BIND(OmpTaskCreate);
-  MTF_BIND(OmpTaskSwitch);
-  MTF_BIND(OmpTaskComplete);
-  MTF_BIND(ParameterString);
-  MTF_BIND(ParameterInt);
-  MTF_BIND(ParameterUnsignedInt);
-  MTF_BIND(RmaWinCreate);
-  MTF_BIND(RmaWinDestroy);
-  MTF_BIND(RmaCollectiveBegin);
-  MTF_BIND(RmaCollectiveEnd);
-  MTF_BIND(RmaGroupSync);
-  MTF_BIND(RmaRequestLock);
-  MTF_BIND(RmaAcquireLock);
-  MTF_BIND(RmaTryLock);
-  MTF_BIND(RmaReleaseLock);
-  MTF_BIND(RmaSync);
-  MTF_BIND(RmaWaitChange);
-  MTF_BIND(RmaPut);
-  MTF_BIND(RmaGet);
-  MTF_BIND(RmaAtomic);
-  MTF_BIND(RmaOpCompleteBlocking);
-  MTF_BIND(RmaOpCompleteNonBlocking);
-  MTF_BIND(RmaOpTest);
-  MTF_BIND(RmaOpCompleteRemote);
-  MTF_BIND(ThreadFork);
-  MTF_BIND(ThreadJoin);
-  MTF_BIND(ThreadTeamBegin);
-  MTF_BIND(ThreadTeamEnd);
-  MTF_BIND(ThreadAcquireLock);
-  MTF_BIND(ThreadReleaseLock);
-  MTF_BIND(ThreadTaskCreate);
-  MTF_BIND(ThreadTaskSwitch);
-  MTF_BIND(ThreadTaskComplete);
-  MTF_BIND(ThreadCreate);
-  MTF_BIND(ThreadBegin);
-  MTF_BIND(ThreadWait);
-  MTF_BIND(ThreadEnd);
-  MTF_BIND(CallingContextEnter);
-  MTF_BIND(CallingContextLeave);
-  MTF_BIND(CallingContextSample);
-  MTF_BIND(IoCreateHandle);
-  MTF_BIND(IoDestroyHandle);
-  MTF_BIND(IoDuplicateHandle);
-  MTF_BIND(IoSeek);
-  MTF_BIND(IoChangeStatusFlags);
-  MTF_BIND(IoDeleteFile);
-  MTF_BIND(IoOperationBegin);
-  MTF_BIND(IoOperationTest);
-  MTF_BIND(IoOperationIssued);
-  MTF_BIND(IoOperationComplete);
-  MTF_BIND(IoOperationCancelled);
-  MTF_BIND(IoAcquireLock);
-  MTF_BIND(IoReleaseLock);
-  MTF_BIND(IoTryLock);
-  MTF_BIND(ProgramEnd);
-  MTF_BIND(NonBlockingCollectiveRequest);
-  MTF_BIND(NonBlockingCollectiveComplete);
-  MTF_BIND(CommCreate);
-  MTF_BIND(CommDestroy);
-#undef MTF_BIND
+  // Every other OTF2 event: one template serves them all.
+#define MTF_OTF2_EVENT(kind) bind<EventKind::kind>(&OTF2_EvtReaderCallbacks_Set##kind##Callback, c);
+#include "converters/otf2/otf2_plain_events.def"
+#undef MTF_OTF2_EVENT
 }
 
 }  // namespace mtf::otf2

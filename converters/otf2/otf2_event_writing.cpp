@@ -38,92 +38,14 @@ constexpr WriteFn generic() {
   return &EvtWriterTraits<decltype(Fn)>::template write<Fn>;
 }
 
-#define MTF_GENERIC(kind) \
-  t[static_cast<size_t>(EventKind::kind)] = generic<&OTF2_EvtWriter_##kind>()
-
 std::array<WriteFn, kEventKindCount> buildTable() {
   std::array<WriteFn, kEventKindCount> t{};
-  MTF_GENERIC(BufferFlush);
-  MTF_GENERIC(MeasurementOnOff);
-  MTF_GENERIC(Enter);
-  MTF_GENERIC(Leave);
-  MTF_GENERIC(MpiSend);
-  MTF_GENERIC(MpiIsend);
-  MTF_GENERIC(MpiIsendComplete);
-  MTF_GENERIC(MpiIrecvRequest);
-  MTF_GENERIC(MpiRecv);
-  MTF_GENERIC(MpiIrecv);
-  MTF_GENERIC(MpiRequestTest);
-  MTF_GENERIC(MpiRequestCancelled);
-  MTF_GENERIC(MpiCollectiveBegin);
-  MTF_GENERIC(MpiCollectiveEnd);
-  MTF_GENERIC(OmpFork);
-  MTF_GENERIC(OmpJoin);
-  MTF_GENERIC(OmpAcquireLock);
-  MTF_GENERIC(OmpReleaseLock);
-  MTF_GENERIC(OmpTaskCreate);
-  MTF_GENERIC(OmpTaskSwitch);
-  MTF_GENERIC(OmpTaskComplete);
-  MTF_GENERIC(ParameterString);
-  MTF_GENERIC(ParameterInt);
-  MTF_GENERIC(ParameterUnsignedInt);
-  MTF_GENERIC(RmaWinCreate);
-  MTF_GENERIC(RmaWinDestroy);
-  MTF_GENERIC(RmaCollectiveBegin);
-  MTF_GENERIC(RmaCollectiveEnd);
-  MTF_GENERIC(RmaGroupSync);
-  MTF_GENERIC(RmaRequestLock);
-  MTF_GENERIC(RmaAcquireLock);
-  MTF_GENERIC(RmaTryLock);
-  MTF_GENERIC(RmaReleaseLock);
-  MTF_GENERIC(RmaSync);
-  MTF_GENERIC(RmaWaitChange);
-  MTF_GENERIC(RmaPut);
-  MTF_GENERIC(RmaGet);
-  MTF_GENERIC(RmaAtomic);
-  MTF_GENERIC(RmaOpCompleteBlocking);
-  MTF_GENERIC(RmaOpCompleteNonBlocking);
-  MTF_GENERIC(RmaOpTest);
-  MTF_GENERIC(RmaOpCompleteRemote);
-  MTF_GENERIC(ThreadFork);
-  MTF_GENERIC(ThreadJoin);
-  MTF_GENERIC(ThreadTeamBegin);
-  MTF_GENERIC(ThreadTeamEnd);
-  MTF_GENERIC(ThreadAcquireLock);
-  MTF_GENERIC(ThreadReleaseLock);
-  MTF_GENERIC(ThreadTaskCreate);
-  MTF_GENERIC(ThreadTaskSwitch);
-  MTF_GENERIC(ThreadTaskComplete);
-  MTF_GENERIC(ThreadCreate);
-  MTF_GENERIC(ThreadBegin);
-  MTF_GENERIC(ThreadWait);
-  MTF_GENERIC(ThreadEnd);
-  MTF_GENERIC(CallingContextEnter);
-  MTF_GENERIC(CallingContextLeave);
-  MTF_GENERIC(CallingContextSample);
-  MTF_GENERIC(IoCreateHandle);
-  MTF_GENERIC(IoDestroyHandle);
-  MTF_GENERIC(IoDuplicateHandle);
-  MTF_GENERIC(IoSeek);
-  MTF_GENERIC(IoChangeStatusFlags);
-  MTF_GENERIC(IoDeleteFile);
-  MTF_GENERIC(IoOperationBegin);
-  MTF_GENERIC(IoOperationTest);
-  MTF_GENERIC(IoOperationIssued);
-  MTF_GENERIC(IoOperationComplete);
-  MTF_GENERIC(IoOperationCancelled);
-  MTF_GENERIC(IoAcquireLock);
-  MTF_GENERIC(IoReleaseLock);
-  MTF_GENERIC(IoTryLock);
-  MTF_GENERIC(ProgramEnd);
-  MTF_GENERIC(NonBlockingCollectiveRequest);
-  MTF_GENERIC(NonBlockingCollectiveComplete);
-  MTF_GENERIC(CommCreate);
-  MTF_GENERIC(CommDestroy);
+#define MTF_OTF2_EVENT(kind) \
+  t[static_cast<size_t>(EventKind::kind)] = generic<&OTF2_EvtWriter_##kind>();
+#include "converters/otf2/otf2_plain_events.def"
+#undef MTF_OTF2_EVENT
   return t;
 }
-
-#undef MTF_GENERIC
 
 const std::array<WriteFn, kEventKindCount>& table() {
   static const std::array<WriteFn, kEventKindCount> instance = buildTable();
