@@ -2,7 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
+#include <set>
 
 #include "converters/otf2/otf2_anchor.hpp"
 #include "converters/otf2/otf2_format.hpp"
@@ -159,6 +161,69 @@ TEST(Otf2Reader, TraceInfoComesFromTheAnchor) {
   EXPECT_EQ(defs.locations().size(), 2u);
   EXPECT_FALSE(defs.regionName(193).empty());  // MPI_Send, as otf2-print names it
   EXPECT_EQ(defs.regionName(193), "MPI_Send");
+}
+
+const Event* firstOf(const std::vector<Event>& events, EventKind kind, LocationId location) {
+  for (const Event& e : events)
+    if (e.kind == kind && e.location == location) return &e;
+  return nullptr;
+}
+
+// Field values in the model's order, checked against what otf2-print shows.
+TEST(Otf2Reader, FieldsLandInTheModelsOrder) {
+  Otf2Reader reader(kTraces + "pipit-ping-pong-papi", {});
+  CollectingSink sink;
+  reader.read(sink);
+  // METRIC 0 7396895680158984 Metric: 0, 3 Values: (<0>; UINT64; 98850), (<1>; UINT64; 2191),
+  // (<2>; UINT64; 421)
+  const Event* metric = firstOf(sink.events, EventKind::Metric, 0);
+  ASSERT_NE(metric, nullptr);
+  EXPECT_EQ(metric->time, 7396895680158984u);
+  EXPECT_EQ(metric->fields, (std::vector<uint64_t>{0, 3, 4, 98850, 4, 2191, 4, 421}));
+  // Its metric class: self occurrence recorderKind count *member.
+  const DefRecord* metricClass = sink.defs.find(DefKind::MetricClass, 0);
+  ASSERT_NE(metricClass, nullptr);
+  EXPECT_EQ(metricClass->fields.size(), 7u);
+  EXPECT_EQ(metricClass->field("count"), 3u);
+  EXPECT_EQ(sink.defs.string(sink.defs.find(DefKind::MetricMember, 1)->field("name")),
+            "PAPI_L2_TCM");
+
+  Otf2Reader pingPong(kTraces + "pipit-ping-pong", {});
+  CollectingSink pp;
+  pingPong.read(pp);
+  // MPI_SEND 0 7397467382760060 Receiver: 1, Communicator: <1>, Tag: 10, Length: 16384
+  const Event* send = firstOf(pp.events, EventKind::MpiSend, 0);
+  ASSERT_NE(send, nullptr);
+  EXPECT_EQ(send->time, 7397467382760060u);
+  EXPECT_EQ(send->field("receiver"), 1u);
+  EXPECT_EQ(send->field("comm"), 1u);
+  EXPECT_EQ(send->field("tag"), 10u);
+  EXPECT_EQ(send->field("length"), 16384u);
+  // PROGRAM_BEGIN 1 ... Name: <8>, 0 Arguments; ADDITIONAL ATTRIBUTES: (<2>; UINT64; 26602)
+  const Event* begin = firstOf(pp.events, EventKind::ProgramBegin, 1);
+  ASSERT_NE(begin, nullptr);
+  EXPECT_EQ(begin->fields, (std::vector<uint64_t>{8, 0}));
+  EXPECT_EQ(begin->attributes, (std::vector<EventAttribute>{{2, 4, 26602}}));
+}
+
+TEST(Otf2Reader, EachLocationsEventsComeTogetherInTimeOrder) {
+  Otf2Reader reader(kTraces + "fastotf2-mi300", {});
+  CollectingSink sink;
+  reader.read(sink);
+  std::set<LocationId> finished;
+  for (size_t i = 1; i < sink.events.size(); ++i) {
+    const Event& a = sink.events[i - 1];
+    const Event& b = sink.events[i];
+    if (a.location == b.location) {
+      EXPECT_LE(a.time, b.time);
+    } else {
+      EXPECT_TRUE(finished.insert(a.location).second) << "location " << a.location << " resumed";
+    }
+  }
+  EXPECT_GT(finished.size(), 20u);
+  EXPECT_TRUE(
+      finished.count(1ull << 37) || sink.events.back().location == (1ull << 37) ||
+      std::any_of(finished.begin(), finished.end(), [](LocationId l) { return l > (1ull << 32); }));
 }
 
 TEST(Otf2PropertyKeys, EncodingIsValidForOtf2AndReversible) {
