@@ -54,10 +54,20 @@ echo "trace: $TRACE ($EVENTS events)"
 
 # --- size ---
 mapfile -t MEMBERS < <(archive_members "$TRACE")
-OTF2_BYTES=$(cd "$(dirname "$TRACE")" && tar cf - "${MEMBERS[@]}" | wc -c)
-ZSTD_BYTES=$(cd "$(dirname "$TRACE")" && tar cf - "${MEMBERS[@]}" | zstd -19 -T1 -q -c | wc -c)
-GZIP_BYTES=$(cd "$(dirname "$TRACE")" && tar cf - "${MEMBERS[@]}" | gzip -9 -c | wc -c)
-XZ_BYTES=$(cd "$(dirname "$TRACE")" && tar cf - "${MEMBERS[@]}" | xz -9 -T1 -c | wc -c)
+# Compressed sizes of the (deterministic) generated archive are cached in $WORK/*.size:
+# zstd -19 and xz -9 of 200 MB take minutes.
+compressed_size() {  # NAME COMMAND... : bytes of `tar | COMMAND`
+  local cache=$WORK/wavefront-249.$1.size
+  shift
+  if [[ ! -s $cache ]]; then
+    (cd "$(dirname "$TRACE")" && tar cf - "${MEMBERS[@]}" | "$@" | wc -c) > "$cache"
+  fi
+  cat "$cache"
+}
+OTF2_BYTES=$(compressed_size tar cat)
+ZSTD_BYTES=$(compressed_size zstd zstd -19 -T1 -q -c)
+GZIP_BYTES=$(compressed_size gzip gzip -9 -c)
+XZ_BYTES=$(compressed_size xz xz -9 -T1 -c)
 
 MTF_FILE=$WORK/wavefront-249.mtf
 rm -f "$MTF_FILE"
