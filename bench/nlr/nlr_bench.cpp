@@ -95,36 +95,45 @@ void benchTrace(const std::string& path) {
   openTrace(path, {})->read(rec);
   const auto& events = rec.events;
   uint64_t sink = 0;
+  // Every event, with the events inside one MPI call in canonical order.
+  nlr::SignatureOptions all;
+  all.canonicalCallOrder = true;
   const double replaySeconds = bestSeconds([&] {
     replay(events, [&](const Event& e) { sink += e.fields.empty() ? e.time : e.fields[0]; });
   });
   const double signatureSeconds = bestSeconds([&] {
     nlr::SignatureContext ranks(rec.defs);
+    std::vector<nlr::Signature> released;
     std::unordered_map<LocationId, std::pair<nlr::SignatureExtractor, nlr::SignatureTable>> s;
     replay(events, [&](const Event& e) {
       auto it = s.try_emplace(e.location, nlr::SignatureExtractor({}, ranks, e.location),
                               nlr::SignatureTable())
                     .first;
-      if (auto sig = it->second.first.signatureOf(e)) sink += it->second.second.intern(*sig);
+      released.clear();
+      it->second.first.feed(e, released);
+      for (const nlr::Signature& sig : released) sink += it->second.second.intern(sig);
     });
   });
-  std::vector<nlr::LocationLoops> all, mpi;
+  std::vector<nlr::LocationLoops> loops, mpi;
   const double nlrSeconds = bestSeconds([&] {
-    nlr::NlrSink nlrSink({}, {});
+    nlr::NlrSink nlrSink({}, all);
     nlrSink.begin(rec.defs);
     replay(events, [&](const Event& e) { nlrSink.event(e); });
-    all = nlrSink.results();
+    nlrSink.end();
+    loops = nlrSink.results();
   });
   nlr::SignatureOptions compact;
   compact.selection = nlr::EventSelection::Communication;
+  compact.canonicalCallOrder = true;
   nlr::NlrSink mpiSink({}, compact);
   mpiSink.begin(rec.defs);
   replay(events, [&](const Event& e) { mpiSink.event(e); });
+  mpiSink.end();
   mpi = mpiSink.results();
 
   uint64_t symbols = 0;
   std::vector<std::vector<uint32_t>> streams;
-  for (const auto& l : all) {
+  for (const auto& l : loops) {
     streams.emplace_back();
     nlr::expand(l.model, [&](uint32_t s) { streams.back().push_back(s); });
     symbols += streams.back().size();
@@ -137,12 +146,12 @@ void benchTrace(const std::string& path) {
     }
   });
   uint64_t elements = 0;
-  for (const auto& l : all) elements += nlr::printedElements(l.model);
-  const std::string text = loopText(all, rec.defs, {});
+  for (const auto& l : loops) elements += nlr::printedElements(l.model);
+  const std::string text = loopText(loops, rec.defs, all);
   const std::string mpiText = loopText(mpi, rec.defs, compact);
   const double n = static_cast<double>(events.size());
   std::printf("%-34s %10zu %4zu %9.4f %6.2f %7.1f %7.1f %9llu %9zu %7zu %8zu %6zu\n",
-              path.substr(path.find_last_of('/') + 1).c_str(), events.size(), all.size(),
+              path.substr(path.find_last_of('/') + 1).c_str(), events.size(), loops.size(),
               nlrSeconds, nlrSeconds / replaySeconds, n / nlrSeconds / 1e6,
               static_cast<double>(symbols) / coreSeconds / 1e6,
               static_cast<unsigned long long>(elements), text.size(), gzippedSize(text),

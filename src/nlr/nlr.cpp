@@ -37,8 +37,13 @@ Nlr::Nlr(const NlrOptions& options) : options_(options) {
   options_.minReps = std::max(2u, options_.minReps);
   options_.window = std::max<size_t>(options_.window, options_.minReps);
   maxBody_ = options_.window / options_.minReps;
+  size_t table = 1;
+  while (table < 2 * options_.window + maxBody_ + 2) table <<= 1;
+  extensionAt_.assign(table, -1);
+  extensionMask_ = table - 1;
   buf_.reserve(2 * options_.window + 2);
   prev_.reserve(2 * options_.window + 2);
+  extNext_.reserve(2 * options_.window + 2);
 }
 
 void Nlr::push(uint32_t symbol) {
@@ -76,15 +81,25 @@ void Nlr::pushElement(ElementKey key) {
   prev_.push_back(last >= firstPos() ? last : -1);
   last = position;
   buf_.push_back(key);
-  if (isLoop(key)) loops_.push_back(position);
+  if (isLoop(key)) {
+    Pos& slot = extensionAt_[extensionSlot(position, key)];
+    extNext_.push_back(slot);
+    slot = position;
+  } else {
+    extNext_.push_back(-1);
+  }
 }
 
 void Nlr::popElement() {
   const ElementKey key = buf_.back();
   forgetLastPosition(key, prev_.back());
+  if (isLoop(key)) {
+    Pos& slot = extensionAt_[extensionSlot(topPos(), key)];
+    if (slot == topPos()) slot = extNext_.back();
+  }
   buf_.pop_back();
   prev_.pop_back();
-  if (isLoop(key)) loops_.pop_back();
+  extNext_.pop_back();
 }
 
 void Nlr::evictOldest() {
@@ -92,29 +107,26 @@ void Nlr::evictOldest() {
   const Pos position = firstPos();
   emitted_.push_back(key);
   if (lastPositionOf(key) == position) forgetLastPosition(key, -1);
-  if (isLoop(key)) ++loopsHead_;
   ++head_;
   if (head_ >= options_.window) {  // compact: amortised O(1) per element
     buf_.erase(buf_.begin(), buf_.begin() + static_cast<std::ptrdiff_t>(head_));
     prev_.erase(prev_.begin(), prev_.begin() + static_cast<std::ptrdiff_t>(head_));
+    extNext_.erase(extNext_.begin(), extNext_.begin() + static_cast<std::ptrdiff_t>(head_));
     offset_ += static_cast<Pos>(head_);
     head_ = 0;
-    loops_.erase(loops_.begin(), loops_.begin() + static_cast<std::ptrdiff_t>(loopsHead_));
-    loopsHead_ = 0;
   }
 }
 
-// The loop closest to the end that is followed by exactly one copy of its body, or -1.
+// The newest loop followed by exactly one copy of its body at the end of the window,
+// or -1.
 Nlr::Pos Nlr::findExtension(size_t& bodyLength) const {
   const Pos top = topPos();
-  for (size_t i = loops_.size(); i-- > loopsHead_;) {
-    const Pos p = loops_[i];
-    const auto k = static_cast<size_t>(top - p);
-    if (k == 0) continue;
-    if (k > maxBody_) break;
+  Pos p = extensionAt_[static_cast<size_t>(top) & extensionMask_];
+  for (; p >= firstPos() && p < top; p = extNext_[static_cast<size_t>(p - offset_)]) {
     const ElementKey loop = at(p);
-    if (countOf(loop) >= kMaxIterations) continue;
+    if (!isLoop(loop) || countOf(loop) >= kMaxIterations) continue;
     const std::vector<ElementKey>& body = bodies_.body(bodyOf(loop));
+    const auto k = static_cast<size_t>(top - p);
     if (body.size() != k || body.back() != at(top)) continue;
     if (std::equal(body.begin(), body.end(), &buf_[static_cast<size_t>(p + 1 - offset_)])) {
       bodyLength = k;
@@ -179,7 +191,8 @@ LoopModel Nlr::model(std::vector<Signature> signatures) const {
 }
 
 size_t Nlr::workingBytes() const {
-  return (buf_.capacity() + prev_.capacity() + loops_.capacity()) * sizeof(uint64_t) +
+  return (buf_.capacity() + prev_.capacity() + extNext_.capacity() + extensionAt_.capacity()) *
+             sizeof(uint64_t) +
          lastEvent_.capacity() * sizeof(Pos) + lastLoop_.size() * 4 * sizeof(uint64_t);
 }
 

@@ -62,6 +62,10 @@ class Nlr {
   Pos topPos() const { return offset_ + static_cast<Pos>(buf_.size()) - 1; }
   ElementKey at(Pos p) const { return buf_[static_cast<size_t>(p - offset_)]; }
   Pos previousSame(Pos p) const { return prev_[static_cast<size_t>(p - offset_)]; }
+  size_t extensionSlot(Pos loop, ElementKey key) const {
+    const auto length = static_cast<Pos>(bodies_.body(bodyOf(key)).size());
+    return static_cast<size_t>(loop + length) & extensionMask_;
+  }
   Pos& lastPositionOf(ElementKey key);
   void forgetLastPosition(ElementKey key, Pos restored);
 
@@ -84,8 +88,14 @@ class Nlr {
   std::vector<Pos> prev_;  // previous position holding the same key, or -1
   size_t head_ = 0;
   Pos offset_ = 0;
-  std::vector<Pos> loops_;  // positions of the loops in the window, ascending
-  size_t loopsHead_ = 0;
+  // Extension candidates: a loop at position p whose body has L elements can only
+  // absorb a copy when the top reaches p + L, so loops are filed under that position
+  // (modulo the table size; entries are checked when used, stale ones fail the check).
+  // Loops filed under the same position are chained through extNext_ (parallel to
+  // buf_), newest first; pops restore the chain exactly, like prev_.
+  std::vector<Pos> extensionAt_;
+  std::vector<Pos> extNext_;
+  size_t extensionMask_ = 0;
   std::vector<Pos> lastEvent_;                    // symbol -> last position, or -1
   std::unordered_map<ElementKey, Pos> lastLoop_;  // loop key -> last position
 };

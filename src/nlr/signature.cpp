@@ -14,12 +14,7 @@ namespace {
 constexpr size_t kMaxCallDepth = 4096;
 // Events held for canonical order within one MPI call, at most (then released sorted in
 // chunks): a call with millions of events must not grow the extractor.
-constexpr size_t kMaxHeld = 4096;
-
-uint64_t mix(uint64_t h, uint64_t v) {
-  h ^= v + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
-  return h * 0xFF51AFD7ED558CCDull;
-}
+constexpr size_t kMaxHeld = 256;
 
 bool isCollectiveEnd(EventKind k) {
   return k == EventKind::MpiCollectiveEnd || k == EventKind::NonBlockingCollectiveComplete;
@@ -53,21 +48,43 @@ uint32_t parseSignatureFields(const std::string& list) {
 }
 
 size_t SignatureHash::operator()(const Signature& s) const noexcept {
-  uint64_t h = static_cast<uint64_t>(s.kind) | (uint64_t{s.partnerRelative} << 16);
-  h = mix(h, s.region);
-  h = mix(h, s.comm);
-  h = mix(h, s.tag);
-  h = mix(h, static_cast<uint64_t>(s.partner));
-  h = mix(h, s.size);
-  h = mix(h, s.size2);
-  h = mix(h, s.ident);
-  return static_cast<size_t>(h ^ (h >> 29));
+  // Multiply-add over the fields, one final mix: cheap, and enough for a hash table.
+  constexpr uint64_t kOdd = 0x9E3779B97F4A7C15ull;
+  uint64_t h =
+      static_cast<uint64_t>(s.kind) | (uint64_t{s.partnerRelative} << 16) | (uint64_t{s.tag} << 32);
+  h = h * kOdd + (uint64_t{s.region} | (uint64_t{s.comm} << 32));
+  h = h * kOdd + static_cast<uint64_t>(s.partner);
+  h = h * kOdd + s.size;
+  h = h * kOdd + (s.size2 ^ (s.ident << 17));
+  h ^= h >> 32;
+  h *= 0xD6E8FEB86659FD93ull;
+  return static_cast<size_t>(h ^ (h >> 32));
 }
 
 uint32_t SignatureTable::intern(const Signature& s) {
-  const auto [it, inserted] = symbols_.try_emplace(s, static_cast<uint32_t>(bySymbol_.size()));
-  if (inserted) bySymbol_.push_back(s);
-  return it->second;
+  const size_t mask = slots_.size() - 1;
+  for (size_t i = SignatureHash{}(s)&mask;; i = (i + 1) & mask) {
+    const uint32_t slot = slots_[i];
+    if (slot == 0) {
+      const auto symbol = static_cast<uint32_t>(bySymbol_.size());
+      bySymbol_.push_back(s);
+      slots_[i] = symbol + 1;
+      if (2 * bySymbol_.size() > slots_.size()) grow();
+      return symbol;
+    }
+    if (bySymbol_[slot - 1] == s) return slot - 1;
+  }
+}
+
+void SignatureTable::grow() {
+  std::vector<uint32_t> slots(slots_.size() * 2, 0);
+  const size_t mask = slots.size() - 1;
+  for (uint32_t symbol = 0; symbol < bySymbol_.size(); ++symbol) {
+    size_t i = SignatureHash{}(bySymbol_[symbol]) & mask;
+    while (slots[i] != 0) i = (i + 1) & mask;
+    slots[i] = symbol + 1;
+  }
+  slots_ = std::move(slots);
 }
 
 SignatureContext::SignatureContext(const Definitions& defs) {
@@ -170,7 +187,9 @@ void SignatureExtractor::feed(const Event& e, std::vector<Signature>& out) {
 }
 
 void SignatureExtractor::flush(std::vector<Signature>& out) {
-  std::stable_sort(held_.begin(), held_.end());
+  // Insertion sort: stable, no allocation, and a call holds only a few events.
+  for (size_t i = 1; i < held_.size(); ++i)
+    for (size_t j = i; j > 0 && held_[j] < held_[j - 1]; --j) std::swap(held_[j], held_[j - 1]);
   out.insert(out.end(), held_.begin(), held_.end());
   held_.clear();
 }

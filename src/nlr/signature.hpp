@@ -69,7 +69,9 @@ class SignatureTable {
   size_t size() const { return bySymbol_.size(); }
 
  private:
-  std::unordered_map<Signature, uint32_t, SignatureHash> symbols_;
+  void grow();
+  // Open addressing (linear probing) over symbol+1, 0 = empty; at most half full.
+  std::vector<uint32_t> slots_ = std::vector<uint32_t>(64, 0);
   std::vector<Signature> bySymbol_;
 };
 
