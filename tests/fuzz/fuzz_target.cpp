@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 
 #include "registry/registry.hpp"
 #include "util/error.hpp"
@@ -47,6 +48,13 @@ std::pair<std::string, std::string> splitInput(const uint8_t* data, size_t size,
 }
 
 int readTraceFromFiles(const std::vector<FuzzFile>& files, const std::string& openPath) {
+  // Readers warn on std::cerr (missing .pcf, odd counts); thousands of warnings a second
+  // would slow the fuzzer down. Sanitizer and libFuzzer reports do not use std::cerr.
+  static const bool quiet = [] {
+    std::cerr.rdbuf(nullptr);
+    return true;
+  }();
+  (void)quiet;
   const fs::path dir = workDir();
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(dir, ec)) fs::remove_all(entry.path(), ec);
