@@ -62,7 +62,7 @@ for name in "${targets[@]}"; do
   extra_corpus "$name" "$extra"
   dict=() && [ -f "tests/fuzz/$name.dict" ] && dict=(-dict="$PWD/tests/fuzz/$name.dict")
   (cd build-fuzz/findings && "../../$fuzzer" "../../$corpus" "../../$extra" \
-     -max_total_time="$SECONDS_PER_TARGET" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
+     -max_total_time="$SECONDS_PER_TARGET" -max_len=65536 -timeout=10 -rss_limit_mb=2048 -close_fd_mask=2 \
      -print_final_stats=1 "${dict[@]}" > "$name.log" 2>&1 || true)
   execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "build-fuzz/findings/$name.log" |
           grep -o '[0-9]*$' || echo 0)
