@@ -19,7 +19,8 @@ void ArchiveWriter::begin(const Definitions& defs) {
         e.kind = ChunkKind::Columns;
         e.offset = w.offset;
         e.storedSize = w.storedSize;
-        chunk.encoded.clear();
+        // Release the bytes (clear() would keep their capacity alive in the index).
+        std::vector<uint8_t>().swap(chunk.encoded);
         e.meta = std::move(chunk);
         index_.push_back(std::move(e));
         columnLocations_.push_back(location);
@@ -80,8 +81,12 @@ void writeArchive(const compaction::CompactModel& m, const std::filesystem::path
       e.offset = w.offset;
       e.storedSize = w.storedSize;
       e.locationIndex = l;
-      e.meta = chunk;
-      e.meta.encoded.clear();
+      e.meta.firstEvent = chunk.firstEvent;
+      e.meta.eventCount = chunk.eventCount;
+      e.meta.firstTime = chunk.firstTime;
+      e.meta.lastTime = chunk.lastTime;
+      e.meta.minTime = chunk.minTime;
+      e.meta.maxTime = chunk.maxTime;
       index.push_back(std::move(e));
     }
   }
