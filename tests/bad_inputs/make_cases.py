@@ -130,6 +130,14 @@ def xml_cases(xml):
     case("xml_bitflip", "info t.mtf.xml", {"t.mtf.xml": flip(xml, at, 0x20)})
 
 
+def pattern_cases(prv, pcf, row):
+    trace = {"t.prv": prv, "t.pcf": pcf, "t.row": row}
+    case("pattern_1e12_processes", "match t.prv --pattern huge.pattern",
+         dict(trace, **{"huge.pattern": "name huge\nprocesses 1000000000000\nrank 0: S1\n"}))
+    case("pattern_too_many_events", "match t.prv --pattern many.pattern",
+         dict(trace, **{"many.pattern": "processes 1048576\nrank *: S+1 R-1 S+2 R-2 Barrier\n"}))
+
+
 def main():
     build = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "build")
     with tempfile.TemporaryDirectory() as tmp:
@@ -140,6 +148,7 @@ def main():
                         os.path.join(tmp, "r.mtf.xml"), "--no-loops"], check=True,
                        stderr=subprocess.DEVNULL)
         paraver_cases(read(f"{tmp}/r.prv"), read(f"{tmp}/r.pcf"), read(f"{tmp}/r.row"))
+        pattern_cases(read(f"{tmp}/r.prv"), read(f"{tmp}/r.pcf"), read(f"{tmp}/r.row"))
         tau_cases(read(f"{tmp}/tau/events.0.edf"), read(f"{tmp}/tau/tautrace.0.0.0.trc"))
         mtf_cases(read(f"{tmp}/r.mtf"))
         xml_cases(read(f"{tmp}/r.mtf.xml"))
