@@ -9,6 +9,12 @@
 namespace mtf::patterns {
 namespace {
 
+// Bounds on what a pattern file may ask for (found by fuzzing: "processes 10^12" or
+// "rank *" over millions of processes allocated without limit). 2^20 processes is beyond
+// any trace the tools are used on; 2^22 events are 64 MB of symbols.
+constexpr int64_t kMaxPatternProcesses = int64_t(1) << 20;
+constexpr size_t kMaxPatternEvents = size_t(1) << 22;
+
 struct Parser {
   const std::string& origin;
   size_t processes;
@@ -41,6 +47,8 @@ struct Parser {
       if (hi < lo || size_t(hi) >= processes)
         fail("rank range '" + std::string(item) + "' is outside 0.." +
              std::to_string(processes - 1));
+      if (out.size() + size_t(hi - lo + 1) > kMaxPatternEvents)
+        fail("the rank list names more than " + std::to_string(kMaxPatternEvents) + " ranks");
       for (int64_t r = lo; r <= hi; ++r) out.push_back(size_t(r));
       list = comma == std::string_view::npos ? std::string_view{} : list.substr(comma + 1);
     }
@@ -75,6 +83,7 @@ void applyRankLines(PatternSpec& spec, Parser& parser,
                     const std::vector<std::pair<uint64_t, std::string>>& rankLines) {
   spec.perRank.resize(parser.processes);
   spec.parameters["processes"] = std::to_string(parser.processes);
+  size_t total = 0;  // events of every rank so far
   for (const auto& [lineNo, body] : rankLines) {
     parser.line = lineNo;
     const size_t colon = body.find(':');
@@ -83,6 +92,9 @@ void applyRankLines(PatternSpec& spec, Parser& parser,
     std::istringstream events(body.substr(colon + 1));
     std::vector<std::string> tokens;
     for (std::string t; events >> t;) tokens.push_back(t);
+    total += ranks.size() * tokens.size();
+    if (total > kMaxPatternEvents)
+      parser.fail("the pattern holds more than " + std::to_string(kMaxPatternEvents) + " events");
     for (size_t r : ranks)
       for (const std::string& t : tokens) spec.perRank[r].push_back(parser.event(t, r));
   }
@@ -107,8 +119,12 @@ PatternSpec parsePatternText(std::string_view text, size_t processes, const std:
     if (keyword == "name") {
       spec.name = std::string(rest);
     } else if (keyword == "processes") {
-      parser.processes = size_t(parser.number(rest));
-      if (parser.processes < 1) parser.fail("processes must be at least 1");
+      const int64_t processes = parser.number(rest);
+      if (processes < 1) parser.fail("processes must be at least 1");
+      if (processes > kMaxPatternProcesses)
+        parser.fail("processes " + std::to_string(processes) + " is above the limit of " +
+                    std::to_string(kMaxPatternProcesses));
+      parser.processes = size_t(processes);
     } else if (keyword == "rank") {
       rankLines.emplace_back(parser.line, std::string(rest));
     } else {
