@@ -10,7 +10,10 @@ namespace mtf::paraver {
 
 namespace {
 constexpr size_t kChunk = 1 << 20;
-}
+// The longest line accepted. Paraver lines are short (a communicator line of a million
+// tasks is ~10 MB); without a bound, a file without line ends would be read whole.
+constexpr size_t kMaxLine = size_t(64) << 20;
+}  // namespace
 
 LineReader::LineReader(std::string path) : path_(std::move(path)), buffer_(kChunk) {
   file_.reset(gzopen(path_.c_str(), "rb"));
@@ -30,7 +33,12 @@ bool LineReader::refill() {
     end_ -= begin_;
     begin_ = 0;
   }
-  if (end_ == buffer_.size()) buffer_.resize(buffer_.size() * 2);
+  if (end_ == buffer_.size()) {
+    if (buffer_.size() >= kMaxLine)
+      throw InputError(path_, placeLine(line_number_ + 1),
+                       "line longer than " + std::to_string(kMaxLine >> 20) + " MiB (no line end)");
+    buffer_.resize(buffer_.size() * 2);
+  }
   const unsigned want = static_cast<unsigned>(buffer_.size() - end_);
   const int got = gzread(file_.get(), buffer_.data() + end_, want);
   if (got < 0 || (got == 0 && !gzeof(file_.get()))) {
