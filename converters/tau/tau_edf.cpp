@@ -87,6 +87,7 @@ EdfTable parseEdf(std::string text, const std::string& path, bool warn) {
   EdfTable table;
   table.text = std::move(text);
   std::string_view all = table.text;
+  const uint64_t totalBytes = all.size();
   uint64_t lineNumber = 0;
   bool header = false;
   while (!all.empty()) {
@@ -103,6 +104,12 @@ EdfTable parseEdf(std::string text, const std::string& path, bool warn) {
           trimLeft(rest) != "dynamic_trace_events")
         throw InputError(path, placeLine(lineNumber),
                          "not an edf: expected 'N dynamic_trace_events'");
+      // A count the file cannot possibly list (each line takes more than one byte) means a
+      // damaged file, not the usual off-by-one of real traces (which stays a warning).
+      if (static_cast<uint64_t>(declared) > totalBytes)
+        throw InputError(path, placeLine(lineNumber),
+                         "declares " + std::to_string(declared) + " events, more than its " +
+                             std::to_string(totalBytes) + " bytes can list");
       table.declared = static_cast<uint64_t>(declared);
       header = true;
       continue;
