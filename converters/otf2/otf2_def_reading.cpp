@@ -8,16 +8,10 @@ namespace mtf::otf2 {
 
 namespace {
 
-template <typename T>
-void append(std::vector<uint64_t>& fields, T value) {
-  if constexpr (std::is_signed_v<T>)
-    fields.push_back(static_cast<uint64_t>(static_cast<int64_t>(value)));
-  else
-    fields.push_back(static_cast<uint64_t>(value));
-}
+using otf2::appendField;  // the plain-value overload, beside the one below
 
 // An "any" value always follows its type field (definition_kinds.def).
-void append(std::vector<uint64_t>& fields, OTF2_AttributeValue value) {
+void appendField(std::vector<uint64_t>& fields, OTF2_AttributeValue value) {
   fields.push_back(valueBits(static_cast<OTF2_Type>(fields.back()), value));
 }
 
@@ -41,7 +35,7 @@ OTF2_CallbackCode onDefinition(void* user, Args... args) {
     DefRecord record;
     record.kind = Kind;
     record.fields.reserve(sizeof...(Args));
-    (append(record.fields, args), ...);
+    (appendField(record.fields, args), ...);
     state.defs->add(std::move(record));
   });
 }

@@ -9,14 +9,6 @@ namespace mtf::otf2 {
 
 namespace {
 
-template <typename T>
-void append(std::vector<uint64_t>& fields, T value) {
-  if constexpr (std::is_signed_v<T>)
-    fields.push_back(static_cast<uint64_t>(static_cast<int64_t>(value)));
-  else
-    fields.push_back(static_cast<uint64_t>(value));
-}
-
 // Kept out of line: most events carry no attributes, and the hot path stays small.
 [[gnu::noinline]] void copyAttributes(const OTF2_AttributeList* list, uint32_t count,
                                       std::vector<EventAttribute>& out) {
@@ -98,7 +90,7 @@ template <EventKind Kind, typename... Args>
 OTF2_CallbackCode onEvent(OTF2_LocationRef location, OTF2_TimeStamp time, uint64_t, void* user,
                           OTF2_AttributeList* attributes, Args... args) {
   EventReadState& s = start(user, Kind, location, time);
-  (append(s.event.fields, args), ...);
+  (appendField(s.event.fields, args), ...);
   return deliver(s, attributes);
 }
 
