@@ -10,7 +10,7 @@ PACKAGES=(
   libgtest-dev googletest
   libcli11-dev nlohmann-json3-dev
   zstd xz-utils gzip time
-  clang-format
+  clang-format clang libclang-rt-14-dev
 )
 missing=()
 for p in "${PACKAGES[@]}"; do
