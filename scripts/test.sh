@@ -1,12 +1,18 @@
 #!/usr/bin/env bash
-# Installs the dependencies, builds mtf and runs the whole test suite (what CI runs).
+# Installs the dependencies, builds mtf and runs the whole test suite (what CI runs):
+# 1. a release build (gcc) and every test: unit, end-to-end, golden, real traces, bad inputs;
+# 2. scripts/test-sanitize.sh: the same suite under ASan + UBSan (clang), plus a short smoke
+#    run of every fuzz target. MTF_SKIP_SANITIZE=1 skips step 2 for quick local runs.
 # MTF_BUILD_DIR (default build) and MTF_JOBS (default: number of cores) may be set.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+cd "$ROOT"
 if [ "$(id -u)" = 0 ]; then bash scripts/install-deps.sh; fi
 BUILD=${MTF_BUILD_DIR:-build}
 JOBS=${MTF_JOBS:-$(nproc)}
 cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo ${MTF_CMAKE_ARGS:-}
 cmake --build "$BUILD" -j "$JOBS"
-cd "$BUILD"
-ctest --output-on-failure -j "$JOBS" --timeout 600
+(cd "$BUILD" && ctest --output-on-failure -j "$JOBS" --timeout 600)
+if [ "${MTF_SKIP_SANITIZE:-0}" != 1 ]; then
+  bash "$ROOT/scripts/test-sanitize.sh"
+fi
