@@ -39,9 +39,11 @@ void reportLosses(const LossReport& losses, bool strict, const std::string& outp
   std::string text;
   for (const auto& [what, n] : losses) text += "  " + std::to_string(n) + " " + what + "\n";
   if (strict)
-    throw InputError(output, "", "--strict: the output format cannot hold everything:\n" + text +
-                                     "nothing was written");
-  std::cerr << "mtf: " << output << ": the output format cannot hold everything; dropped:\n" << text;
+    throw InputError(
+        output, "",
+        "--strict: the output format cannot hold everything:\n" + text + "nothing was written");
+  std::cerr << "mtf: " << output << ": the output format cannot hold everything; dropped:\n"
+            << text;
 }
 
 void runConvert(ConvertOptions o, const GlobalOptions& g) {
@@ -80,7 +82,8 @@ void setupConvert(CLI::App& app, const GlobalOptions& global) {
                 "Refuse (exit 2, nothing written) if the output format cannot hold everything");
   cmd->add_flag("--force", o->force, "Replace an existing output");
   cmd->add_flag("--lenient", o->lenient, "Skip bad input records (reported) instead of failing");
-  cmd->add_flag("--compress", o->write.compress, "Compress where the format allows (Paraver .prv.gz)");
+  cmd->add_flag("--compress", o->write.compress,
+                "Compress where the format allows (Paraver .prv.gz)");
   cmd->add_flag("--merged", o->write.merged, "TAU: write one merged tau.trc + tau.edf");
   cmd->add_flag("--structure-only", o->write.structureOnly, "MTF XML: leave the value arrays out");
   cmd->add_flag("--patterns", o->write.patterns, "MTF: detect and store communication patterns");

@@ -65,15 +65,18 @@ void printText(std::ostream& out, const nlohmann::ordered_json& j) {
   out << "format:      " << j["format"].get<std::string>();
   if (!j["format_version"].get<std::string>().empty())
     out << " " << j["format_version"].get<std::string>();
-  if (!j["creator"].get<std::string>().empty()) out << " (" << j["creator"].get<std::string>() << ")";
+  if (!j["creator"].get<std::string>().empty())
+    out << " (" << j["creator"].get<std::string>() << ")";
   out << "\nlocations:   " << j["locations"] << '\n';
-  for (const auto& [type, n] : j["location_types"].items()) out << "  " << type << ": " << n << '\n';
+  for (const auto& [type, n] : j["location_types"].items())
+    out << "  " << type << ": " << n << '\n';
   out << "events:      " << j["events"] << '\n';
-  for (const auto& [kind, n] : j["events_by_kind"].items()) out << "  " << kind << ": " << n << '\n';
+  for (const auto& [kind, n] : j["events_by_kind"].items())
+    out << "  " << kind << ": " << n << '\n';
   out << "resolution:  " << j["resolution"] << " ticks/s\n";
   out << "time span:   " << j["time_span_ticks"] << " ticks ("
-      << j["time_span_seconds"].get<std::string>() << " s), from " << j["first_timestamp"]
-      << " to " << j["last_timestamp"] << '\n';
+      << j["time_span_seconds"].get<std::string>() << " s), from " << j["first_timestamp"] << " to "
+      << j["last_timestamp"] << '\n';
   printMap(out, "definitions:", j["definitions"]);
   if (!j["input_records"].empty()) printMap(out, "input records:", j["input_records"]);
   printMap(out, "not modelled:", j["unmodelled"]);
@@ -95,13 +98,16 @@ void runInfo(const InfoOptions& o, const GlobalOptions& g) {
 void setupInfo(CLI::App& app, const GlobalOptions& global) {
   auto opts = std::make_shared<InfoOptions>();
   CLI::App* cmd = app.add_subcommand(
-      "info", "Summarise a trace: format, locations, events by kind, time span, what was not modelled");
-  cmd->add_option("TRACE", opts->trace, "Trace (OTF2 anchor or directory, .prv[.gz], TAU dir, .mtf, .mtf.xml)")
+      "info",
+      "Summarise a trace: format, locations, events by kind, time span, what was not modelled");
+  cmd->add_option("TRACE", opts->trace,
+                  "Trace (OTF2 anchor or directory, .prv[.gz], TAU dir, .mtf, .mtf.xml)")
       ->required();
-  cmd->add_flag("--json", opts->json,
-                "JSON output; keys: format, format_version, creator, locations, location_types, events, "
-                "events_by_kind, resolution, first_timestamp, last_timestamp, time_span_ticks, "
-                "time_span_seconds, definitions, input_records, unmodelled");
+  cmd->add_flag(
+      "--json", opts->json,
+      "JSON output; keys: format, format_version, creator, locations, location_types, events, "
+      "events_by_kind, resolution, first_timestamp, last_timestamp, time_span_ticks, "
+      "time_span_seconds, definitions, input_records, unmodelled");
   cmd->add_flag("--lenient", opts->lenient, "Skip bad records (counted under 'not modelled')");
   cmd->callback([opts, &global] { runInfo(*opts, global); });
 }

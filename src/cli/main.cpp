@@ -23,8 +23,9 @@ int& commandExitCode() {
 
 int main(int argc, char** argv) {
   using namespace mtf::cli;
-  CLI::App app{"mtf: convert, compact and analyse parallel (MPI) execution traces.\n"
-               "Exit status: 0 success, 1 usage error, 2 bad input, 3 I/O or resource failure."};
+  CLI::App app{
+      "mtf: convert, compact and analyse parallel (MPI) execution traces.\n"
+      "Exit status: 0 success, 1 usage error, 2 bad input, 3 I/O or resource failure."};
   app.require_subcommand(1);
   GlobalOptions global;
   app.add_flag("-q,--quiet", global.quiet, "No progress messages on stderr");

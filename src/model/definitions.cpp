@@ -29,9 +29,13 @@ bool hasSelf(DefKind kind) {
 
 }  // namespace
 
-const KindSchema& schemaOf(DefKind kind) { return table().schemas.at(static_cast<size_t>(kind)); }
+const KindSchema& schemaOf(DefKind kind) {
+  return table().schemas.at(static_cast<size_t>(kind));
+}
 
-std::string_view nameOf(DefKind kind) { return schemaOf(kind).name; }
+std::string_view nameOf(DefKind kind) {
+  return schemaOf(kind).name;
+}
 
 bool defKindFromName(std::string_view name, DefKind& kind) {
   for (size_t i = 0; i < kDefKindCount; ++i) {
@@ -122,17 +126,15 @@ uint64_t DefinitionBuilder::systemTreeNode(std::string_view name, std::string_vi
 uint64_t DefinitionBuilder::locationGroup(std::string_view name, uint64_t systemTreeParent,
                                           uint8_t type) {
   const Ref id = next(DefKind::LocationGroup);
-  defs_.add({DefKind::LocationGroup,
-             {id, string(name), type, systemTreeParent, kUndefinedRef},
-             {}});
+  defs_.add(
+      {DefKind::LocationGroup, {id, string(name), type, systemTreeParent, kUndefinedRef}, {}});
   return id;
 }
 
 void DefinitionBuilder::location(LocationId id, std::string_view name, uint64_t group,
                                  LocationType type, uint64_t events) {
-  defs_.add({DefKind::Location,
-             {id, string(name), static_cast<uint64_t>(type), events, group},
-             {}});
+  defs_.add(
+      {DefKind::Location, {id, string(name), static_cast<uint64_t>(type), events, group}, {}});
 }
 
 Ref DefinitionBuilder::region(std::string_view name, RegionRole role, Paradigm paradigm) {

@@ -47,8 +47,17 @@ struct ClockProperties {
 // OTF2 enumerations the rest of the pipeline looks at.
 enum class LocationType : uint8_t { Unknown = 0, CpuThread = 1, Gpu = 2, Metric = 3 };
 enum class RegionRole : uint8_t {
-  Unknown = 0, Function = 1, Wrapper = 2, Loop = 3, Code = 4, Barrier = 15, CollOne2All = 23,
-  CollAll2One = 24, CollAll2All = 25, CollOther = 26, PointToPoint = 28
+  Unknown = 0,
+  Function = 1,
+  Wrapper = 2,
+  Loop = 3,
+  Code = 4,
+  Barrier = 15,
+  CollOne2All = 23,
+  CollAll2One = 24,
+  CollAll2All = 25,
+  CollOther = 26,
+  PointToPoint = 28
 };
 enum class Paradigm : uint8_t { Unknown = 0, User = 1, Compiler = 2, OpenMp = 3, Mpi = 4 };
 // OTF2_GroupType values used for MPI communicators.

@@ -29,7 +29,9 @@ const KindSchema& schemaOf(EventKind kind) {
   return table().schemas.at(static_cast<size_t>(kind));
 }
 
-std::string_view nameOf(EventKind kind) { return schemaOf(kind).name; }
+std::string_view nameOf(EventKind kind) {
+  return schemaOf(kind).name;
+}
 
 bool eventKindFromName(std::string_view name, EventKind& kind) {
   for (size_t i = 0; i < kEventKindCount; ++i) {

@@ -20,7 +20,8 @@ Ref defineMpiComm(DefinitionBuilder& builder, std::string_view name,
 
 RankMap::RankMap(const Definitions& defs) {
   for (const DefRecord& r : defs.records()) {
-    if (r.kind == DefKind::Group && r.field("type") == static_cast<uint64_t>(GroupType::CommLocations) &&
+    if (r.kind == DefKind::Group &&
+        r.field("type") == static_cast<uint64_t>(GroupType::CommLocations) &&
         r.field("paradigm") == static_cast<uint64_t>(Paradigm::Mpi)) {
       world_ = defs.groupMembers(r.fields[0]);
     }
@@ -36,7 +37,6 @@ RankMap::RankMap(const Definitions& defs) {
       continue;
     }
     commRanks_[comm] = defs.groupMembers(group->fields[0]);
-    
   }
 }
 

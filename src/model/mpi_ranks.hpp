@@ -30,8 +30,8 @@ class RankMap {
   size_t worldSize() const { return world_.size(); }
 
  private:
-  std::vector<LocationId> world_;                        // world rank -> location
-  std::unordered_map<LocationId, uint64_t> worldRankOf_;  // location -> world rank
+  std::vector<LocationId> world_;                             // world rank -> location
+  std::unordered_map<LocationId, uint64_t> worldRankOf_;      // location -> world rank
   std::unordered_map<Ref, std::vector<uint64_t>> commRanks_;  // comm -> world ranks
   std::unordered_map<Ref, bool> commSelf_;
 };

@@ -9,10 +9,14 @@
 namespace mtf {
 
 enum class FieldType : uint8_t {
-  U8, U32, U64, I64, F64,  // plain values (I64 and F64 stored as bit patterns in uint64_t)
-  Rank,                    // an MPI rank within the event's communicator
-  Ref,                     // a reference to a definition; FieldSpec::refKind names which
-  Any                      // an OTF2 attribute value typed by the preceding 'type' field
+  U8,
+  U32,
+  U64,
+  I64,
+  F64,   // plain values (I64 and F64 stored as bit patterns in uint64_t)
+  Rank,  // an MPI rank within the event's communicator
+  Ref,   // a reference to a definition; FieldSpec::refKind names which
+  Any    // an OTF2 attribute value typed by the preceding 'type' field
 };
 
 struct FieldSpec {

@@ -51,10 +51,9 @@ std::string formatValue(const FieldSpec& spec, uint64_t value, const Definitions
 void appendFields(std::string& out, const KindSchema& schema, const std::vector<uint64_t>& fields,
                   const Definitions& defs) {
   for (size_t i = 0; i < fields.size(); ++i) {
-    const size_t specIndex =
-        i < schema.fixedCount || !schema.hasGroup()
-            ? std::min(i, schema.fields.size() - 1)
-            : schema.fixedCount + (i - schema.fixedCount) % schema.groupSize;
+    const size_t specIndex = i < schema.fixedCount || !schema.hasGroup()
+                                 ? std::min(i, schema.fields.size() - 1)
+                                 : schema.fixedCount + (i - schema.fixedCount) % schema.groupSize;
     const FieldSpec& spec = schema.fields[specIndex];
     out += ' ';
     out += spec.name;
@@ -110,8 +109,12 @@ void TextDumpSink::begin(const Definitions& defs) {
   out_ << "# events\n";
 }
 
-void TextDumpSink::event(const Event& e) { out_ << formatEvent(e, *defs_) << '\n'; }
+void TextDumpSink::event(const Event& e) {
+  out_ << formatEvent(e, *defs_) << '\n';
+}
 
-void TextDumpSink::end() { out_.flush(); }
+void TextDumpSink::end() {
+  out_.flush();
+}
 
 }  // namespace mtf

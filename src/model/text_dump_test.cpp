@@ -22,9 +22,8 @@ TEST(TextDump, RepeatedGroupAndSignedValues) {
   Definitions defs;
   Event e;
   e.set(EventKind::Metric, 0, 5, {7, 2, 1, 10, 2, bitsOf(-3.5)});
-  EXPECT_EQ(formatEvent(e, defs),
-            "L0 5 Metric metric=7 count=2 type=1 value=10 type=2 value=" +
-                std::to_string(bitsOf(-3.5)));
+  EXPECT_EQ(formatEvent(e, defs), "L0 5 Metric metric=7 count=2 type=1 value=10 type=2 value=" +
+                                      std::to_string(bitsOf(-3.5)));
   e.set(EventKind::ProgramEnd, 0, 9, {bitsOf(int64_t{-1})});
   EXPECT_EQ(formatEvent(e, defs), "L0 9 ProgramEnd exitStatus=-1");
 }

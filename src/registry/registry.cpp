@@ -2,11 +2,11 @@
 
 #include "util/error.hpp"
 // One include and one line per format.
+#include "converters/mtf/binary/mtf_binary_format.hpp"
+#include "converters/mtf/xml/mtf_xml_format.hpp"
 #include "converters/otf2/otf2_format.hpp"
 #include "converters/paraver/paraver_format.hpp"
-#include "converters/mtf/binary/mtf_binary_format.hpp"
 #include "converters/tau/tau_format.hpp"
-#include "converters/mtf/xml/mtf_xml_format.hpp"
 
 namespace fs = std::filesystem;
 
@@ -14,11 +14,7 @@ namespace mtf {
 
 const std::vector<FormatEntry>& formats() {
   static const std::vector<FormatEntry> all = {
-      otf2Format(),
-      paraverFormat(),
-      mtfBinaryFormat(),
-      tauFormat(),
-      mtfXmlFormat(),
+      otf2Format(), paraverFormat(), mtfBinaryFormat(), tauFormat(), mtfXmlFormat(),
   };
   return all;
 }
@@ -34,11 +30,11 @@ const FormatEntry& detectInputFormat(const fs::path& input) {
   if (!fs::exists(input, ec)) throw InputError(input.string(), "", "no such file or directory");
   for (const FormatEntry& f : formats())
     if (f.openReader && f.sniff && f.sniff(input)) return f;
-  throw InputError(input.string(), "", "not a trace of any known format (" +
-                                           std::string(fs::is_directory(input, ec)
-                                                           ? "directory holds no trace"
-                                                           : "content not recognised") +
-                                           ")");
+  throw InputError(input.string(), "",
+                   "not a trace of any known format (" +
+                       std::string(fs::is_directory(input, ec) ? "directory holds no trace"
+                                                               : "content not recognised") +
+                       ")");
 }
 
 const FormatEntry& formatForOutput(const fs::path& output) {
@@ -47,8 +43,9 @@ const FormatEntry& formatForOutput(const fs::path& output) {
   size_t bestLength = 0;
   for (const FormatEntry& f : formats()) {
     for (const std::string& ext : f.extensions) {
-      if (name.size() >= ext.size() && name.compare(name.size() - ext.size(), ext.size(), ext) == 0 &&
-          ext.size() > bestLength && f.openWriter) {
+      if (name.size() >= ext.size() &&
+          name.compare(name.size() - ext.size(), ext.size(), ext) == 0 && ext.size() > bestLength &&
+          f.openWriter) {
         best = &f;
         bestLength = ext.size();
       }

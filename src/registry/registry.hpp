@@ -23,7 +23,7 @@ struct WriteOptions {
 };
 
 struct FormatEntry {
-  std::string name;                     // "otf2", "paraver", "tau", "mtf", "mtf-xml"
+  std::string name;  // "otf2", "paraver", "tau", "mtf", "mtf-xml"
   std::string description;
   std::vector<std::string> extensions;  // output names ending so select this writer
   // True if this format can read `path` (a file or a directory), judged by content.

@@ -37,9 +37,17 @@ class UsageError : public Error {
   explicit UsageError(const std::string& what) : Error(ExitCode::Usage, what) {}
 };
 
-inline std::string placeLine(uint64_t line) { return "line " + std::to_string(line); }
-inline std::string placeByte(uint64_t offset) { return "byte " + std::to_string(offset); }
-inline std::string placeRecord(uint64_t index) { return "record " + std::to_string(index); }
-inline std::string placeLocation(uint64_t id) { return "location " + std::to_string(id); }
+inline std::string placeLine(uint64_t line) {
+  return "line " + std::to_string(line);
+}
+inline std::string placeByte(uint64_t offset) {
+  return "byte " + std::to_string(offset);
+}
+inline std::string placeRecord(uint64_t index) {
+  return "record " + std::to_string(index);
+}
+inline std::string placeLocation(uint64_t id) {
+  return "location " + std::to_string(id);
+}
 
 }  // namespace mtf

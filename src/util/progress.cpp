@@ -6,12 +6,16 @@
 
 namespace mtf {
 
-bool stderrIsTerminal() { return isatty(STDERR_FILENO) == 1; }
+bool stderrIsTerminal() {
+  return isatty(STDERR_FILENO) == 1;
+}
 
 Progress::Progress(std::string label, bool enabled)
     : label_(std::move(label)), enabled_(enabled), last_(std::chrono::steady_clock::now()) {}
 
-Progress::~Progress() { finish(); }
+Progress::~Progress() {
+  finish();
+}
 
 void Progress::maybePrint(uint64_t done) {
   const auto now = std::chrono::steady_clock::now();

@@ -21,7 +21,8 @@ fs::path parentOf(const fs::path& target) {
 fs::path uniqueStagingDir(const fs::path& parent, const fs::path& name) {
   std::random_device rd;
   for (int attempt = 0; attempt < 100; ++attempt) {
-    fs::path candidate = parent / ("." + name.string() + ".mtf-tmp-" + std::to_string(rd() % 1000000));
+    fs::path candidate =
+        parent / ("." + name.string() + ".mtf-tmp-" + std::to_string(rd() % 1000000));
     std::error_code ec;
     if (fs::create_directory(candidate, ec)) return candidate;
     if (ec) throw IoError(parent.string(), "cannot create a file here: " + ec.message());
@@ -40,8 +41,10 @@ SafeOutput::SafeOutput(const fs::path& target, bool force) : target_(target), fo
   target_ = clean;
   const fs::path parent = parentOf(clean);
   std::error_code ec;
-  if (!fs::is_directory(parent, ec)) throw IoError(clean.string(), "directory " + parent.string() + " does not exist");
-  if (access(parent.c_str(), W_OK) != 0) throw IoError(clean.string(), "directory " + parent.string() + " is not writable");
+  if (!fs::is_directory(parent, ec))
+    throw IoError(clean.string(), "directory " + parent.string() + " does not exist");
+  if (access(parent.c_str(), W_OK) != 0)
+    throw IoError(clean.string(), "directory " + parent.string() + " is not writable");
   if (fs::exists(clean, ec) && !force_)
     throw IoError(clean.string(), "output exists (use --force to replace it)");
   staging_dir_ = uniqueStagingDir(parent, name);

@@ -13,12 +13,14 @@ using mtf::test::run;
 
 namespace {
 
-const std::string kPingPong = std::string(MTF_SHARED_DIR) + "/traces/otf2/pipit-ping-pong/traces.otf2";
+const std::string kPingPong =
+    std::string(MTF_SHARED_DIR) + "/traces/otf2/pipit-ping-pong/traces.otf2";
 
 TEST(CliErrors, HelpListsEveryCommand) {
   const auto r = run(mtfProgram() + " --help");
   EXPECT_EQ(r.status, 0);
-  for (const char* cmd : {"info", "dump", "convert"}) EXPECT_NE(r.output.find(cmd), std::string::npos) << cmd;
+  for (const char* cmd : {"info", "dump", "convert"})
+    EXPECT_NE(r.output.find(cmd), std::string::npos) << cmd;
 }
 
 TEST(CliErrors, UnknownCommandIsUsageError) {

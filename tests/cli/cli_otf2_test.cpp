@@ -73,7 +73,8 @@ TEST_P(RealOtf2, InfoCountsMatchOtf2Print) {
   }
   EXPECT_EQ(ours, countByRecord(eventLines(anchor)));
   EXPECT_EQ(j["events"].get<uint64_t>(), total);
-  for (const char* key : {"format", "locations", "events", "events_by_kind", "resolution", "time_span_ticks"})
+  for (const char* key :
+       {"format", "locations", "events", "events_by_kind", "resolution", "time_span_ticks"})
     EXPECT_TRUE(j.contains(key)) << key;
   EXPECT_EQ(j["format"], "otf2");
 }

@@ -25,7 +25,8 @@ std::string expand(std::string text, const std::string& dir) {
   for (auto [key, value] : {std::pair<std::string, std::string>{"$DIR", dir},
                             {"$SHARED", shared},
                             {"$GEN", mtf::test::genProgram()}}) {
-    for (size_t at; (at = text.find(key)) != std::string::npos;) text.replace(at, key.size(), value);
+    for (size_t at; (at = text.find(key)) != std::string::npos;)
+      text.replace(at, key.size(), value);
   }
   return text;
 }
@@ -38,12 +39,14 @@ void checkGolden(const GoldenCase& c) {
   }
   const auto dump = run(mtfProgram() + " dump " + expand(c.input, dir), false);
   ASSERT_EQ(dump.status, 0);
-  const std::string expectedPath = std::string(MTF_SOURCE_DIR) + "/tests/golden/" + c.name + ".dump";
-  if (std::getenv("MTF_UPDATE_GOLDEN")) std::ofstream(expectedPath, std::ios::binary) << dump.output;
+  const std::string expectedPath =
+      std::string(MTF_SOURCE_DIR) + "/tests/golden/" + c.name + ".dump";
+  if (std::getenv("MTF_UPDATE_GOLDEN"))
+    std::ofstream(expectedPath, std::ios::binary) << dump.output;
   const std::string expected = readFile(expectedPath);
   ASSERT_FALSE(expected.empty()) << "missing " << expectedPath;
-  EXPECT_TRUE(dump.output == expected) << "mtf dump differs from " << expectedPath
-                                       << "; run `diff` on the two to see how";
+  EXPECT_TRUE(dump.output == expected)
+      << "mtf dump differs from " << expectedPath << "; run `diff` on the two to see how";
 }
 
 TEST(Golden, PingPongOtf2) {

@@ -18,18 +18,24 @@ CommandResult run(const std::string& command, bool mergeStderr) {
   if (!pipe) return result;
   std::array<char, 65536> buffer;
   size_t n;
-  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) result.output.append(buffer.data(), n);
+  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0)
+    result.output.append(buffer.data(), n);
   const int raw = pclose(pipe);
   result.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw);
   return result;
 }
 
-std::string mtfProgram() { return std::string(MTF_BINARY_DIR) + "/mtf"; }
-std::string genProgram() { return std::string(MTF_BINARY_DIR) + "/mtf-gen"; }
+std::string mtfProgram() {
+  return std::string(MTF_BINARY_DIR) + "/mtf";
+}
+std::string genProgram() {
+  return std::string(MTF_BINARY_DIR) + "/mtf-gen";
+}
 
 std::string freshTempDir(const std::string& name) {
   namespace fs = std::filesystem;
-  const fs::path dir = fs::temp_directory_path() / ("mtf-test-" + name + "-" + std::to_string(getpid()));
+  const fs::path dir =
+      fs::temp_directory_path() / ("mtf-test-" + name + "-" + std::to_string(getpid()));
   fs::remove_all(dir);
   fs::create_directories(dir);
   return dir.string();
