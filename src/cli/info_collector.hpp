@@ -13,7 +13,7 @@ namespace mtf::cli {
 class InfoCollector : public TraceSink {
  public:
   explicit InfoCollector(Progress* progress = nullptr) : progress_(progress) {}
-  void begin(const Definitions& defs) override { defs_ = &defs; }
+  void begin(const Definitions&) override {}
   void event(const Event& e) override {
     ++byKind_[static_cast<size_t>(e.kind)];
     if (e.time < first_) first_ = e.time;
@@ -30,7 +30,6 @@ class InfoCollector : public TraceSink {
   Tick last() const { return last_; }
 
  private:
-  const Definitions* defs_ = nullptr;
   Progress* progress_;
   std::array<uint64_t, kEventKindCount> byKind_{};
   uint64_t total_ = 0;
