@@ -123,7 +123,9 @@ ColumnDecoder::ColumnDecoder(const ColumnChunk& chunk) {
     throw CodingError{head.position(), "column data does not inflate (corrupt zlib stream)"};
   ByteReader r(payload_);
   previousTime_ = r.varint();
-  eventCount_ = r.count(payload_.size(), "column event count");
+  // Not bounded by the payload size: when every time residual is zero there are no time
+  // planes, and a chunk of many identical events takes a few bytes.
+  eventCount_ = r.count(kMaxPayload, "column event count");
   if (eventCount_ != chunk.eventCount)
     throw CodingError{0, "column chunk holds " + std::to_string(eventCount_) +
                              " events, index says " + std::to_string(chunk.eventCount)};
@@ -133,7 +135,10 @@ ColumnDecoder::ColumnDecoder(const ColumnChunk& chunk) {
   predictor_.setMode(mode);
   const unsigned planes = r.byte();
   if (planes > 8) throw CodingError{r.position() - 1, "bad time plane count"};
-  timeResiduals_.assign(eventCount_, 0);
+  // Each plane holds one byte per event: check they exist before allocating.
+  if (planes > 0 && r.remaining() / planes < eventCount_)
+    throw CodingError{r.position(), "time planes run past the end of the column data"};
+  timeResiduals_.assign(planes > 0 ? eventCount_ : 0, 0);
   for (unsigned p = 0; p < planes; ++p) {
     const uint8_t* bytes = r.take(eventCount_);
     for (uint64_t i = 0; i < eventCount_; ++i)
@@ -145,7 +150,9 @@ ColumnDecoder::ColumnDecoder(const ColumnChunk& chunk) {
 
 Tick ColumnDecoder::next(uint32_t context, uint64_t* values, size_t count) {
   if (nextTime_ >= eventCount_) throw CodingError{valuePos_, "more events than the chunk holds"};
-  const uint64_t residual = static_cast<uint64_t>(unzigzag(timeResiduals_[nextTime_++]));
+  const uint64_t coded = timeResiduals_.empty() ? 0 : timeResiduals_[nextTime_];
+  ++nextTime_;
+  const uint64_t residual = static_cast<uint64_t>(unzigzag(coded));
   const uint64_t delta = predictor_.predictDelta(context) + residual;
   predictor_.learnDelta(context, delta);
   previousTime_ += delta;
