@@ -9,16 +9,19 @@
 namespace mtf::paraver {
 
 namespace {
+// The buffer starts small (short files, like the .pcf or the many small inputs of a fuzz
+// run, should not pay for zeroing a megabyte) and doubles while reads fill it, up to kChunk.
+constexpr size_t kFirstChunk = 16 << 10;
 constexpr size_t kChunk = 1 << 20;
 // The longest line accepted. Paraver lines are short (a communicator line of a million
 // tasks is ~10 MB); without a bound, a file without line ends would be read whole.
 constexpr size_t kMaxLine = size_t(64) << 20;
 }  // namespace
 
-LineReader::LineReader(std::string path) : path_(std::move(path)), buffer_(kChunk) {
+LineReader::LineReader(std::string path) : path_(std::move(path)), buffer_(kFirstChunk) {
   file_.reset(gzopen(path_.c_str(), "rb"));
   if (!file_) throw IoError(path_, std::string("cannot open: ") + std::strerror(errno));
-  gzbuffer(file_.get(), 256 * 1024);
+  gzbuffer(file_.get(), 64 * 1024);
 }
 
 uint64_t LineReader::bytesRead() const {
@@ -57,6 +60,8 @@ bool LineReader::refill() {
     return false;
   }
   end_ += static_cast<size_t>(got);
+  // A read that filled the buffer means a big file: read it in bigger chunks.
+  if (end_ == buffer_.size() && buffer_.size() < kChunk) buffer_.resize(buffer_.size() * 2);
   return true;
 }
 
