@@ -6,6 +6,7 @@
 #include "cli/command.hpp"
 #include "cli/common.hpp"
 #include "cli/info_collector.hpp"
+#include "model/nesting_check.hpp"
 #include "util/error.hpp"
 #include "util/safe_output.hpp"
 
@@ -46,6 +47,14 @@ void reportLosses(const LossReport& losses, bool strict, const std::string& outp
             << text;
 }
 
+// An unbalanced enter/leave nesting is carried over unchanged (every format mtf writes can
+// hold it); the user is told, since other tools may refuse or misread such a trace.
+void warnUnbalanced(const NestingCheck& nesting, const std::string& input) {
+  if (nesting.summary().balanced()) return;
+  std::cerr << "mtf: warning: " << input << ": unbalanced enter/leave nesting, kept as it is:\n";
+  for (const std::string& line : nesting.describe(10)) std::cerr << "  " << line << '\n';
+}
+
 void runConvert(ConvertOptions o, const GlobalOptions& g) {
   o.write.loops = !o.noLoops;
   if (samePath(o.input, o.output)) throw UsageError(o.output + ": the output is the input");
@@ -56,9 +65,11 @@ void runConvert(ConvertOptions o, const GlobalOptions& g) {
   auto writer = format.openWriter(out.stagingPath(), o.write);
   Progress progress("converting " + o.input, !g.quiet && stderrIsTerminal());
   InfoCollector counter(&progress);
-  TeeSink tee{writer.get(), &counter};
+  NestingCheck nesting;
+  TeeSink tee{writer.get(), &counter, &nesting};
   source->read(tee);
   progress.finish();
+  warnUnbalanced(nesting, o.input);
   LossReport losses = source->unmodelled();
   mergeLosses(losses, writer->losses());
   reportLosses(losses, o.write.strict, o.output);

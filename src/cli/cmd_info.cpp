@@ -6,6 +6,7 @@
 #include "cli/command.hpp"
 #include "cli/common.hpp"
 #include "cli/info_collector.hpp"
+#include "model/nesting_check.hpp"
 
 namespace mtf::cli {
 namespace {
@@ -26,7 +27,18 @@ std::map<std::string, uint64_t> locationTypes(const Definitions& defs) {
   return out;
 }
 
-nlohmann::ordered_json buildInfo(TraceSource& source, const InfoCollector& c) {
+nlohmann::ordered_json nestingJson(const NestingSummary& n) {
+  nlohmann::ordered_json j;
+  j["max_depth"] = n.maxDepth;
+  j["calls_never_left"] = n.callsNeverLeft;
+  j["leaves_without_enter"] = n.unmatchedLeaves;
+  j["leaves_mismatched"] = n.mismatchedLeaves;
+  j["unbalanced_locations"] = n.unbalancedLocations;
+  return j;
+}
+
+nlohmann::ordered_json buildInfo(TraceSource& source, const InfoCollector& c,
+                                 const NestingSummary& nesting) {
   const Definitions& defs = source.definitions();
   nlohmann::ordered_json j;
   j["format"] = defs.info.format;
@@ -53,6 +65,7 @@ nlohmann::ordered_json buildInfo(TraceSource& source, const InfoCollector& c) {
   j["definitions"] = defCounts;
   j["input_records"] = source.inputRecords();
   j["unmodelled"] = source.unmodelled();
+  j["nesting"] = nestingJson(nesting);
   return j;
 }
 
@@ -80,15 +93,27 @@ void printText(std::ostream& out, const nlohmann::ordered_json& j) {
   printMap(out, "definitions:", j["definitions"]);
   if (!j["input_records"].empty()) printMap(out, "input records:", j["input_records"]);
   printMap(out, "not modelled:", j["unmodelled"]);
+  const auto& n = j["nesting"];
+  out << "nesting:     max depth " << n["max_depth"];
+  if (n["unbalanced_locations"] == 0) {
+    out << ", every enter left\n";
+    return;
+  }
+  out << ", unbalanced on " << n["unbalanced_locations"] << " locations (kept as they are)\n"
+      << "  calls never left: " << n["calls_never_left"] << '\n'
+      << "  leaves without an enter: " << n["leaves_without_enter"] << '\n'
+      << "  leaves of another region: " << n["leaves_mismatched"] << '\n';
 }
 
 void runInfo(const InfoOptions& o, const GlobalOptions& g) {
   auto source = openInput(o.trace, o.lenient);
   Progress progress("reading " + o.trace, !g.quiet && stderrIsTerminal());
   InfoCollector collector(&progress);
-  source->read(collector);
+  NestingCheck nesting;
+  TeeSink tee{&collector, &nesting};
+  source->read(tee);
   progress.finish();
-  const auto j = buildInfo(*source, collector);
+  const auto j = buildInfo(*source, collector, nesting.summary());
   if (o.json)
     std::cout << j.dump(2) << '\n';
   else
@@ -107,7 +132,8 @@ void setupInfo(CLI::App& app, const GlobalOptions& global) {
       "--json", opts->json,
       "JSON output; keys: format, format_version, creator, locations, location_types, events, "
       "events_by_kind, resolution, first_timestamp, last_timestamp, time_span_ticks, "
-      "time_span_seconds, definitions, input_records, unmodelled");
+      "time_span_seconds, definitions, input_records, unmodelled, nesting (max_depth, "
+      "calls_never_left, leaves_without_enter, leaves_mismatched, unbalanced_locations)");
   cmd->add_flag("--lenient", opts->lenient, "Skip bad records (counted under 'not modelled')");
   cmd->callback([opts, &global] { runInfo(*opts, global); });
 }

@@ -1,0 +1,73 @@
+#include "model/nesting_check.hpp"
+
+#include <algorithm>
+
+namespace mtf {
+
+NestingCheck::LocationNesting& NestingCheck::stateOf(LocationId id) {
+  if (last_ && last_->id == id) return *last_;
+  auto [it, added] = index_.try_emplace(id, locations_.size());
+  if (added) {
+    locations_.emplace_back();
+    locations_.back().id = id;
+  }
+  last_ = &locations_[it->second];
+  return *last_;
+}
+
+void NestingCheck::event(const Event& e) {
+  if (e.kind != EventKind::Enter && e.kind != EventKind::Leave) return;
+  LocationNesting& s = stateOf(e.location);
+  const uint64_t region = e.fields.empty() ? 0 : e.fields[0];
+  if (e.kind == EventKind::Leave) return leave(s, region);
+  if (s.regions.size() < kTrackedDepth) s.regions.push_back(region);
+  ++s.depth;
+  s.counts.maxDepth = std::max(s.counts.maxDepth, s.depth);
+}
+
+void NestingCheck::leave(LocationNesting& s, uint64_t region) {
+  if (s.depth == 0) {
+    ++s.counts.unmatchedLeaves;
+    return;
+  }
+  if (s.regions.size() == s.depth) {
+    if (s.regions.back() != region) ++s.counts.mismatchedLeaves;
+    s.regions.pop_back();
+  }
+  --s.depth;
+}
+
+void NestingCheck::end() {
+  total_ = NestingSummary{};
+  for (LocationNesting& s : locations_) {
+    s.counts.callsNeverLeft = s.depth;
+    total_.maxDepth = std::max(total_.maxDepth, s.counts.maxDepth);
+    total_.callsNeverLeft += s.counts.callsNeverLeft;
+    total_.unmatchedLeaves += s.counts.unmatchedLeaves;
+    total_.mismatchedLeaves += s.counts.mismatchedLeaves;
+    if (!s.counts.balanced()) ++total_.unbalancedLocations;
+  }
+}
+
+std::vector<std::string> NestingCheck::describe(size_t limit) const {
+  std::vector<std::string> lines;
+  for (const LocationNesting& s : locations_) {
+    if (s.counts.balanced()) continue;
+    if (lines.size() == limit) {
+      lines.push_back("... and more locations");
+      break;
+    }
+    std::string text = "location " + std::to_string(s.id) + ":";
+    auto add = [&](uint64_t n, const char* what) {
+      if (n) text += " " + std::to_string(n) + " " + what + ",";
+    };
+    add(s.counts.callsNeverLeft, "calls never left");
+    add(s.counts.unmatchedLeaves, "leaves without an enter");
+    add(s.counts.mismatchedLeaves, "leaves of another region than the open enter");
+    text.pop_back();
+    lines.push_back(text);
+  }
+  return lines;
+}
+
+}  // namespace mtf

@@ -1,0 +1,59 @@
+// Checks the enter/leave nesting of every location while events stream past. mtf keeps
+// an unbalanced trace as it is (a converter must not invent or drop events: a call never
+// left stays a call without a Leave, a stray Leave stays a leaf), and reports it with this
+// check: `mtf info` prints the counts, `mtf convert` warns.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "model/trace_stream.hpp"
+
+namespace mtf {
+
+struct NestingSummary {
+  uint64_t maxDepth = 0;
+  uint64_t callsNeverLeft = 0;    // Enters still open when the location's events end
+  uint64_t unmatchedLeaves = 0;   // Leaves with no open Enter
+  uint64_t mismatchedLeaves = 0;  // Leaves whose region is not the open Enter's
+  uint64_t unbalancedLocations = 0;
+  bool balanced() const {
+    return callsNeverLeft == 0 && unmatchedLeaves == 0 && mismatchedLeaves == 0;
+  }
+};
+
+class NestingCheck : public TraceSink {
+ public:
+  void begin(const Definitions&) override {}
+  void event(const Event& e) override;
+  void end() override;
+
+  // Valid after end().
+  const NestingSummary& summary() const { return total_; }
+  // One line per unbalanced location (at most `limit`), e.g. "location 3: 2 calls never
+  // left"; the caller prefixes the file name.
+  std::vector<std::string> describe(size_t limit) const;
+
+ private:
+  struct LocationNesting {
+    LocationId id = 0;
+    uint64_t depth = 0;
+    // Open regions, innermost last; beyond kTrackedDepth only the depth is counted (the
+    // region check is skipped there) so memory stays bounded on absurd nesting.
+    std::vector<uint64_t> regions;
+    NestingSummary counts;
+  };
+  static constexpr uint64_t kTrackedDepth = uint64_t{1} << 20;
+
+  LocationNesting& stateOf(LocationId id);
+  void leave(LocationNesting& s, uint64_t region);
+
+  std::unordered_map<LocationId, size_t> index_;
+  std::vector<LocationNesting> locations_;
+  LocationNesting* last_ = nullptr;
+  NestingSummary total_;
+};
+
+}  // namespace mtf

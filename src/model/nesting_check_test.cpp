@@ -1,0 +1,68 @@
+// Enter/leave nesting check: balanced streams, calls never left, stray and crossed leaves.
+#include "model/nesting_check.hpp"
+
+#include <gtest/gtest.h>
+
+namespace mtf {
+namespace {
+
+// Feeds "E3" (enter region 3), "L3" (leave region 3) or "S" (a send) on `location`.
+void feed(NestingCheck& check, LocationId location, const std::vector<std::string>& steps) {
+  Tick t = 0;
+  for (const std::string& s : steps) {
+    Event e;
+    const uint64_t region = s.size() > 1 ? std::stoull(s.substr(1)) : 0;
+    const EventKind kind = s[0] == 'E'   ? EventKind::Enter
+                           : s[0] == 'L' ? EventKind::Leave
+                                         : EventKind::MpiSend;
+    if (kind == EventKind::MpiSend)
+      e.set(kind, location, ++t, {1, 0, 0, 8});
+    else
+      e.set(kind, location, ++t, {region});
+    check.event(e);
+  }
+}
+
+TEST(NestingCheck, BalancedStreamsAreBalanced) {
+  NestingCheck check;
+  feed(check, 0, {"E1", "E2", "S", "L2", "E2", "L2", "L1"});
+  feed(check, 1, {"E1", "L1"});
+  check.end();
+  EXPECT_TRUE(check.summary().balanced());
+  EXPECT_EQ(check.summary().maxDepth, 2u);
+  EXPECT_EQ(check.summary().unbalancedLocations, 0u);
+  EXPECT_TRUE(check.describe(10).empty());
+}
+
+TEST(NestingCheck, CountsCallsNeverLeftStrayAndCrossedLeaves) {
+  NestingCheck check;
+  feed(check, 0, {"E1", "E2", "E3"});        // three calls never left
+  feed(check, 7, {"L4", "E1", "E2", "L1"});  // a stray leave, then a crossed one
+  feed(check, 9, {"E1", "L1"});
+  check.end();
+  const NestingSummary& s = check.summary();
+  EXPECT_EQ(s.callsNeverLeft, 3u + 1u);
+  EXPECT_EQ(s.unmatchedLeaves, 1u);
+  EXPECT_EQ(s.mismatchedLeaves, 1u);
+  EXPECT_EQ(s.unbalancedLocations, 2u);
+  EXPECT_EQ(s.maxDepth, 3u);
+  const auto lines = check.describe(10);
+  ASSERT_EQ(lines.size(), 2u);
+  EXPECT_EQ(lines[0], "location 0: 3 calls never left");
+  EXPECT_EQ(lines[1],
+            "location 7: 1 calls never left, 1 leaves without an enter, 1 leaves of another "
+            "region than the open enter");
+  EXPECT_EQ(check.describe(1).back(), "... and more locations");
+}
+
+TEST(NestingCheck, VeryDeepNestingKeepsCounting) {
+  NestingCheck check;
+  std::vector<std::string> enters(300000, "E5");
+  feed(check, 2, enters);
+  check.end();
+  EXPECT_EQ(check.summary().maxDepth, 300000u);
+  EXPECT_EQ(check.summary().callsNeverLeft, 300000u);
+}
+
+}  // namespace
+}  // namespace mtf
