@@ -3,6 +3,10 @@
 # (ASan + UBSan) and runs each for SECONDS (default 600), keeping the grown corpus in
 # build-fuzz/corpus/<target> between runs. Prints the executions of each target.
 # Usage: scripts/fuzz.sh [SECONDS] [TARGET...]   (default: every tests/fuzz/fuzz_*.cpp)
+# Environment: MTF_FUZZ_RUNS=N stops each target after N executions instead (SECONDS is
+# then only a cap); MTF_FUZZ_MODE=fast builds without ASan (UBSan only, in
+# build-fuzz-fast) for volume, about 2-3x the executions per second, then replays the
+# whole grown corpus once under the ASan + UBSan build.
 # Seeds: tests/fuzz/corpus/<target> (from mtf-gen), plus, read-only, inputs derived at run
 # time from the real traces in /work/shared/traces (MTF_TRACES): Paraver and TAU files in
 # each target's input layout, and MTF/MTF-XML conversions of the real traces (needs
@@ -19,9 +23,19 @@ targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
   for f in tests/fuzz/fuzz_*.cpp; do targets+=("$(basename "$f" .cpp)"); done
 fi
+MODE=${MTF_FUZZ_MODE:-asan}
+RUNS=${MTF_FUZZ_RUNS:--1}
 CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DMTF_FUZZ=ON -DMTF_SANITIZE=ON -DMTF_TESTS=OFF >/dev/null
 cmake --build build-fuzz -j "$(nproc)" --target "${targets[@]}" >/dev/null
+build=build-fuzz
+if [ "$MODE" = fast ]; then
+  build=build-fuzz-fast
+  CC=clang CXX=clang++ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    -DMTF_FUZZ=ON -DMTF_TESTS=OFF -DCMAKE_CXX_FLAGS="-g -fsanitize=undefined \
+    -fno-sanitize-recover=undefined" -DCMAKE_EXE_LINKER_FLAGS=-fsanitize=undefined >/dev/null
+  cmake --build "$build" -j "$(nproc)" --target "${targets[@]}" >/dev/null
+fi
 
 # extra_corpus TARGET DIR: real-trace inputs in the target's layout (see tests/fuzz/fuzz_*.cpp).
 extra_corpus() {
@@ -54,7 +68,7 @@ extra_corpus() {
 
 mkdir -p build-fuzz/findings
 for name in "${targets[@]}"; do
-  fuzzer=build-fuzz/tests/fuzz/$name
+  fuzzer=$build/tests/fuzz/$name
   [ -x "$fuzzer" ] || { echo "$name: not built"; continue; }
   corpus=build-fuzz/corpus/$name extra=build-fuzz/extra/$name
   mkdir -p "$corpus"
@@ -62,10 +76,18 @@ for name in "${targets[@]}"; do
   extra_corpus "$name" "$extra"
   dict=() && [ -f "tests/fuzz/$name.dict" ] && dict=(-dict="$PWD/tests/fuzz/$name.dict")
   (cd build-fuzz/findings && "../../$fuzzer" "../../$corpus" "../../$extra" \
-     -max_total_time="$SECONDS_PER_TARGET" -max_len=65536 -timeout=10 -rss_limit_mb=2048 -close_fd_mask=2 \
+     -max_total_time="$SECONDS_PER_TARGET" -runs="$RUNS" -max_len=65536 -timeout=10 -rss_limit_mb=2048 -close_fd_mask=2 \
      -print_final_stats=1 "${dict[@]}" > "$name.log" 2>&1 || true)
   execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "build-fuzz/findings/$name.log" |
           grep -o '[0-9]*$' || echo 0)
   crashes=$(grep -c -E '^==[0-9]+==ERROR|Test unit written to' "build-fuzz/findings/$name.log" || true)
   echo "$name: $execs executions, corpus $(ls "$corpus" | wc -l) inputs, $crashes crash reports"
+  if [ "$MODE" = fast ]; then
+    # Every input the volume run kept, once, under ASan + UBSan.
+    (cd build-fuzz/findings && "../../build-fuzz/tests/fuzz/$name" -runs=0 -close_fd_mask=2 \
+       -rss_limit_mb=2048 "../../$corpus" > "$name.asan-replay.log" 2>&1 || true)
+    replayed=$(grep -c -E '^==[0-9]+==ERROR|runtime error' \
+               "build-fuzz/findings/$name.asan-replay.log" || true)
+    echo "$name: corpus replayed under ASan + UBSan, $replayed reports"
+  fi
 done
