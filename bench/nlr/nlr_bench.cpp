@@ -12,6 +12,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -90,6 +92,28 @@ std::string loopText(const std::vector<nlr::LocationLoops>& all, const Definitio
   return out.str();
 }
 
+// Best time of signature extraction and hash-consing alone, every event.
+double timeSignatures(const Recorder& rec, const nlr::SignatureOptions& options, uint64_t& sink) {
+  return bestSeconds([&] {
+    nlr::SignatureContext ranks(rec.defs);
+    using State = std::pair<nlr::SignatureExtractor, nlr::SignatureTable>;
+    std::unordered_map<LocationId, std::unique_ptr<State>> states;
+    State* last = nullptr;
+    LocationId lastLocation = kUndefinedId;
+    replay(rec.events, [&](const Event& e) {
+      if (!last || e.location != lastLocation) {
+        std::unique_ptr<State>& slot = states[e.location];
+        if (!slot)
+          slot = std::make_unique<State>(nlr::SignatureExtractor(options, ranks, e.location),
+                                         nlr::SignatureTable());
+        last = slot.get();
+        lastLocation = e.location;
+      }
+      for (const nlr::Signature& sig : last->first.release(e)) sink += last->second.intern(sig);
+    });
+  });
+}
+
 void benchTrace(const std::string& path) {
   Recorder rec;
   openTrace(path, {})->read(rec);
@@ -101,19 +125,7 @@ void benchTrace(const std::string& path) {
   const double replaySeconds = bestSeconds([&] {
     replay(events, [&](const Event& e) { sink += e.fields.empty() ? e.time : e.fields[0]; });
   });
-  const double signatureSeconds = bestSeconds([&] {
-    nlr::SignatureContext ranks(rec.defs);
-    std::vector<nlr::Signature> released;
-    std::unordered_map<LocationId, std::pair<nlr::SignatureExtractor, nlr::SignatureTable>> s;
-    replay(events, [&](const Event& e) {
-      auto it = s.try_emplace(e.location, nlr::SignatureExtractor({}, ranks, e.location),
-                              nlr::SignatureTable())
-                    .first;
-      released.clear();
-      it->second.first.feed(e, released);
-      for (const nlr::Signature& sig : released) sink += it->second.second.intern(sig);
-    });
-  });
+  const double signatureSeconds = timeSignatures(rec, all, sink);
   std::vector<nlr::LocationLoops> loops, mpi;
   const double nlrSeconds = bestSeconds([&] {
     nlr::NlrSink nlrSink({}, all);
@@ -160,12 +172,33 @@ void benchTrace(const std::string& path) {
               signatureSeconds, signatureSeconds / replaySeconds, sink == 42 ? "!" : "");
 }
 
+// Only the whole NLR sink, `runs` times (for profiling with perf).
+void profileNlr(const std::string& path, int runs) {
+  Recorder rec;
+  openTrace(path, {})->read(rec);
+  nlr::SignatureOptions all;
+  all.canonicalCallOrder = true;
+  uint64_t elements = 0;
+  for (int i = 0; i < runs; ++i) {
+    nlr::NlrSink nlrSink({}, all);
+    nlrSink.begin(rec.defs);
+    replay(rec.events, [&](const Event& e) { nlrSink.event(e); });
+    nlrSink.end();
+    for (const auto& l : nlrSink.results()) elements += nlr::printedElements(l.model);
+  }
+  std::printf("%s: %llu elements\n", path.c_str(), static_cast<unsigned long long>(elements));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: nlr_bench TRACE...\n");
+    std::fprintf(stderr, "usage: nlr_bench TRACE...\n       nlr_bench --profile-nlr RUNS TRACE\n");
     return 1;
+  }
+  if (std::string(argv[1]) == "--profile-nlr" && argc == 4) {
+    profileNlr(argv[3], std::atoi(argv[2]));
+    return 0;
   }
   std::printf("%-34s %10s %4s %9s %6s %7s %7s %9s %9s %7s %8s %6s\n", "trace", "events", "locs",
               "nlr s", "xreply", "Mev/s", "core", "elements", "text B", "gz B", "mpi B", "mpi gz");

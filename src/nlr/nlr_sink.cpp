@@ -42,16 +42,13 @@ void NlrSink::event(const Event& e) {
   if (onlyLocation_ && e.location != *onlyLocation_) return;
   LocationState& state = stateOf(e.location);
   ++state.eventsRead;
-  released_.clear();
-  state.extractor.feed(e, released_);
-  for (const Signature& s : released_) state.nlr.push(state.table.intern(s));
+  for (const Signature& s : state.extractor.release(e)) state.nlr.push(state.table.intern(s));
 }
 
 void NlrSink::end() {
   for (auto& [id, state] : states_) {
-    released_.clear();
-    state->extractor.flush(released_);
-    for (const Signature& s : released_) state->nlr.push(state->table.intern(s));
+    for (const Signature& s : state->extractor.releaseHeld())
+      state->nlr.push(state->table.intern(s));
   }
 }
 

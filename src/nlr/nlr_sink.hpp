@@ -52,7 +52,6 @@ class NlrSink : public TraceSink {
   std::unordered_map<LocationId, std::unique_ptr<LocationState>> states_;
   LocationState* lastState_ = nullptr;
   LocationId lastLocation_ = kUndefinedId;
-  std::vector<Signature> released_;
 };
 
 }  // namespace mtf::nlr

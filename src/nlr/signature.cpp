@@ -61,28 +61,32 @@ size_t SignatureHash::operator()(const Signature& s) const noexcept {
   return static_cast<size_t>(h ^ (h >> 32));
 }
 
-uint32_t SignatureTable::intern(const Signature& s) {
+uint32_t SignatureTable::intern(const Signature& s, uint64_t hash) {
   const size_t mask = slots_.size() - 1;
-  for (size_t i = SignatureHash{}(s)&mask;; i = (i + 1) & mask) {
-    const uint32_t slot = slots_[i];
+  const uint64_t tag = hash & ~uint64_t{0xFFFFFFFF};
+  for (size_t i = hash & mask;; i = (i + 1) & mask) {
+    const uint64_t slot = slots_[i];
     if (slot == 0) {
       const auto symbol = static_cast<uint32_t>(bySymbol_.size());
       bySymbol_.push_back(s);
-      slots_[i] = symbol + 1;
+      slots_[i] = tag | (uint64_t{symbol} + 1);
       if (2 * bySymbol_.size() > slots_.size()) grow();
       return symbol;
     }
-    if (bySymbol_[slot - 1] == s) return slot - 1;
+    const auto symbol = static_cast<uint32_t>(slot) - 1;
+    if ((slot & ~uint64_t{0xFFFFFFFF}) == tag && bySymbol_[symbol] == s) return symbol;
   }
 }
 
 void SignatureTable::grow() {
-  std::vector<uint32_t> slots(slots_.size() * 2, 0);
+  std::vector<uint64_t> slots(slots_.size() * 2, 0);
   const size_t mask = slots.size() - 1;
-  for (uint32_t symbol = 0; symbol < bySymbol_.size(); ++symbol) {
-    size_t i = SignatureHash{}(bySymbol_[symbol]) & mask;
+  for (const uint64_t slot : slots_) {
+    if (slot == 0) continue;
+    const uint64_t hash = SignatureHash{}(bySymbol_[static_cast<uint32_t>(slot) - 1]);
+    size_t i = hash & mask;
     while (slots[i] != 0) i = (i + 1) & mask;
-    slots[i] = symbol + 1;
+    slots[i] = slot;
   }
   slots_ = std::move(slots);
 }
@@ -130,10 +134,19 @@ const std::vector<int64_t>* SignatureContext::members(Ref comm) const {
 
 SignatureExtractor::SignatureExtractor(const SignatureOptions& options,
                                        const SignatureContext& ranks, LocationId location)
-    : options_(options), context_(ranks), ownRank_(ranks.worldRankOfLocation(location)) {}
+    : options_(options),
+      context_(ranks),
+      ownRank_(ranks.worldRankOfLocation(location)),
+      lastMembers_(ranks.members(kUndefinedRef)) {}
 
 std::optional<Signature> SignatureExtractor::signatureOf(const Event& e) {
   Signature s;
+  if (!signatureInto(e, s)) return std::nullopt;
+  return s;
+}
+
+bool SignatureExtractor::signatureInto(const Event& e, Signature& s) {
+  s = Signature{};
   s.kind = e.kind;
   const bool all = options_.selection == EventSelection::All;
   if (e.kind == EventKind::Enter) {
@@ -141,66 +154,96 @@ std::optional<Signature> SignatureExtractor::signatureOf(const Event& e) {
       openRegions_.push_back(static_cast<Ref>(e.field(0)));
     else
       ++overflowDepth_;
-    if (!all) return std::nullopt;
+    if (!all) return false;
     s.region = static_cast<Ref>(e.field(0));
   } else if (e.kind == EventKind::Leave) {
     if (overflowDepth_ > 0)
       --overflowDepth_;
     else if (!openRegions_.empty())
       openRegions_.pop_back();
-    if (!all) return std::nullopt;
+    if (!all) return false;
     s.region = static_cast<Ref>(e.field(0));
   } else if (isMpiPointToPoint(e.kind)) {
     fillPointToPoint(e, s);
   } else if (isCollectiveEnd(e.kind)) {
     fillCollective(e, s);
   } else {
-    if (!all) return std::nullopt;
+    if (!all) return false;
     fillOther(e, s);
   }
-  applyFieldMask(s);
-  return s;
+  if (options_.fields != kAllFields) applyFieldMask(s);
+  return true;
 }
 
-void SignatureExtractor::feed(const Event& e, std::vector<Signature>& out) {
+std::span<const Signature> SignatureExtractor::release(const Event& e) {
+  if (heldReleased_) {
+    held_.clear();
+    heldReleased_ = false;
+  }
   if (!options_.canonicalCallOrder) {
-    if (std::optional<Signature> s = signatureOf(e)) out.push_back(*s);
-    return;
+    if (!signatureInto(e, current_)) return {};
+    return {&current_, 1};
   }
   const bool boundary = e.kind == EventKind::Enter || e.kind == EventKind::Leave;
-  if (boundary) flush(out);  // a call's held events go out before its Leave (or a nested call)
-  const size_t depthBefore = openRegions_.size() + overflowDepth_;
-  const std::optional<Signature> s = signatureOf(e);
+  const size_t depthBefore = depth();
+  const bool selected = signatureInto(e, current_);
   if (e.kind == EventKind::Enter) {
-    if (heldDepth_ == 0 && context_.isMpiRegion(static_cast<Ref>(e.field(0))))
-      heldDepth_ = openRegions_.size() + overflowDepth_;
+    if (heldDepth_ == 0 && context_.isMpiRegion(static_cast<Ref>(e.field(0)))) heldDepth_ = depth();
   } else if (e.kind == EventKind::Leave) {
     if (depthBefore == heldDepth_) heldDepth_ = 0;
   }
-  if (!s) return;
-  if (boundary || heldDepth_ == 0) {
-    out.push_back(*s);
-    return;
-  }
-  held_.push_back(*s);
-  if (held_.size() >= kMaxHeld) flush(out);
+  // A call's held events go out before its Leave (or a nested call), the boundary after.
+  if (boundary) return releaseHeldWith(selected ? &current_ : nullptr);
+  if (!selected) return {};
+  if (heldDepth_ == 0) return {&current_, 1};
+  held_.push_back(current_);
+  if (held_.size() >= kMaxHeld) return releaseHeld();
+  return {};
 }
 
-void SignatureExtractor::flush(std::vector<Signature>& out) {
+std::span<const Signature> SignatureExtractor::releaseHeld() {
+  if (heldReleased_) {
+    held_.clear();
+    heldReleased_ = false;
+  }
+  return releaseHeldWith(nullptr);
+}
+
+// The held events sorted, then `last` (if any).
+std::span<const Signature> SignatureExtractor::releaseHeldWith(const Signature* last) {
+  if (held_.empty())
+    return last ? std::span<const Signature>(last, 1) : std::span<const Signature>();
   // Insertion sort: stable, no allocation, and a call holds only a few events.
   for (size_t i = 1; i < held_.size(); ++i)
     for (size_t j = i; j > 0 && held_[j] < held_[j - 1]; --j) std::swap(held_[j], held_[j - 1]);
-  out.insert(out.end(), held_.begin(), held_.end());
-  held_.clear();
+  if (last) held_.push_back(*last);
+  heldReleased_ = true;
+  return held_;
 }
 
-void SignatureExtractor::fillPointToPoint(const Event& e, Signature& s) const {
+void SignatureExtractor::feed(const Event& e, std::vector<Signature>& out) {
+  const std::span<const Signature> released = release(e);
+  out.insert(out.end(), released.begin(), released.end());
+}
+
+void SignatureExtractor::flush(std::vector<Signature>& out) {
+  const std::span<const Signature> released = releaseHeld();
+  out.insert(out.end(), released.begin(), released.end());
+}
+
+void SignatureExtractor::fillPointToPoint(const Event& e, Signature& s) {
   // Fields: peer rank, comm, tag, length (event_kinds.def).
   s.region = openRegions_.empty() ? kUndefinedRef : openRegions_.back();
   s.comm = static_cast<Ref>(e.field(1));
   s.tag = static_cast<uint32_t>(e.field(2));
   s.size = e.field(3);
-  const int64_t peer = context_.worldRankOf(s.comm, e.field(0));
+  if (s.comm != lastComm_) {  // the members of the last communicator are kept at hand
+    lastComm_ = s.comm;
+    lastMembers_ = context_.members(s.comm);
+  }
+  const uint64_t rank = e.field(0);
+  const int64_t peer =
+      lastMembers_ && rank < lastMembers_->size() ? (*lastMembers_)[rank] : int64_t{-1};
   if (peer >= 0 && ownRank_ >= 0) {
     s.partner = peer - ownRank_;
     s.partnerRelative = true;

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -64,14 +65,17 @@ struct SignatureHash {
 // Hash-consing: the same signature always gets the same symbol (0, 1, 2, ...).
 class SignatureTable {
  public:
-  uint32_t intern(const Signature& s);
+  uint32_t intern(const Signature& s) { return intern(s, SignatureHash{}(s)); }
+  // `hash` must be SignatureHash{}(s).
+  uint32_t intern(const Signature& s, uint64_t hash);
   const std::vector<Signature>& all() const { return bySymbol_; }
   size_t size() const { return bySymbol_.size(); }
 
  private:
   void grow();
-  // Open addressing (linear probing) over symbol+1, 0 = empty; at most half full.
-  std::vector<uint32_t> slots_ = std::vector<uint32_t>(64, 0);
+  // Open addressing (linear probing), at most half full. A slot holds the upper 32 bits
+  // of the hash (compared before the signature) and symbol+1 in the lower 32; 0 = empty.
+  std::vector<uint64_t> slots_ = std::vector<uint64_t>(64, 0);
   std::vector<Signature> bySymbol_;
 };
 
@@ -100,18 +104,27 @@ class SignatureExtractor {
                      LocationId location);
   // The signature of `e`, or nothing if the selection leaves it out (trace order).
   std::optional<Signature> signatureOf(const Event& e);
-  // Appends the signatures `e` releases to `out`: with canonicalCallOrder the events of
-  // an MPI call are held until its Leave and released sorted; else as signatureOf.
+  // The signatures `e` releases, in order: with canonicalCallOrder the events of an MPI
+  // call are held until its Leave and released sorted; else as signatureOf. The span
+  // points into the extractor and stays valid until the next call (no allocation once
+  // the buffers have grown to a call's size).
+  std::span<const Signature> release(const Event& e);
+  // Releases what is held (at the end of the stream); valid until the next call.
+  std::span<const Signature> releaseHeld();
+  // The same, appended to `out`.
   void feed(const Event& e, std::vector<Signature>& out);
-  // Releases what is held (at the end of the stream).
   void flush(std::vector<Signature>& out);
   int64_t ownWorldRank() const { return ownRank_; }
 
  private:
-  void fillPointToPoint(const Event& e, Signature& s) const;
+  // Fills `s` with the signature of `e`; false if the selection leaves it out.
+  bool signatureInto(const Event& e, Signature& s);
+  void fillPointToPoint(const Event& e, Signature& s);
   void fillCollective(const Event& e, Signature& s) const;
   void fillOther(const Event& e, Signature& s) const;
   void applyFieldMask(Signature& s) const;
+  size_t depth() const { return openRegions_.size() + overflowDepth_; }
+  std::span<const Signature> releaseHeldWith(const Signature* last);
 
   SignatureOptions options_;
   const SignatureContext& context_;
@@ -120,6 +133,10 @@ class SignatureExtractor {
   uint64_t overflowDepth_ = 0;  // Enters beyond kMaxCallDepth
   size_t heldDepth_ = 0;        // call depth of the MPI call whose events are held, or 0
   std::vector<Signature> held_;
+  bool heldReleased_ = false;     // held_ was handed out by the last call: clear it first
+  Signature current_;             // the signature of the last event (released alone)
+  Ref lastComm_ = kUndefinedRef;  // the communicator of the last point-to-point event
+  const std::vector<int64_t>* lastMembers_ = nullptr;  // its members' world ranks
 };
 
 }  // namespace mtf::nlr
