@@ -2,7 +2,8 @@
 # run_case.sh MTF CASE_DIR: one golden bad-input test.
 # CASE_DIR holds the input files, `cmd` (the mtf arguments, paths relative to the case),
 # `expected` (line 1: exit status; line 2: the exact first line of stderr) and optionally
-# make.sh (creates large inputs at test time). The case runs in a scratch copy under a
+# make.sh (creates large inputs at test time) and `then` (mtf commands that must then
+# succeed, one per line). The case runs in a scratch copy under a
 # virtual-memory limit (ulimit -v, default 400 MB) and a timeout; it passes when status and
 # first stderr line match, it ended within MTF_BAD_INPUT_SECONDS (default 10) and its peak
 # RSS stayed under MTF_BAD_INPUT_RSS_MB (default 200).
@@ -49,4 +50,15 @@ if [ "$sanitized" != 1 ] && [ "$rss_kb" -gt $((rss_mb * 1024)) ]; then
   echo "$name: peak RSS $((rss_kb / 1024)) MB (limit ${rss_mb} MB)"; fail=1
 fi
 echo "$name: exit $status in ${elapsed} s, peak RSS $((rss_kb / 1024)) MB: $message"
+# Optional `then`: further mtf commands, one per line, that must succeed on what the case
+# produced (e.g. reading back an archive written from an odd input).
+if [ -f then ]; then
+  while read -r next; do
+    # shellcheck disable=SC2086  # a line holds several arguments
+    if ! (if [ "$sanitized" != 1 ]; then ulimit -v "$vmem_kb"; fi
+          timeout -k 5 $((seconds * 3)) "$mtf" $next >/dev/null 2>then.err); then
+      echo "$name: then 'mtf $next' failed: $(head -n 1 then.err)"; fail=1
+    fi
+  done < then
+fi
 exit $fail
