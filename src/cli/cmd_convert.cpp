@@ -65,11 +65,10 @@ void runConvert(ConvertOptions o, const GlobalOptions& g) {
   auto writer = format.openWriter(out.stagingPath(), o.write);
   Progress progress("converting " + o.input, !g.quiet && stderrIsTerminal());
   InfoCollector counter(&progress);
-  NestingCheck nesting;
-  TeeSink tee{writer.get(), &counter, &nesting};
+  TeeSink tee{writer.get(), &counter};
   source->read(tee);
   progress.finish();
-  warnUnbalanced(nesting, o.input);
+  warnUnbalanced(counter.nesting(), o.input);
   LossReport losses = source->unmodelled();
   mergeLosses(losses, writer->losses());
   reportLosses(losses, o.write.strict, o.output);

@@ -109,11 +109,9 @@ void runInfo(const InfoOptions& o, const GlobalOptions& g) {
   auto source = openInput(o.trace, o.lenient);
   Progress progress("reading " + o.trace, !g.quiet && stderrIsTerminal());
   InfoCollector collector(&progress);
-  NestingCheck nesting;
-  TeeSink tee{&collector, &nesting};
-  source->read(tee);
+  source->read(collector);
   progress.finish();
-  const auto j = buildInfo(*source, collector, nesting.summary());
+  const auto j = buildInfo(*source, collector, collector.nesting().summary());
   if (o.json)
     std::cout << j.dump(2) << '\n';
   else

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <unordered_map>
 
+#include "model/nesting_check.hpp"
 #include "model/trace_stream.hpp"
 #include "util/progress.hpp"
 
@@ -15,14 +16,17 @@ class InfoCollector : public TraceSink {
   explicit InfoCollector(Progress* progress = nullptr) : progress_(progress) {}
   void begin(const Definitions&) override {}
   void event(const Event& e) override {
+    nesting_.NestingCheck::event(e);  // direct call: no second virtual dispatch per event
     ++byKind_[static_cast<size_t>(e.kind)];
     if (e.time < first_) first_ = e.time;
     if (e.time > last_) last_ = e.time;
     ++total_;
     if (progress_) progress_->tick(total_);
   }
-  void end() override {}
+  void end() override { nesting_.end(); }
 
+  // Enter/leave nesting of every location, valid after end().
+  const NestingCheck& nesting() const { return nesting_; }
   uint64_t total() const { return total_; }
   uint64_t count(EventKind k) const { return byKind_[static_cast<size_t>(k)]; }
   bool empty() const { return total_ == 0; }
@@ -31,6 +35,7 @@ class InfoCollector : public TraceSink {
 
  private:
   Progress* progress_;
+  NestingCheck nesting_;
   std::array<uint64_t, kEventKindCount> byKind_{};
   uint64_t total_ = 0;
   Tick first_ = ~Tick{0};

@@ -5,7 +5,6 @@
 namespace mtf {
 
 NestingCheck::LocationNesting& NestingCheck::stateOf(LocationId id) {
-  if (last_ && last_->id == id) return *last_;
   auto [it, added] = index_.try_emplace(id, locations_.size());
   if (added) {
     locations_.emplace_back();
@@ -15,9 +14,8 @@ NestingCheck::LocationNesting& NestingCheck::stateOf(LocationId id) {
   return *last_;
 }
 
-void NestingCheck::event(const Event& e) {
-  if (e.kind != EventKind::Enter && e.kind != EventKind::Leave) return;
-  LocationNesting& s = stateOf(e.location);
+void NestingCheck::track(const Event& e) {
+  LocationNesting& s = last_ && last_->id == e.location ? *last_ : stateOf(e.location);
   const uint64_t region = e.fields.empty() ? 0 : e.fields[0];
   if (e.kind == EventKind::Leave) return leave(s, region);
   if (s.regions.size() < kTrackedDepth) s.regions.push_back(region);

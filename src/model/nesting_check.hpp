@@ -27,7 +27,11 @@ struct NestingSummary {
 class NestingCheck : public TraceSink {
  public:
   void begin(const Definitions&) override {}
-  void event(const Event& e) override;
+  // Inline, so that a collector can call it directly (NestingCheck::event) on its hot path:
+  // most events are neither Enter nor Leave.
+  void event(const Event& e) override {
+    if (e.kind == EventKind::Enter || e.kind == EventKind::Leave) track(e);
+  }
   void end() override;
 
   // Valid after end().
@@ -47,6 +51,7 @@ class NestingCheck : public TraceSink {
   };
   static constexpr uint64_t kTrackedDepth = uint64_t{1} << 20;
 
+  void track(const Event& e);
   LocationNesting& stateOf(LocationId id);
   void leave(LocationNesting& s, uint64_t region);
 
