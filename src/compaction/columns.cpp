@@ -1,5 +1,7 @@
 #include "compaction/columns.hpp"
 
+#include <cmath>
+
 #include "compaction/byte_coding.hpp"
 #include "compaction/zlib_codec.hpp"
 
@@ -73,42 +75,94 @@ void ColumnEncoder::add(uint32_t context, Tick time, const uint64_t* values, siz
 
 namespace {
 
-// Splits fixed 8-byte residuals into byte planes, dropping all-zero high planes.
-void putBytePlanes(std::vector<uint8_t>& out, const std::vector<uint64_t>& residuals) {
+// Appends a section. Each section ends a deflate block, with Huffman tables of its own:
+// good for planes of different statistics, but a block costs its tables, so a small
+// section is merged into the previous one when both are deflated alike.
+void addSection(std::vector<ZlibSection>& sections, ZlibSection section) {
+  constexpr size_t kSmall = 1024;
+  if (!sections.empty() && sections.back().level == section.level &&
+      sections.back().strategy == section.strategy &&
+      (section.size < kSmall || sections.back().size < kSmall)) {
+    sections.back().size += section.size;
+  } else {
+    sections.push_back(section);
+  }
+}
+
+// Order-0 entropy of `bytes`, in bits per byte, scaled by 256 (2048 = uniform noise).
+uint32_t entropy256(const std::vector<uint64_t>& residuals, unsigned plane) {
+  uint32_t histogram[256] = {};
+  for (uint64_t r : residuals) ++histogram[static_cast<uint8_t>(r >> (8 * plane))];
+  double bits = 0;
+  const double n = static_cast<double>(residuals.size());
+  for (uint32_t c : histogram)
+    if (c) bits -= c * std::log2(c / n);
+  return static_cast<uint32_t>(bits * 256 / n);
+}
+
+// Splits fixed 8-byte residuals into byte planes, dropping all-zero high planes; one
+// section per plane: noisy planes (order-0 entropy of 2 bits per byte or more) are only
+// Huffman-coded, the others deflated at `level`.
+void putBytePlanes(std::vector<uint8_t>& out, std::vector<ZlibSection>& sections,
+                   const std::vector<uint64_t>& residuals, int level) {
   uint64_t all = 0;
   for (uint64_t r : residuals) all |= r;
   unsigned planes = 0;
   while (planes < 8 && (all >> (8 * planes)) != 0) ++planes;
   out.push_back(static_cast<uint8_t>(planes));
-  for (unsigned p = 0; p < planes; ++p)
-    for (uint64_t r : residuals) out.push_back(static_cast<uint8_t>(r >> (8 * p)));
+  addSection(sections, {out.size(), level, ZlibStrategy::Default});  // the header
+  for (unsigned p = 0; p < planes; ++p) {
+    const size_t start = out.size();
+    out.resize(start + residuals.size());
+    uint8_t* bytes = out.data() + start;
+    for (size_t i = 0; i < residuals.size(); ++i)
+      bytes[i] = static_cast<uint8_t>(residuals[i] >> (8 * p));
+    const bool noise = residuals.size() >= 4096 && entropy256(residuals, p) >= 2 * 256;
+    addSection(sections, {residuals.size(), noise ? 1 : level,
+                          noise ? ZlibStrategy::HuffmanOnly : ZlibStrategy::Default});
+  }
 }
 
 }  // namespace
 
-ColumnChunk ColumnEncoder::finish(uint64_t firstEvent, int zlibLevel) {
-  std::vector<uint8_t> payload;
-  payload.reserve(timeResiduals_.size() * 2 + valueStream_.size() + 32);
+void ColumnEncoder::finishPayload(uint64_t firstEvent, int zlibLevel, PendingChunk& out) {
+  std::vector<uint8_t>& payload = out.payload;
+  payload.clear();
+  out.sections.clear();
+  payload.reserve(timeResiduals_.size() * 3 + valueStream_.size() + 32);
   putVarint(payload, firstTime_);
   putVarint(payload, events_);
   payload.push_back(predictor_.mode());
-  putBytePlanes(payload, timeResiduals_);
+  putBytePlanes(payload, out.sections, timeResiduals_, zlibLevel);
   payload.insert(payload.end(), valueStream_.begin(), valueStream_.end());
+  addSection(out.sections, {valueStream_.size(), zlibLevel, ZlibStrategy::Default});
 
-  ColumnChunk chunk;
+  ColumnChunk& chunk = out.chunk;
+  chunk = ColumnChunk{};
   chunk.firstEvent = firstEvent;
   chunk.eventCount = events_;
   chunk.firstTime = firstTime_;
   chunk.lastTime = previousTime_;
   chunk.minTime = minTime_;
   chunk.maxTime = maxTime_;
-  putVarint(chunk.encoded, payload.size());
-  const std::vector<uint8_t> packed = zlibCompress(payload.data(), payload.size(), zlibLevel);
-  chunk.encoded.insert(chunk.encoded.end(), packed.begin(), packed.end());
 
   events_ = 0;
   predictor_.reset();
-  return chunk;
+}
+
+void compressChunk(PendingChunk& pending, ZlibSectionCompressor& zlib) {
+  std::vector<uint8_t>& encoded = pending.chunk.encoded;
+  encoded.clear();
+  putVarint(encoded, pending.payload.size());
+  zlib.compress(pending.payload.data(), pending.sections, encoded);
+}
+
+ColumnChunk ColumnEncoder::finish(uint64_t firstEvent, int zlibLevel) {
+  PendingChunk pending;
+  finishPayload(firstEvent, zlibLevel, pending);
+  ZlibSectionCompressor zlib;
+  compressChunk(pending, zlib);
+  return std::move(pending.chunk);
 }
 
 // A payload never inflates beyond this (events * (8 time bytes + generous values)).

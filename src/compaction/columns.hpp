@@ -19,13 +19,17 @@
 //     The time stream is then split into byte planes (all first bytes, then all second
 //     bytes, ...) of fixed 8-byte little-endian residuals with trailing zero planes
 //     dropped: zero high bytes compress to nothing.
-//   - ColumnChunk::encoded = varint(payload size) + zlib(payload).
+//   - ColumnChunk::encoded = varint(payload size) + zlib(payload). The payload is one zlib
+//     stream deflated in sections (zlib_codec.hpp): a time plane of high byte entropy (the
+//     jitter of the clock) is only Huffman-coded, where searching matches costs time and
+//     gains nothing; the rest is deflated at the chunk's level. Any inflater reads it.
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
 #include "compaction/compact_model.hpp"
+#include "compaction/zlib_codec.hpp"
 
 namespace mtf::compaction {
 
@@ -60,6 +64,16 @@ class ColumnPredictor {
   uint8_t mode_ = 1;
 };
 
+// A finished chunk whose payload is coded but not compressed yet (compressChunk does it,
+// possibly on another thread).
+struct PendingChunk {
+  ColumnChunk chunk;  // everything but `encoded`
+  std::vector<uint8_t> payload;
+  std::vector<ZlibSection> sections;  // how to deflate the payload, in order
+};
+// Fills pending.chunk.encoded from the payload (kept, to reuse its buffer).
+void compressChunk(PendingChunk& pending, ZlibSectionCompressor& zlib);
+
 class ColumnEncoder {
  public:
   explicit ColumnEncoder(uint64_t chunkEvents, uint8_t timeMode = 1)
@@ -72,6 +86,9 @@ class ColumnEncoder {
   // Compresses the events added since the last finish() into a chunk whose firstEvent
   // is `firstEvent`; resets the encoder.
   ColumnChunk finish(uint64_t firstEvent, int zlibLevel = 6);
+  // The same in two steps: codes the payload into `out` (its buffers are reused) and
+  // resets the encoder; compressChunk(out) then compresses it.
+  void finishPayload(uint64_t firstEvent, int zlibLevel, PendingChunk& out);
   uint64_t events() const { return events_; }
 
  private:

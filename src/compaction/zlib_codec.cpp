@@ -2,6 +2,7 @@
 
 #include <zlib.h>
 
+#include <algorithm>
 #include <new>
 #include <stdexcept>
 
@@ -40,6 +41,61 @@ std::vector<uint8_t> zlibCompress(const uint8_t* data, size_t size, int level) {
   if (deflate(z.get(), Z_FINISH) != Z_STREAM_END) throw std::runtime_error("zlib deflate failed");
   out.resize(z.get()->total_out);
   return out;
+}
+
+struct ZlibSectionCompressor::State {
+  ZStream z{ZStream::Mode::Deflate, 6};
+  std::vector<uint8_t>* out = nullptr;
+  size_t used = 0;
+
+  // Deflates the pending input with `flush` until it is consumed and, for Z_BLOCK and
+  // Z_FINISH, everything is out; grows the output as needed.
+  void pump(int flush) {
+    z_stream* s = z.get();
+    for (;;) {
+      if (out->size() - used < 256) out->resize(out->size() + out->size() / 4 + 4096);
+      s->next_out = out->data() + used;
+      s->avail_out = static_cast<uInt>(std::min<size_t>(out->size() - used, 1u << 30));
+      const int rc = deflate(s, flush);
+      used = static_cast<size_t>(s->next_out - out->data());
+      if (rc == Z_STREAM_ERROR) throw std::runtime_error("zlib deflate failed");
+      if (flush == Z_FINISH ? rc == Z_STREAM_END : s->avail_in == 0 && s->avail_out > 0) return;
+    }
+  }
+};
+
+ZlibSectionCompressor::ZlibSectionCompressor() : state_(std::make_unique<State>()) {}
+ZlibSectionCompressor::~ZlibSectionCompressor() = default;
+
+void ZlibSectionCompressor::compress(const uint8_t* data, const std::vector<ZlibSection>& sections,
+                                     std::vector<uint8_t>& out) {
+  State& st = *state_;
+  z_stream* s = st.z.get();
+  // The stream header records the level in force: start from the same one every time.
+  if (deflateReset(s) != Z_OK || deflateParams(s, 6, Z_DEFAULT_STRATEGY) != Z_OK)
+    throw std::runtime_error("zlib reset failed");
+  size_t total = 0;
+  for (const ZlibSection& sec : sections) total += sec.size;
+  st.out = &out;
+  st.used = out.size();
+  out.resize(st.used + total + total / 500 + 64 + 16 * sections.size());
+  for (const ZlibSection& sec : sections) {
+    static constexpr int kStrategy[] = {Z_DEFAULT_STRATEGY, Z_HUFFMAN_ONLY, Z_RLE};
+    st.pump(Z_BLOCK);  // the previous section is out: its parameters no longer apply
+    if (deflateParams(s, sec.level, kStrategy[static_cast<int>(sec.strategy)]) != Z_OK)
+      throw std::runtime_error("zlib parameters refused");
+    for (size_t done = 0; done < sec.size;) {
+      const size_t n = std::min<size_t>(sec.size - done, 1u << 30);
+      s->next_in = const_cast<Bytef*>(data + done);
+      s->avail_in = static_cast<uInt>(n);
+      st.pump(Z_NO_FLUSH);
+      done += n;
+    }
+    data += sec.size;
+  }
+  st.pump(Z_FINISH);
+  out.resize(st.used);
+  st.out = nullptr;
 }
 
 bool zlibDecompress(const uint8_t* data, size_t size, size_t expectedSize,

@@ -3,12 +3,39 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace mtf::compaction {
 
 // Compresses `size` bytes into a zlib stream (level 1..9).
 std::vector<uint8_t> zlibCompress(const uint8_t* data, size_t size, int level = 6);
+
+// How one section of a sectioned stream is deflated (zlib's strategies).
+enum class ZlibStrategy : uint8_t { Default, HuffmanOnly, Rle };
+struct ZlibSection {
+  size_t size;  // bytes of the input
+  int level;    // 1..9
+  ZlibStrategy strategy;
+};
+// Compresses consecutive sections of `data` (their sizes sum to the input) into ONE zlib
+// stream, switching level and strategy between sections (deflateParams): it inflates like
+// any zlib stream, but noise (time residual planes) is only Huffman-coded and runs are
+// run-length coded, instead of searching matches that are not there. Reuses its state.
+class ZlibSectionCompressor {
+ public:
+  ZlibSectionCompressor();
+  ~ZlibSectionCompressor();
+  ZlibSectionCompressor(const ZlibSectionCompressor&) = delete;
+  ZlibSectionCompressor& operator=(const ZlibSectionCompressor&) = delete;
+  // Appends the stream to `out`.
+  void compress(const uint8_t* data, const std::vector<ZlibSection>& sections,
+                std::vector<uint8_t>& out);
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
 // Decompresses a zlib stream that must inflate to exactly `expectedSize` bytes; returns
 // false (out untouched or partial) if the stream is corrupt or has another size.
 bool zlibDecompress(const uint8_t* data, size_t size, size_t expectedSize,
