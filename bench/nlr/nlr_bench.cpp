@@ -13,6 +13,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -67,14 +68,22 @@ void replay(const std::vector<CompactEvent>& events, PerEvent perEvent) {
 }
 
 template <typename Run>
-double bestSeconds(Run run) {
+double bestSeconds(int runs, Run run) {
   double best = 1e30;
-  for (int i = 0; i < 3; ++i) {
+  for (int i = 0; i < runs; ++i) {
     const auto start = Clock::now();
     run();
     best = std::min(best, std::chrono::duration<double>(Clock::now() - start).count());
   }
   return best;
+}
+
+// Processor time of `run` (not the time other processes had the core).
+template <typename Run>
+double cpuSeconds(Run run) {
+  const std::clock_t start = std::clock();
+  run();
+  return static_cast<double>(std::clock() - start) / CLOCKS_PER_SEC;
 }
 
 size_t gzippedSize(const std::string& text) {
@@ -94,7 +103,7 @@ std::string loopText(const std::vector<nlr::LocationLoops>& all, const Definitio
 
 // Best time of signature extraction and hash-consing alone, every event.
 double timeSignatures(const Recorder& rec, const nlr::SignatureOptions& options, uint64_t& sink) {
-  return bestSeconds([&] {
+  return bestSeconds(3, [&] {
     nlr::SignatureContext ranks(rec.defs);
     using State = std::pair<nlr::SignatureExtractor, nlr::SignatureTable>;
     std::unordered_map<LocationId, std::unique_ptr<State>> states;
@@ -122,12 +131,12 @@ void benchTrace(const std::string& path) {
   // Every event, with the events inside one MPI call in canonical order.
   nlr::SignatureOptions all;
   all.canonicalCallOrder = true;
-  const double replaySeconds = bestSeconds([&] {
+  const double replaySeconds = bestSeconds(3, [&] {
     replay(events, [&](const Event& e) { sink += e.fields.empty() ? e.time : e.fields[0]; });
   });
   const double signatureSeconds = timeSignatures(rec, all, sink);
   std::vector<nlr::LocationLoops> loops, mpi;
-  const double nlrSeconds = bestSeconds([&] {
+  const double nlrSeconds = bestSeconds(3, [&] {
     nlr::NlrSink nlrSink({}, all);
     nlrSink.begin(rec.defs);
     replay(events, [&](const Event& e) { nlrSink.event(e); });
@@ -150,7 +159,7 @@ void benchTrace(const std::string& path) {
     nlr::expand(l.model, [&](uint32_t s) { streams.back().push_back(s); });
     symbols += streams.back().size();
   }
-  const double coreSeconds = bestSeconds([&] {
+  const double coreSeconds = bestSeconds(3, [&] {
     for (const auto& stream : streams) {
       nlr::Nlr core;
       for (uint32_t s : stream) core.push(s);
@@ -172,21 +181,35 @@ void benchTrace(const std::string& path) {
               signatureSeconds, signatureSeconds / replaySeconds, sink == 42 ? "!" : "");
 }
 
-// Only the whole NLR sink, `runs` times (for profiling with perf).
+// Only the replay and the whole NLR sink, `runs` times each, interleaved: the best
+// processor time of each (for profiling with perf, and for comparing builds on a noisy
+// machine; the table above gives elapsed times).
 void profileNlr(const std::string& path, int runs) {
   Recorder rec;
   openTrace(path, {})->read(rec);
   nlr::SignatureOptions all;
   all.canonicalCallOrder = true;
-  uint64_t elements = 0;
+  uint64_t sink = 0;
+  double replayBest = 1e30, nlrBest = 1e30;
   for (int i = 0; i < runs; ++i) {
-    nlr::NlrSink nlrSink({}, all);
-    nlrSink.begin(rec.defs);
-    replay(rec.events, [&](const Event& e) { nlrSink.event(e); });
-    nlrSink.end();
-    for (const auto& l : nlrSink.results()) elements += nlr::printedElements(l.model);
+    replayBest = std::min(replayBest, cpuSeconds([&] {
+                            replay(rec.events, [&](const Event& e) {
+                              sink += e.fields.empty() ? e.time : e.fields[0];
+                            });
+                          }));
+    nlrBest = std::min(nlrBest, cpuSeconds([&] {
+                         nlr::NlrSink nlrSink({}, all);
+                         nlrSink.begin(rec.defs);
+                         replay(rec.events, [&](const Event& e) { nlrSink.event(e); });
+                         nlrSink.end();
+                         for (const auto& l : nlrSink.results())
+                           sink += nlr::printedElements(l.model);
+                       }));
   }
-  std::printf("%s: %llu elements\n", path.c_str(), static_cast<unsigned long long>(elements));
+  const double n = static_cast<double>(rec.events.size());
+  std::printf("%s: cpu time: replay %.4fs, nlr %.4fs (x%.2f replay, %.1f M events/s)%s\n",
+              path.c_str(), replayBest, nlrBest, nlrBest / replayBest, n / nlrBest / 1e6,
+              sink == 42 ? "!" : "");
 }
 
 }  // namespace

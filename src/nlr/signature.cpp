@@ -50,9 +50,12 @@ uint32_t parseSignatureFields(const std::string& list) {
 size_t SignatureHash::operator()(const Signature& s) const noexcept {
   // Multiply-add over the fields, one final mix: cheap, and enough for a hash table.
   constexpr uint64_t kOdd = 0x9E3779B97F4A7C15ull;
+  // Region and comm go in separate rounds: read together as one 8-byte word they would
+  // wait for the two 4-byte writes that have just filled them (no store forwarding).
   uint64_t h =
       static_cast<uint64_t>(s.kind) | (uint64_t{s.partnerRelative} << 16) | (uint64_t{s.tag} << 32);
-  h = h * kOdd + (uint64_t{s.region} | (uint64_t{s.comm} << 32));
+  h = h * kOdd + s.region;
+  h = h * kOdd + s.comm;
   h = h * kOdd + static_cast<uint64_t>(s.partner);
   h = h * kOdd + s.size;
   h = h * kOdd + (s.size2 ^ (s.ident << 17));
@@ -61,7 +64,7 @@ size_t SignatureHash::operator()(const Signature& s) const noexcept {
   return static_cast<size_t>(h ^ (h >> 32));
 }
 
-uint32_t SignatureTable::intern(const Signature& s, uint64_t hash) {
+uint32_t SignatureTable::lookup(const Signature& s, uint64_t hash) {
   const size_t mask = slots_.size() - 1;
   const uint64_t tag = hash & ~uint64_t{0xFFFFFFFF};
   for (size_t i = hash & mask;; i = (i + 1) & mask) {
@@ -69,6 +72,7 @@ uint32_t SignatureTable::intern(const Signature& s, uint64_t hash) {
     if (slot == 0) {
       const auto symbol = static_cast<uint32_t>(bySymbol_.size());
       bySymbol_.push_back(s);
+      successor_.push_back(kNone);
       slots_[i] = tag | (uint64_t{symbol} + 1);
       if (2 * bySymbol_.size() > slots_.size()) grow();
       return symbol;
@@ -175,50 +179,54 @@ bool SignatureExtractor::signatureInto(const Event& e, Signature& s) {
   return true;
 }
 
+// Signatures are written where they are released from (current_ or the end of held_),
+// never copied there: a copy right after the field-wise writes stalls the CPU.
 std::span<const Signature> SignatureExtractor::release(const Event& e) {
   if (heldReleased_) {
     held_.clear();
     heldReleased_ = false;
   }
-  if (!options_.canonicalCallOrder) {
-    if (!signatureInto(e, current_)) return {};
-    return {&current_, 1};
-  }
   const bool boundary = e.kind == EventKind::Enter || e.kind == EventKind::Leave;
-  const size_t depthBefore = depth();
-  const bool selected = signatureInto(e, current_);
-  if (e.kind == EventKind::Enter) {
-    if (heldDepth_ == 0 && context_.isMpiRegion(static_cast<Ref>(e.field(0)))) heldDepth_ = depth();
-  } else if (e.kind == EventKind::Leave) {
-    if (depthBefore == heldDepth_) heldDepth_ = 0;
+  if (!options_.canonicalCallOrder || (!boundary && heldDepth_ == 0) ||
+      (boundary && held_.empty())) {
+    const size_t depthBefore = depth();
+    const bool selected = signatureInto(e, current_);
+    if (boundary && options_.canonicalCallOrder) trackHeldCall(e, depthBefore);
+    return selected ? std::span<const Signature>(&current_, 1) : std::span<const Signature>();
   }
   // A call's held events go out before its Leave (or a nested call), the boundary after.
-  if (boundary) return releaseHeldWith(selected ? &current_ : nullptr);
-  if (!selected) return {};
-  if (heldDepth_ == 0) return {&current_, 1};
-  held_.push_back(current_);
+  if (boundary) sortHeld();
+  const size_t depthBefore = depth();
+  if (!signatureInto(e, held_.emplace_back())) held_.pop_back();
+  if (boundary) {
+    trackHeldCall(e, depthBefore);
+    heldReleased_ = true;
+    return held_;
+  }
   if (held_.size() >= kMaxHeld) return releaseHeld();
   return {};
 }
 
-std::span<const Signature> SignatureExtractor::releaseHeld() {
-  if (heldReleased_) {
-    held_.clear();
-    heldReleased_ = false;
+// After an Enter or Leave: the events of an outermost MPI call are held.
+void SignatureExtractor::trackHeldCall(const Event& e, size_t depthBefore) {
+  if (e.kind == EventKind::Enter) {
+    if (heldDepth_ == 0 && context_.isMpiRegion(static_cast<Ref>(e.field(0)))) heldDepth_ = depth();
+  } else if (depthBefore == heldDepth_) {
+    heldDepth_ = 0;
   }
-  return releaseHeldWith(nullptr);
 }
 
-// The held events sorted, then `last` (if any).
-std::span<const Signature> SignatureExtractor::releaseHeldWith(const Signature* last) {
-  if (held_.empty())
-    return last ? std::span<const Signature>(last, 1) : std::span<const Signature>();
+std::span<const Signature> SignatureExtractor::releaseHeld() {
+  if (heldReleased_) held_.clear();
+  sortHeld();
+  heldReleased_ = !held_.empty();
+  return held_;
+}
+
+void SignatureExtractor::sortHeld() {
   // Insertion sort: stable, no allocation, and a call holds only a few events.
   for (size_t i = 1; i < held_.size(); ++i)
     for (size_t j = i; j > 0 && held_[j] < held_[j - 1]; --j) std::swap(held_[j], held_[j - 1]);
-  if (last) held_.push_back(*last);
-  heldReleased_ = true;
-  return held_;
 }
 
 void SignatureExtractor::feed(const Event& e, std::vector<Signature>& out) {

@@ -63,20 +63,32 @@ struct SignatureHash {
 };
 
 // Hash-consing: the same signature always gets the same symbol (0, 1, 2, ...).
+// Streams repeat themselves, so the table first tries the symbol that followed the
+// previous symbol last time (one comparison, no hash), then the hash table.
 class SignatureTable {
  public:
-  uint32_t intern(const Signature& s) { return intern(s, SignatureHash{}(s)); }
-  // `hash` must be SignatureHash{}(s).
-  uint32_t intern(const Signature& s, uint64_t hash);
+  uint32_t intern(const Signature& s) {
+    if (previous_ != kNone) {
+      const uint32_t guess = successor_[previous_];
+      if (guess != kNone && bySymbol_[guess] == s) return previous_ = guess;
+    }
+    const uint32_t symbol = lookup(s, SignatureHash{}(s));
+    if (previous_ != kNone) successor_[previous_] = symbol;
+    return previous_ = symbol;
+  }
   const std::vector<Signature>& all() const { return bySymbol_; }
   size_t size() const { return bySymbol_.size(); }
 
  private:
+  static constexpr uint32_t kNone = 0xFFFFFFFFu;
+  uint32_t lookup(const Signature& s, uint64_t hash);
   void grow();
   // Open addressing (linear probing), at most half full. A slot holds the upper 32 bits
   // of the hash (compared before the signature) and symbol+1 in the lower 32; 0 = empty.
   std::vector<uint64_t> slots_ = std::vector<uint64_t>(64, 0);
   std::vector<Signature> bySymbol_;
+  std::vector<uint32_t> successor_;  // symbol -> the symbol interned after it last time
+  uint32_t previous_ = kNone;        // the symbol interned last
 };
 
 // What signatures need from the definitions: the world ranks of the members of every
@@ -124,7 +136,8 @@ class SignatureExtractor {
   void fillOther(const Event& e, Signature& s) const;
   void applyFieldMask(Signature& s) const;
   size_t depth() const { return openRegions_.size() + overflowDepth_; }
-  std::span<const Signature> releaseHeldWith(const Signature* last);
+  void trackHeldCall(const Event& e, size_t depthBefore);
+  void sortHeld();
 
   SignatureOptions options_;
   const SignatureContext& context_;
