@@ -1,5 +1,6 @@
 #include "fuzz_target.hpp"
 
+#include <malloc.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -7,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <set>
 
 #include "registry/registry.hpp"
 #include "util/error.hpp"
@@ -52,12 +54,23 @@ int readTraceFromFiles(const std::vector<FuzzFile>& files, const std::string& op
   // would slow the fuzzer down. Sanitizer and libFuzzer reports do not use std::cerr.
   static const bool quiet = [] {
     std::cerr.rdbuf(nullptr);
+    // glibc gives freed memory back to the kernel (brk, munmap) after every execution and
+    // takes it again in the next one: a fifth of the time went there. Keep it.
+    mallopt(M_TRIM_THRESHOLD, 256 << 20);
+    mallopt(M_MMAP_THRESHOLD, 64 << 20);
     return true;
   }();
   (void)quiet;
   const fs::path dir = workDir();
+  // Files of the previous execution are overwritten in place; only names not written
+  // this time are removed (unlinking every file each time cost a tenth of the time).
+  static std::set<std::string> previous;
+  std::set<std::string> current;
+  for (const auto& file : files) current.insert(file.first);
   std::error_code ec;
-  for (const auto& entry : fs::directory_iterator(dir, ec)) fs::remove_all(entry.path(), ec);
+  for (const std::string& name : previous)
+    if (!current.count(name)) fs::remove_all(dir / name, ec);
+  previous = current;
   for (const auto& [name, bytes] : files) {
     std::ofstream out(dir / name, std::ios::binary);
     out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
