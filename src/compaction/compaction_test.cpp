@@ -52,6 +52,39 @@ TEST(Compaction, InterleavedLocationsAndSmallChunksRoundTrip) {
             "");  // expanded location after location, as generated
 }
 
+struct SunkChunk {
+  LocationId location;
+  uint64_t firstEvent;
+  std::vector<uint8_t> encoded;
+  bool operator==(const SunkChunk&) const = default;
+};
+
+std::vector<SunkChunk> sinkChunks(const testing::SyntheticTrace& t, bool background) {
+  std::vector<SunkChunk> chunks;
+  CompactorOptions options{7, 6, 1};
+  options.backgroundCompression = background;
+  Compactor c(options, [&](LocationId l, ColumnChunk&& chunk) {
+    chunks.push_back({l, chunk.firstEvent, std::move(chunk.encoded)});
+  });
+  play(t, c, /*interleave=*/true);
+  return chunks;
+}
+
+// The compression thread hands on the same bytes in the same order as compressing inline.
+TEST(Compaction, BackgroundCompressionIsDeterministic) {
+  const auto t = makeSyntheticTrace(3, 60, 5);
+  const std::vector<SunkChunk> inline_ = sinkChunks(t, false);
+  EXPECT_GT(inline_.size(), 30u);
+  for (int run = 0; run < 3; ++run) EXPECT_TRUE(sinkChunks(t, true) == inline_) << run;
+}
+
+TEST(Compaction, ChunkSinkFailureReachesTheCaller) {
+  const auto t = makeSyntheticTrace(2, 40, 6);
+  Compactor c(CompactorOptions{5, 6, 1},
+              [](LocationId, ColumnChunk&&) { throw std::runtime_error("disk full"); });
+  EXPECT_THROW(play(t, c), std::runtime_error);
+}
+
 TEST(Compaction, BuildsCallTreeWithMpiEventsInsideTheirCall) {
   const auto t = makeSyntheticTrace(2, 1, 3, /*everyKind=*/false);
   const auto model = compact(t);

@@ -13,6 +13,8 @@ void Compactor::begin(const Definitions& defs) {
   model_.definitions = defs;
   dag_ = std::make_unique<DagBuilder>(model_);
   ranks_ = std::make_unique<OwnRanks>(model_.definitions);
+  if (chunkSink_ && options_.backgroundCompression)
+    compressor_ = std::make_unique<ChunkCompressor>(chunkSink_);
 }
 
 Compactor::LocationState& Compactor::stateOf(LocationId id) {
@@ -37,6 +39,13 @@ void Compactor::record(LocationState& s, uint32_t context, Tick time) {
 
 void Compactor::flushChunk(LocationState& s) {
   if (s.encoder->empty()) return;
+  if (compressor_) {
+    PendingChunk pending;
+    s.encoder->finishPayload(s.chunkStart, options_.zlibLevel, pending);
+    s.chunkStart = s.events;
+    compressor_->submit(s.id, std::move(pending));
+    return;
+  }
   ColumnChunk chunk = s.encoder->finish(s.chunkStart, options_.zlibLevel);
   s.chunkStart = s.events;
   if (chunkSink_) {
@@ -99,6 +108,10 @@ void Compactor::finishLocation(LocationState& s) {
 
 void Compactor::end() {
   for (auto& s : states_) finishLocation(*s);
+  if (compressor_) {
+    compressor_->finish();  // every chunk is with the sink before the model is final
+    compressor_.reset();
+  }
   // Locations in definition order; undefined ones after, in order of appearance.
   std::unordered_map<LocationId, size_t> order;
   for (const LocationView& v : model_.definitions.locations()) order.emplace(v.id, order.size());

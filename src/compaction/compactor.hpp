@@ -9,6 +9,7 @@
 #include <memory>
 #include <unordered_map>
 
+#include "compaction/chunk_compressor.hpp"
 #include "compaction/columns.hpp"
 #include "compaction/compact_model.hpp"
 #include "compaction/dag_builder.hpp"
@@ -21,9 +22,13 @@ struct CompactorOptions {
   uint64_t chunkEvents = 1 << 16;  // events per column chunk (unit of random access)
   int zlibLevel = 6;
   uint8_t timePrediction = 1;  // columns.hpp: 0 previous delta, 1 running average
+  // With a chunk sink: compress chunks on a second thread (chunk_compressor.hpp); the
+  // sink is then called on that thread, in the same order and with the same bytes.
+  bool backgroundCompression = true;
 };
 
-// Receives each finished column chunk of a location, in event order per location.
+// Receives each finished column chunk of a location, in event order per location (and in
+// the order the chunks were finished), possibly on the compression thread.
 using ChunkSink = std::function<void(LocationId, ColumnChunk&&)>;
 
 class Compactor : public TraceSink {
@@ -60,6 +65,7 @@ class Compactor : public TraceSink {
 
   CompactorOptions options_;
   ChunkSink chunkSink_;
+  std::unique_ptr<ChunkCompressor> compressor_;  // with a sink and background compression
   CompactModel model_;
   std::unique_ptr<DagBuilder> dag_;
   std::unique_ptr<OwnRanks> ranks_;

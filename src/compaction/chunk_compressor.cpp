@@ -1,0 +1,70 @@
+#include "compaction/chunk_compressor.hpp"
+
+namespace mtf::compaction {
+
+ChunkCompressor::ChunkCompressor(Deliver deliver, size_t maxQueued)
+    : deliver_(std::move(deliver)), maxQueued_(maxQueued ? maxQueued : 1) {
+  worker_ = std::thread([this] { run(); });
+}
+
+ChunkCompressor::~ChunkCompressor() {
+  {
+    std::lock_guard lock(mutex_);
+    stop_ = true;
+    queue_.clear();
+  }
+  changed_.notify_all();
+  worker_.join();
+}
+
+// A failure stays: every later call throws it again, and nothing more is delivered.
+void ChunkCompressor::rethrow() {
+  if (failure_) std::rethrow_exception(failure_);
+}
+
+void ChunkCompressor::submit(LocationId location, PendingChunk&& chunk) {
+  std::unique_lock lock(mutex_);
+  changed_.wait(lock, [&] { return queue_.size() < maxQueued_ || failure_; });
+  rethrow();
+  queue_.emplace_back(location, std::move(chunk));
+  lock.unlock();
+  changed_.notify_all();
+}
+
+void ChunkCompressor::finish() {
+  std::unique_lock lock(mutex_);
+  changed_.wait(lock, [&] { return (queue_.empty() && !busy_) || failure_; });
+  rethrow();
+}
+
+void ChunkCompressor::run() {
+  ZlibSectionCompressor zlib;
+  std::unique_lock lock(mutex_);
+  for (;;) {
+    changed_.wait(lock, [&] { return stop_ || !queue_.empty(); });
+    if (stop_) return;
+    auto [location, pending] = std::move(queue_.front());
+    queue_.pop_front();
+    busy_ = true;
+    lock.unlock();
+    changed_.notify_all();  // a slot is free
+    try {
+      compressChunk(pending, zlib);
+      deliver_(location, std::move(pending.chunk));
+    } catch (...) {
+      lock.lock();
+      failure_ = std::current_exception();
+      queue_.clear();  // nothing after a failed chunk may be delivered
+      busy_ = false;
+      lock.unlock();
+      changed_.notify_all();
+      lock.lock();
+      continue;
+    }
+    lock.lock();
+    busy_ = false;
+    changed_.notify_all();
+  }
+}
+
+}  // namespace mtf::compaction
