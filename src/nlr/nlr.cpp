@@ -33,6 +33,50 @@ uint32_t BodyTable::intern(const ElementKey* elements, size_t length) {
   return id;
 }
 
+size_t LoopPositions::indexOf(ElementKey key) const {
+  const size_t mask = entries_.size() - 1;
+  size_t i = home(key);
+  while (entries_[i].key != 0 && entries_[i].key != key) i = (i + 1) & mask;
+  return i;
+}
+
+int64_t& LoopPositions::operator[](ElementKey key) {
+  size_t i = indexOf(key);
+  if (entries_[i].key == key) return entries_[i].position;
+  if (2 * (used_ + 1) > entries_.size()) {
+    grow();
+    i = indexOf(key);
+  }
+  ++used_;
+  entries_[i] = Entry{key, -1};
+  return entries_[i].position;
+}
+
+void LoopPositions::erase(ElementKey key) {
+  const size_t mask = entries_.size() - 1;
+  size_t hole = indexOf(key);
+  if (entries_[hole].key != key) return;
+  // Backward shift: move up every later entry of the cluster whose home does not lie
+  // cyclically in (hole, j], so that lookups never meet a gap before their key.
+  for (size_t j = (hole + 1) & mask; entries_[j].key != 0; j = (j + 1) & mask) {
+    const size_t h = home(entries_[j].key);
+    const bool stays = hole <= j ? (hole < h && h <= j) : (hole < h || h <= j);
+    if (stays) continue;
+    entries_[hole] = entries_[j];
+    hole = j;
+  }
+  entries_[hole] = Entry{};
+  --used_;
+}
+
+void LoopPositions::grow() {
+  std::vector<Entry> old(entries_.size() * 2);
+  old.swap(entries_);
+  --shift_;
+  for (const Entry& e : old)
+    if (e.key != 0) entries_[indexOf(e.key)] = e;
+}
+
 Nlr::Nlr(const NlrOptions& options) : options_(options) {
   options_.minReps = std::max(2u, options_.minReps);
   options_.window = std::max<size_t>(options_.window, options_.minReps);
@@ -55,7 +99,7 @@ void Nlr::push(uint32_t symbol) {
 }
 
 Nlr::Pos& Nlr::lastPositionOf(ElementKey key) {
-  if (isLoop(key)) return lastLoop_.try_emplace(key, -1).first->second;
+  if (isLoop(key)) return lastLoop_[key];
   const uint32_t symbol = symbolOf(key);
   if (symbol >= lastEvent_.size()) lastEvent_.resize(symbol + 1, -1);
   return lastEvent_[symbol];
@@ -193,7 +237,7 @@ LoopModel Nlr::model(std::vector<Signature> signatures) const {
 size_t Nlr::workingBytes() const {
   return (buf_.capacity() + prev_.capacity() + extNext_.capacity() + extensionAt_.capacity()) *
              sizeof(uint64_t) +
-         lastEvent_.capacity() * sizeof(Pos) + lastLoop_.size() * 4 * sizeof(uint64_t);
+         lastEvent_.capacity() * sizeof(Pos) + lastLoop_.bytes();
 }
 
 }  // namespace mtf::nlr

@@ -41,6 +41,30 @@ class BodyTable {
   std::unordered_multimap<uint64_t, uint32_t> byHash_;
 };
 
+// Loop key -> last position of that key in the window. Open addressing (linear probing,
+// deletion by backward shift, no tombstones), at most half full; no allocation per
+// insertion. Sized by the loop keys in the window, never by the stream.
+class LoopPositions {
+ public:
+  // The position stored for `key`, inserted as -1 if absent. Valid until the next call.
+  int64_t& operator[](ElementKey key);
+  void erase(ElementKey key);
+  size_t bytes() const { return entries_.capacity() * sizeof(Entry); }
+
+ private:
+  struct Entry {
+    ElementKey key = 0;  // 0 = empty (a loop key is never 0)
+    int64_t position = -1;
+  };
+  size_t home(ElementKey key) const { return (key * 0x9E3779B97F4A7C15ull) >> shift_; }
+  size_t indexOf(ElementKey key) const;  // the key's slot or the empty slot where it would go
+  void grow();
+
+  std::vector<Entry> entries_ = std::vector<Entry>(16);
+  unsigned shift_ = 60;  // 64 - log2(entries_.size())
+  size_t used_ = 0;
+};
+
 class Nlr {
  public:
   explicit Nlr(const NlrOptions& options = {});
@@ -96,8 +120,8 @@ class Nlr {
   std::vector<Pos> extensionAt_;
   std::vector<Pos> extNext_;
   size_t extensionMask_ = 0;
-  std::vector<Pos> lastEvent_;                    // symbol -> last position, or -1
-  std::unordered_map<ElementKey, Pos> lastLoop_;  // loop key -> last position
+  std::vector<Pos> lastEvent_;  // symbol -> last position, or -1
+  LoopPositions lastLoop_;      // loop key -> last position
 };
 
 }  // namespace mtf::nlr
