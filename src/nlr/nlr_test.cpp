@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <random>
+#include <unordered_map>
 
 namespace mtf::nlr {
 namespace {
@@ -150,6 +151,31 @@ TEST(Nlr, WorkingStateStaysBoundedOnALongStream) {
   const LoopModel m = regular.model({});
   EXPECT_LE(printedElements(m), 6u);
   EXPECT_EQ(expandedLength(m), 1000000u);
+}
+
+TEST(LoopPositions, BehavesLikeAMapUnderRandomInsertionsAndErasures) {
+  // Few distinct keys, many operations: clusters form, wrap around and are cut by
+  // erasures (backward shift), and the table grows.
+  std::mt19937_64 rng(7);
+  LoopPositions table;
+  std::unordered_map<ElementKey, int64_t> reference;
+  for (int step = 0; step < 200000; ++step) {
+    const ElementKey key = loopKey(static_cast<uint32_t>(rng() % 97), 3 + rng() % 5);
+    if (rng() % 3 == 0) {
+      table.erase(key);
+      reference.erase(key);
+    } else {
+      const auto position = static_cast<int64_t>(step);
+      table[key] = position;
+      reference[key] = position;
+    }
+    if (step % 1000 == 0) {
+      for (const auto& [k, position] : reference) ASSERT_EQ(table[k], position);
+    }
+  }
+  for (const auto& [k, position] : reference) EXPECT_EQ(table[k], position);
+  EXPECT_EQ(table[loopKey(1000, 3)], -1);  // absent: inserted as -1
+  EXPECT_LE(table.bytes(), 4096 * sizeof(int64_t));
 }
 
 }  // namespace
