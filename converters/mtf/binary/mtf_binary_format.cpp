@@ -1,10 +1,52 @@
 #include "converters/mtf/binary/mtf_binary_format.hpp"
 
 #include "converters/mtf/binary/archive.hpp"
+#include "converters/mtf/binary/background_sink.hpp"
 #include "nlr/loop_annotation.hpp"
 #include "patterns/annotate.hpp"
 
 namespace mtf {
+
+namespace {
+
+class NullSink : public TraceSink {
+ public:
+  void begin(const Definitions&) override {}
+  void event(const Event&) override {}
+  void end() override {}
+};
+
+// The archive writer with NLR beside it on a second thread (NLR costs about as much as
+// compaction): events go to both; end() finishes NLR first, since the writer's end asks
+// for the loop nests.
+class WriterWithLoops : public TraceSink {
+ public:
+  explicit WriterWithLoops(std::unique_ptr<TraceSink> writer)
+      : writer_(std::move(writer)),
+        loops_(std::make_unique<NullSink>()),
+        background_(loops_, 4096, 8) {}
+  void begin(const Definitions& defs) override {
+    background_.begin(defs);
+    writer_->begin(defs);
+  }
+  void event(const Event& e) override {
+    background_.event(e);
+    writer_->event(e);
+  }
+  void end() override {
+    background_.end();
+    writer_->end();
+  }
+  LossReport losses() const override { return writer_->losses(); }
+  const nlr::LoopAnnotationSink& loops() const { return loops_; }
+
+ private:
+  std::unique_ptr<TraceSink> writer_;
+  nlr::LoopAnnotationSink loops_;
+  mtfbin::BackgroundSink background_;
+};
+
+}  // namespace
 
 FormatEntry mtfBinaryFormat() {
   FormatEntry entry;
@@ -21,12 +63,13 @@ FormatEntry mtfBinaryFormat() {
     auto writer = std::make_unique<mtfbin::ArchiveWriter>(output);
     mtfbin::ArchiveWriter* archive = writer.get();
     std::unique_ptr<TraceSink> sink = std::move(writer);
-    // Loops (on by default): NLR runs beside the writer; each location's loop nest becomes
-    // its annotation "nlr.loops" (src/nlr/loop_annotation.hpp) through the model hook.
-    nlr::LoopAnnotationSink* loops = nullptr;
+    // Loops (on by default): NLR runs beside the writer, on a second thread; each
+    // location's loop nest becomes its annotation "nlr.loops" (src/nlr/loop_annotation.hpp)
+    // through the model hook.
+    const nlr::LoopAnnotationSink* loops = nullptr;
     if (options.loops) {
-      auto annotated = std::make_unique<nlr::LoopAnnotationSink>(std::move(sink));
-      loops = annotated.get();
+      auto annotated = std::make_unique<WriterWithLoops>(std::move(sink));
+      loops = &annotated->loops();
       sink = std::move(annotated);
     }
     // --patterns: detection runs beside the writer and its results become the trace-wide

@@ -1,0 +1,56 @@
+// BackgroundSink: the sink on the second thread sees every event, in order; its failures
+// reach the caller.
+#include "converters/mtf/binary/background_sink.hpp"
+
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+
+#include "compaction/test_support.hpp"
+
+namespace mtf::mtfbin {
+namespace {
+
+using compaction::testing::CollectingSink;
+
+TEST(BackgroundSink, SinkSeesEveryEventInOrder) {
+  const auto t = compaction::testing::makeSyntheticTrace(3, 40, 11);
+  CollectingSink direct, behind;
+  compaction::testing::play(t, direct, /*interleave=*/true);
+  {
+    BackgroundSink background(behind, /*batchEvents=*/7, /*maxBatches=*/3);
+    compaction::testing::play(t, background, /*interleave=*/true);
+    EXPECT_TRUE(behind.ended);
+  }
+  EXPECT_GT(direct.events.size(), 100u);
+  EXPECT_EQ(compaction::testing::firstDifference(behind.events, direct.events, t.defs), "");
+}
+
+class FailingSink : public CollectingSink {
+ public:
+  void event(const Event& e) override {
+    if (events.size() == 50) throw std::runtime_error("analysis failed");
+    CollectingSink::event(e);
+  }
+};
+
+TEST(BackgroundSink, FailureReachesTheCaller) {
+  const auto t = compaction::testing::makeSyntheticTrace(2, 40, 12);
+  FailingSink failing;
+  BackgroundSink background(failing, 8, 2);
+  EXPECT_THROW(compaction::testing::play(t, background), std::runtime_error);
+  EXPECT_FALSE(failing.ended);
+}
+
+TEST(BackgroundSink, DestroyedMidStreamStopsCleanly) {
+  const auto t = compaction::testing::makeSyntheticTrace(2, 40, 13);
+  CollectingSink sink;
+  auto background = std::make_unique<BackgroundSink>(sink, 5, 2);
+  background->begin(t.defs);
+  for (size_t i = 0; i < 100 && i < t.events.size(); ++i) background->event(t.events[i]);
+  background.reset();  // no end(): the worker stops, nothing hangs
+  EXPECT_FALSE(sink.ended);
+}
+
+}  // namespace
+}  // namespace mtf::mtfbin
