@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+#include <random>
+
 #include "nlr/test_wavefront.hpp"
 #include "util/error.hpp"
 
@@ -103,6 +106,26 @@ TEST(Signature, DeepCallStacksStayBounded) {
   e.set(EventKind::MpiSend, 100, 1, {1, w.world, 2, 8});
   // Past the depth limit the enclosing call is the last one stored, not a crash.
   EXPECT_EQ(x.signatureOf(e)->region, w.main);
+}
+
+TEST(SignatureTable, SymbolsFollowFirstAppearanceWhateverTheSuccessorGuess) {
+  // Random walks over a few hundred signatures: the successor guess of intern() is
+  // right, wrong, or missing; the symbols must be those of first appearance, and the
+  // table must grow past its first size.
+  std::mt19937 rng(11);
+  SignatureTable table;
+  std::map<Signature, uint32_t> reference;
+  for (int i = 0; i < 50000; ++i) {
+    Signature s;
+    s.kind = EventKind::MpiSend;
+    s.tag = static_cast<uint32_t>(i % 7 == 0 ? rng() % 300 : i % 5);  // mostly a cycle
+    s.size = rng() % 2;
+    const auto expected = static_cast<uint32_t>(reference.size());
+    const uint32_t symbol = reference.try_emplace(s, expected).first->second;
+    ASSERT_EQ(table.intern(s), symbol);
+    ASSERT_EQ(table.all()[symbol], s);
+  }
+  EXPECT_EQ(table.size(), reference.size());
 }
 
 }  // namespace
