@@ -43,35 +43,40 @@ NodeKind leafKindOf(EventKind k) {
 
 }  // namespace
 
+void DagBuilder::HashIndex::place(uint32_t id) {
+  size_t i = hashes_[id] & mask_;
+  while (slots_[i] != kNone) i = (i + 1) & mask_;
+  slots_[i] = id;
+}
+
+void DagBuilder::HashIndex::add(uint64_t h) {
+  hashes_.push_back(h);
+  if (hashes_.size() * 2 > slots_.size()) {
+    slots_.assign(slots_.empty() ? 64 : slots_.size() * 2, kNone);
+    mask_ = slots_.size() - 1;
+    for (uint32_t id = 0; id < hashes_.size(); ++id) place(id);
+  } else {
+    place(static_cast<uint32_t>(hashes_.size() - 1));
+  }
+}
+
 SigId DagBuilder::intern(const Signature& sig) {
   const uint64_t h = hashOf(sig);
-  auto [it, inserted] = sigHead_.try_emplace(h, static_cast<SigId>(model_.signatures.size()));
-  if (!inserted) {
-    for (SigId id = it->second; id != kNoSig; id = sigChain_[id])
-      if (model_.signatures[id] == sig) return id;
-    sigChain_.push_back(it->second);  // new head of the chain
-    it->second = static_cast<SigId>(model_.signatures.size());
-  } else {
-    sigChain_.push_back(kNoSig);
-  }
+  const SigId found = sigIndex_.find(h, [&](uint32_t id) { return model_.signatures[id] == sig; });
+  if (found != HashIndex::kNone) return found;
   if (model_.signatures.size() >= kNoSig - 1) throw std::length_error("too many signatures");
   model_.signatures.push_back(sig);
+  sigIndex_.add(h);
   return static_cast<SigId>(model_.signatures.size() - 1);
 }
 
 NodeId DagBuilder::internNode(Node&& node) {
   const uint64_t h = hashOf(node);
-  auto [it, inserted] = nodeHead_.try_emplace(h, static_cast<NodeId>(model_.nodes.size()));
-  if (!inserted) {
-    for (NodeId id = it->second; id != kNoNode; id = nodeChain_[id])
-      if (model_.nodes[id] == node) return id;
-    nodeChain_.push_back(it->second);
-    it->second = static_cast<NodeId>(model_.nodes.size());
-  } else {
-    nodeChain_.push_back(kNoNode);
-  }
+  const NodeId found = nodeIndex_.find(h, [&](uint32_t id) { return model_.nodes[id] == node; });
+  if (found != HashIndex::kNone) return found;
   if (model_.nodes.size() >= kNoNode - 1) throw std::length_error("too many DAG nodes");
   model_.nodes.push_back(std::move(node));
+  nodeIndex_.add(h);
   return static_cast<NodeId>(model_.nodes.size() - 1);
 }
 

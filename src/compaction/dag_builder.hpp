@@ -3,7 +3,6 @@
 // collapsing contiguous repeats on the fly.
 #pragma once
 
-#include <unordered_map>
 #include <vector>
 
 #include "compaction/compact_model.hpp"
@@ -40,11 +39,34 @@ class DagBuilder {
   bool foldTail(std::vector<Edge>& list);
   uint64_t eventCountOf(const std::vector<Edge>& edges) const;
 
+  // Open addressing over ids whose hashes are kept beside them: a lookup compares the
+  // stored hash before the content, and growing never hashes content again.
+  class HashIndex {
+   public:
+    // The id with hash `h` for which `equal(id)` holds, or kNone.
+    template <typename Equal>
+    uint32_t find(uint64_t h, Equal equal) const {
+      if (slots_.empty()) return kNone;
+      for (size_t i = h & mask_;; i = (i + 1) & mask_) {
+        const uint32_t id = slots_[i];
+        if (id == kNone) return kNone;
+        if (hashes_[id] == h && equal(id)) return id;
+      }
+    }
+    // Adds id hashes_.size() with hash `h` (not present).
+    void add(uint64_t h);
+    static constexpr uint32_t kNone = ~uint32_t{0};
+
+   private:
+    void place(uint32_t id);
+    std::vector<uint32_t> slots_;
+    std::vector<uint64_t> hashes_;  // per id
+    size_t mask_ = 0;
+  };
+
   CompactModel& model_;
-  std::unordered_map<uint64_t, SigId> sigHead_;    // hash -> first signature with it
-  std::vector<SigId> sigChain_;                    // next signature with the same hash
-  std::unordered_map<uint64_t, NodeId> nodeHead_;  // hash -> first node with it
-  std::vector<NodeId> nodeChain_;
+  HashIndex sigIndex_;
+  HashIndex nodeIndex_;
   std::vector<NodeId> leafOfSig_;
 };
 

@@ -49,7 +49,11 @@ const KindLayout& layoutOf(EventKind kind) {
 }
 
 int64_t OwnRanks::rankIn(Ref comm, LocationId location) {
-  auto& known = cache_[location];
+  if (!last_ || lastLocation_ != location) {
+    last_ = &cache_[location];
+    lastLocation_ = location;
+  }
+  Known& known = *last_;
   for (const auto& [c, rank] : known)
     if (c == comm) return rank;
   const int64_t rank = ranks_.rankIn(comm, location);

@@ -24,8 +24,11 @@ class OwnRanks {
   int64_t rankIn(Ref comm, LocationId location);
 
  private:
+  using Known = std::vector<std::pair<Ref, int64_t>>;
   RankMap ranks_;
-  std::unordered_map<LocationId, std::vector<std::pair<Ref, int64_t>>> cache_;
+  std::unordered_map<LocationId, Known> cache_;
+  LocationId lastLocation_ = 0;
+  Known* last_ = nullptr;  // cache_[lastLocation_] (node pointers stay valid)
 };
 
 // Fills `sig` with the structure of `e` and `values` with everything else (the time is
