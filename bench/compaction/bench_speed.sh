@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Speed of OTF2 -> .mtf on the generated wavefront trace (16 ranks, 249 iterations, 160
+# inner iterations, ~14 million events), against the bare OTF2 read of the same trace
+# (bench/otf2/otf2_bare_read), both measured in this run, alternately, RUNS times
+# (default 3); the best of each counts (the machine is shared and noisy).
+#   wall  elapsed seconds (the goal: convert <= 1.5x the bare read)
+#   cpu   user + system seconds (the conversion uses up to three threads)
+# Usage: bench/compaction/bench_speed.sh [BUILD_DIR]   (default: build)
+set -euo pipefail
+
+BUILD=${1:-build}
+GEN=$BUILD/mtf-gen
+MTF=$BUILD/mtf
+BARE=$BUILD/bench/otf2/otf2_bare_read
+WORK=${WORK:-/tmp/mtf-bench-compaction}
+RUNS=${RUNS:-3}
+for tool in "$GEN" "$MTF" "$BARE"; do
+  [[ -x $tool ]] || { echo "missing $tool: build the targets mtf_cli, mtf-gen, otf2_bare_read" >&2; exit 1; }
+done
+mkdir -p "$WORK"
+TRACE=$WORK/wavefront-249.otf2
+[[ -f $TRACE ]] || "$GEN" wavefront --ranks 16 --iterations 249 --inner 160 -o "$TRACE" >/dev/null
+OUT=$WORK/wavefront-249-speed.mtf
+
+# run COMMAND... : prints "wall cpu" in seconds
+run() {
+  local log=$WORK/speed-time.log
+  /usr/bin/time -f "%e %U %S" -o "$log" "$@" >/dev/null
+  awk '{printf "%.2f %.2f\n", $1, $2 + $3}' "$log"
+}
+min() { awk -v a="$1" -v b="$2" 'BEGIN {print (a == "" || b < a) ? b : a}'; }
+
+BARE_WALL="" BARE_CPU="" CONV_WALL="" CONV_CPU=""
+for ((i = 1; i <= RUNS; i++)); do
+  read -r w c < <(run "$BARE" "$TRACE")
+  BARE_WALL=$(min "$BARE_WALL" "$w"); BARE_CPU=$(min "$BARE_CPU" "$c")
+  read -r w c < <(run "$MTF" -q convert "$TRACE" -o "$OUT" --force)
+  CONV_WALL=$(min "$CONV_WALL" "$w"); CONV_CPU=$(min "$CONV_CPU" "$c")
+done
+ratio() { echo "scale=2; $1 / $2" | bc -l; }
+echo "trace: $TRACE ($("$BARE" "$TRACE" | awk '{print $1}') events); best of $RUNS runs"
+printf "  %-22s wall %6s s   cpu %6s s\n" "otf2_bare_read" "$BARE_WALL" "$BARE_CPU"
+printf "  %-22s wall %6s s   cpu %6s s\n" "mtf convert -> .mtf" "$CONV_WALL" "$CONV_CPU"
+printf "  ratio (convert / bare)  wall %6s     cpu %6s    (goal: wall <= 1.5)\n" \
+  "$(ratio "$CONV_WALL" "$BARE_WALL")" "$(ratio "$CONV_CPU" "$BARE_CPU")"
+echo "  .mtf size: $(stat -c %s "$OUT") bytes"
