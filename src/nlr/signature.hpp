@@ -4,6 +4,7 @@
 // metric values). Signatures are hash-consed into small integer symbols.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -63,17 +64,21 @@ struct SignatureHash {
 };
 
 // Hash-consing: the same signature always gets the same symbol (0, 1, 2, ...).
-// Streams repeat themselves, so the table first tries the symbol that followed the
-// previous symbol last time (one comparison, no hash), then the hash table.
+// Streams repeat themselves, so the table first tries the two symbols that followed the
+// previous symbol lately (a comparison each, no hash), then the hash table.
 class SignatureTable {
  public:
   uint32_t intern(const Signature& s) {
     if (previous_ != kNone) {
-      const uint32_t guess = successor_[previous_];
-      if (guess != kNone && bySymbol_[guess] == s) return previous_ = guess;
+      Successors& next = successors_[previous_];
+      if (next[0] != kNone && bySymbol_[next[0]] == s) return previous_ = next[0];
+      if (next[1] != kNone && bySymbol_[next[1]] == s) {
+        std::swap(next[0], next[1]);
+        return previous_ = next[0];
+      }
     }
     const uint32_t symbol = lookup(s, SignatureHash{}(s));
-    if (previous_ != kNone) successor_[previous_] = symbol;
+    if (previous_ != kNone) successors_[previous_] = {symbol, successors_[previous_][0]};
     return previous_ = symbol;
   }
   const std::vector<Signature>& all() const { return bySymbol_; }
@@ -87,8 +92,10 @@ class SignatureTable {
   // of the hash (compared before the signature) and symbol+1 in the lower 32; 0 = empty.
   std::vector<uint64_t> slots_ = std::vector<uint64_t>(64, 0);
   std::vector<Signature> bySymbol_;
-  std::vector<uint32_t> successor_;  // symbol -> the symbol interned after it last time
-  uint32_t previous_ = kNone;        // the symbol interned last
+  // symbol -> the last two symbols interned after it, the most recent first.
+  using Successors = std::array<uint32_t, 2>;
+  std::vector<Successors> successors_;
+  uint32_t previous_ = kNone;  // the symbol interned last
 };
 
 // What signatures need from the definitions: the world ranks of the members of every
