@@ -2,8 +2,11 @@
 
 namespace mtf::compaction {
 
-ChunkCompressor::ChunkCompressor(Deliver deliver, size_t maxQueued)
-    : deliver_(std::move(deliver)), maxQueued_(maxQueued ? maxQueued : 1) {
+ChunkCompressor::ChunkCompressor(Deliver deliver, uint8_t timeMode, int zlibLevel, size_t maxQueued)
+    : deliver_(std::move(deliver)),
+      timeMode_(timeMode),
+      zlibLevel_(zlibLevel),
+      maxQueued_(maxQueued ? maxQueued : 1) {
   worker_ = std::thread([this] { run(); });
 }
 
@@ -22,7 +25,7 @@ void ChunkCompressor::rethrow() {
   if (failure_) std::rethrow_exception(failure_);
 }
 
-void ChunkCompressor::submit(LocationId location, PendingChunk&& chunk) {
+void ChunkCompressor::submit(LocationId location, RawChunk&& chunk) {
   std::unique_lock lock(mutex_);
   changed_.wait(lock, [&] { return queue_.size() < maxQueued_ || failure_; });
   rethrow();
@@ -37,18 +40,31 @@ void ChunkCompressor::finish() {
   rethrow();
 }
 
+void ChunkCompressor::encode(RawChunk& raw, PendingChunk& pending) {
+  // A fresh encoder per chunk: its predictor state is per chunk anyway.
+  ColumnEncoder encoder(raw.size() + 1, timeMode_);
+  const uint64_t* values = raw.values.data();
+  for (size_t i = 0; i < raw.size(); ++i) {
+    encoder.add(raw.contexts[i], raw.times[i], values, raw.valueCounts[i]);
+    values += raw.valueCounts[i];
+  }
+  encoder.finishPayload(raw.firstEvent, zlibLevel_, pending);
+}
+
 void ChunkCompressor::run() {
   ZlibSectionCompressor zlib;
+  PendingChunk pending;
   std::unique_lock lock(mutex_);
   for (;;) {
     changed_.wait(lock, [&] { return stop_ || !queue_.empty(); });
     if (stop_) return;
-    auto [location, pending] = std::move(queue_.front());
+    auto [location, raw] = std::move(queue_.front());
     queue_.pop_front();
     busy_ = true;
     lock.unlock();
     changed_.notify_all();  // a slot is free
     try {
+      encode(raw, pending);
       compressChunk(pending, zlib);
       deliver_(location, std::move(pending.chunk));
     } catch (...) {

@@ -1,4 +1,5 @@
-// Compresses finished column chunks on a second thread while compaction goes on.
+// Codes and compresses column chunks on a second thread while compaction goes on: the
+// compacting thread only collects each event's context, time and values (RawChunk).
 // One worker takes the chunks in the order they were submitted and hands each compressed
 // chunk on in that same order, so the output never depends on thread timing. The queue
 // is bounded: a producer that runs ahead waits (memory stays bounded).
@@ -16,11 +17,28 @@
 
 namespace mtf::compaction {
 
+// The column rows of one chunk, as the compactor saw them (not coded yet).
+struct RawChunk {
+  uint64_t firstEvent = 0;
+  std::vector<uint32_t> contexts;     // per event
+  std::vector<Tick> times;            // per event
+  std::vector<uint32_t> valueCounts;  // per event
+  std::vector<uint64_t> values;       // all events' values, in order
+  size_t size() const { return contexts.size(); }
+  void add(uint32_t context, Tick time, const uint64_t* v, size_t count) {
+    contexts.push_back(context);
+    times.push_back(time);
+    valueCounts.push_back(static_cast<uint32_t>(count));
+    values.insert(values.end(), v, v + count);
+  }
+};
+
 class ChunkCompressor {
  public:
   // Receives each compressed chunk, in submission order, on the worker thread.
   using Deliver = std::function<void(LocationId, ColumnChunk&&)>;
-  explicit ChunkCompressor(Deliver deliver, size_t maxQueued = 8);
+  // Chunks are coded with time prediction `timeMode` and deflated at `zlibLevel`.
+  ChunkCompressor(Deliver deliver, uint8_t timeMode, int zlibLevel, size_t maxQueued = 8);
   // Stops the worker; chunks not yet delivered are dropped (call finish() to keep them).
   ~ChunkCompressor();
   ChunkCompressor(const ChunkCompressor&) = delete;
@@ -28,7 +46,7 @@ class ChunkCompressor {
 
   // Queues a chunk (waits while the queue is full). Rethrows a failure of the worker
   // (e.g. a write error of `deliver`).
-  void submit(LocationId location, PendingChunk&& chunk);
+  void submit(LocationId location, RawChunk&& chunk);
   // Waits until every submitted chunk has been delivered; rethrows a worker failure.
   void finish();
 
@@ -36,11 +54,15 @@ class ChunkCompressor {
   void run();
   void rethrow();
 
+  void encode(RawChunk& raw, PendingChunk& pending);
+
   Deliver deliver_;
+  uint8_t timeMode_;
+  int zlibLevel_;
   size_t maxQueued_;
   std::mutex mutex_;
   std::condition_variable changed_;
-  std::deque<std::pair<LocationId, PendingChunk>> queue_;
+  std::deque<std::pair<LocationId, RawChunk>> queue_;
   bool busy_ = false;  // the worker holds a chunk taken from the queue
   bool stop_ = false;
   std::exception_ptr failure_;

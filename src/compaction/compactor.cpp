@@ -14,7 +14,8 @@ void Compactor::begin(const Definitions& defs) {
   dag_ = std::make_unique<DagBuilder>(model_);
   ranks_ = std::make_unique<OwnRanks>(model_.definitions);
   if (chunkSink_ && options_.backgroundCompression)
-    compressor_ = std::make_unique<ChunkCompressor>(chunkSink_);
+    compressor_ =
+        std::make_unique<ChunkCompressor>(chunkSink_, options_.timePrediction, options_.zlibLevel);
 }
 
 Compactor::LocationState& Compactor::stateOf(LocationId id) {
@@ -32,20 +33,26 @@ Compactor::LocationState& Compactor::stateOf(LocationId id) {
 }
 
 void Compactor::record(LocationState& s, uint32_t context, Tick time) {
-  s.encoder->add(context, time, scratchValues_.data(), scratchValues_.size());
   ++s.events;
+  if (compressor_) {
+    s.raw.add(context, time, scratchValues_.data(), scratchValues_.size());
+    if (s.raw.size() >= options_.chunkEvents) flushChunk(s);
+    return;
+  }
+  s.encoder->add(context, time, scratchValues_.data(), scratchValues_.size());
   if (s.encoder->full()) flushChunk(s);
 }
 
 void Compactor::flushChunk(LocationState& s) {
-  if (s.encoder->empty()) return;
   if (compressor_) {
-    PendingChunk pending;
-    s.encoder->finishPayload(s.chunkStart, options_.zlibLevel, pending);
+    if (s.raw.size() == 0) return;
+    s.raw.firstEvent = s.chunkStart;
     s.chunkStart = s.events;
-    compressor_->submit(s.id, std::move(pending));
+    compressor_->submit(s.id, std::move(s.raw));
+    s.raw = RawChunk{};
     return;
   }
+  if (s.encoder->empty()) return;
   ColumnChunk chunk = s.encoder->finish(s.chunkStart, options_.zlibLevel);
   s.chunkStart = s.events;
   if (chunkSink_) {
@@ -62,40 +69,60 @@ void Compactor::flushChunk(LocationState& s) {
   }
 }
 
+SigId Compactor::internEvent(LocationState& s) {
+  const SigId previous = s.lastSig;
+  if (previous != kNoSig && previous < nextSig_.size()) {
+    const SigId guess = nextSig_[previous];
+    if (guess != kNoSig && model_.signatures[guess] == scratchSig_) return s.lastSig = guess;
+  }
+  const SigId sig = dag_->intern(scratchSig_);
+  if (previous != kNoSig) {
+    if (previous >= nextSig_.size()) nextSig_.resize(size_t{previous} * 2 + 16, kNoSig);
+    nextSig_[previous] = sig;
+  }
+  return s.lastSig = sig;
+}
+
+void Compactor::closeCall(LocationState& s, SigId leave) {
+  OpenCall& call = s.stack[--s.depth];
+  const NodeId node = dag_->call(call.enter, leave, call.children);
+  call.children.clear();
+  OpenCall& parent = s.stack[s.depth - 1];
+  dag_->append(parent.children, node, 1, parent.region);
+  if (leave != kNoSig) record(s, nodeContext(node), lastTime_);
+}
+
 void Compactor::event(const Event& e) {
   LocationState& s = stateOf(e.location);
   splitEvent(e, *ranks_, scratchSig_, scratchValues_);
-  const SigId sig = dag_->intern(scratchSig_);
+  const SigId sig = internEvent(s);
   if (e.kind == EventKind::Enter) {
-    s.stack.push_back(OpenCall{sig, regionOf(scratchSig_), {}});
+    if (s.depth == s.stack.size()) s.stack.emplace_back();
+    OpenCall& call = s.stack[s.depth++];
+    call.enter = sig;
+    call.region = regionOf(scratchSig_);
     record(s, enterContext(sig), e.time);
     return;
   }
-  if (e.kind == EventKind::Leave && s.stack.size() > 1) {
-    OpenCall call = std::move(s.stack.back());
-    s.stack.pop_back();
-    const NodeId node = dag_->call(call.enter, sig, std::move(call.children));
-    dag_->append(s.stack.back().children, node, 1, s.stack.back().region);
-    record(s, nodeContext(node), e.time);
+  if (e.kind == EventKind::Leave && s.depth > 1) {
+    lastTime_ = e.time;
+    closeCall(s, sig);
     return;
   }
   // Any other event, and a Leave that closes no open call, is a leaf.
   const NodeId node = dag_->leaf(sig);
-  dag_->append(s.stack.back().children, node, 1, s.stack.back().region);
+  OpenCall& parent = s.stack[s.depth - 1];
+  dag_->append(parent.children, node, 1, parent.region);
   record(s, nodeContext(node), e.time);
 }
 
 void Compactor::finishLocation(LocationState& s) {
   flushChunk(s);
   // Calls still open when the trace ends (cut mid-call) become calls without a Leave.
-  while (s.stack.size() > 1) {
-    OpenCall call = std::move(s.stack.back());
-    s.stack.pop_back();
-    const NodeId node = dag_->call(call.enter, kNoSig, std::move(call.children));
-    dag_->append(s.stack.back().children, node, 1, s.stack.back().region);
-  }
-  const NodeId root = dag_->sequence(std::move(s.stack.back().children));
+  while (s.depth > 1) closeCall(s, kNoSig);
+  const NodeId root = dag_->sequence(s.stack.front().children);
   s.stack.clear();
+  s.depth = 0;
   LocationModel* l = model_.findLocation(s.id);
   if (!l) {
     model_.locations.emplace_back();

@@ -52,16 +52,23 @@ class Compactor : public TraceSink {
   };
   struct LocationState {
     LocationId id = 0;
-    std::vector<OpenCall> stack;  // stack[0]: the location's top level
-    std::unique_ptr<ColumnEncoder> encoder;
-    uint64_t events = 0;      // events seen so far
-    uint64_t chunkStart = 0;  // first event of the chunk being filled
+    // stack[0]: the location's top level; stack[1..depth) the open calls. Entries past
+    // the depth are kept for their children's capacity (no allocation per call).
+    std::vector<OpenCall> stack;
+    size_t depth = 1;
+    SigId lastSig = kNoSig;                  // signature of the location's previous event
+    std::unique_ptr<ColumnEncoder> encoder;  // without background compression
+    RawChunk raw;                            // with it
+    uint64_t events = 0;                     // events seen so far
+    uint64_t chunkStart = 0;                 // first event of the chunk being filled
   };
 
   LocationState& stateOf(LocationId id);
   void record(LocationState& s, uint32_t context, Tick time);
   void flushChunk(LocationState& s);
   void finishLocation(LocationState& s);
+  SigId internEvent(LocationState& s);
+  void closeCall(LocationState& s, SigId leave);
 
   CompactorOptions options_;
   ChunkSink chunkSink_;
@@ -73,7 +80,11 @@ class Compactor : public TraceSink {
   std::vector<std::unique_ptr<LocationState>> states_;
   LocationState* last_ = nullptr;  // the location of the previous event (fast path)
   Signature scratchSig_;
+  // nextSig_[a]: the signature that followed `a` last time (checked before hashing: in
+  // loops, the next signature is nearly always the one seen the time before).
+  std::vector<SigId> nextSig_;
   std::vector<uint64_t> scratchValues_;
+  Tick lastTime_ = 0;  // time of the Leave closeCall records
 };
 
 // Context number of an event for the column predictors (see columns.hpp).

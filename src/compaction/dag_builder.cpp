@@ -21,9 +21,9 @@ uint64_t hashOf(const Signature& s) {
   return h;
 }
 
-uint64_t hashOf(const Node& n) {
-  uint64_t h = mix(static_cast<uint64_t>(n.kind), (uint64_t{n.sig} << 32) | n.leaveSig);
-  for (const Edge& e : n.edges)
+uint64_t hashOfNode(NodeKind kind, SigId sig, SigId leaveSig, const std::vector<Edge>& edges) {
+  uint64_t h = mix(static_cast<uint64_t>(kind), (uint64_t{sig} << 32) | leaveSig);
+  for (const Edge& e : edges)
     h = mix(mix(h, e.child), e.repetitions * 4 + static_cast<uint64_t>(e.type));
   return h;
 }
@@ -70,12 +70,23 @@ SigId DagBuilder::intern(const Signature& sig) {
   return static_cast<SigId>(model_.signatures.size() - 1);
 }
 
-NodeId DagBuilder::internNode(Node&& node) {
-  const uint64_t h = hashOf(node);
-  const NodeId found = nodeIndex_.find(h, [&](uint32_t id) { return model_.nodes[id] == node; });
+NodeId DagBuilder::internNode(NodeKind kind, SigId sig, SigId leaveSig,
+                              const std::vector<Edge>& edges) {
+  const uint64_t h = hashOfNode(kind, sig, leaveSig, edges);
+  const NodeId found = nodeIndex_.find(h, [&](uint32_t id) {
+    const Node& n = model_.nodes[id];
+    return n.kind == kind && n.sig == sig && n.leaveSig == leaveSig && n.edges == edges;
+  });
   if (found != HashIndex::kNone) return found;
   if (model_.nodes.size() >= kNoNode - 1) throw std::length_error("too many DAG nodes");
-  model_.nodes.push_back(std::move(node));
+  Node& n = model_.nodes.emplace_back();
+  n.kind = kind;
+  n.sig = sig;
+  n.leaveSig = leaveSig;
+  n.edges = edges;
+  n.eventCount = eventCountOf(edges);
+  if (kind == NodeKind::Call) n.eventCount += 1 + (leaveSig != kNoSig ? 1 : 0);
+  if (kind != NodeKind::Call && kind != NodeKind::Sequence) n.eventCount = 1;
   nodeIndex_.add(h);
   return static_cast<NodeId>(model_.nodes.size() - 1);
 }
@@ -88,32 +99,19 @@ uint64_t DagBuilder::eventCountOf(const std::vector<Edge>& edges) const {
 
 NodeId DagBuilder::leaf(SigId sig) {
   if (sig < leafOfSig_.size() && leafOfSig_[sig] != kNoNode) return leafOfSig_[sig];
-  Node n;
-  n.kind = leafKindOf(model_.signatures[sig].kind);
-  n.sig = sig;
-  n.eventCount = 1;
-  const NodeId id = internNode(std::move(n));
+  static const std::vector<Edge> kNoEdges;
+  const NodeId id = internNode(leafKindOf(model_.signatures[sig].kind), sig, kNoSig, kNoEdges);
   if (sig >= leafOfSig_.size()) leafOfSig_.resize(size_t{sig} + 1, kNoNode);
   leafOfSig_[sig] = id;
   return id;
 }
 
-NodeId DagBuilder::call(SigId enter, SigId leave, std::vector<Edge>&& children) {
-  Node n;
-  n.kind = NodeKind::Call;
-  n.sig = enter;
-  n.leaveSig = leave;
-  n.eventCount = eventCountOf(children) + 1 + (leave != kNoSig ? 1 : 0);
-  n.edges = std::move(children);
-  return internNode(std::move(n));
+NodeId DagBuilder::call(SigId enter, SigId leave, const std::vector<Edge>& children) {
+  return internNode(NodeKind::Call, enter, leave, children);
 }
 
-NodeId DagBuilder::sequence(std::vector<Edge>&& children) {
-  Node n;
-  n.kind = NodeKind::Sequence;
-  n.eventCount = eventCountOf(children);
-  n.edges = std::move(children);
-  return internNode(std::move(n));
+NodeId DagBuilder::sequence(const std::vector<Edge>& children) {
+  return internNode(NodeKind::Sequence, kNoSig, kNoSig, children);
 }
 
 EdgeType DagBuilder::edgeType(NodeId child, Ref parentRegion) const {
@@ -155,9 +153,9 @@ bool DagBuilder::foldTail(std::vector<Edge>& list) {
         std::equal(list.end() - static_cast<ptrdiff_t>(2 * p),
                    list.end() - static_cast<ptrdiff_t>(p),
                    list.end() - static_cast<ptrdiff_t>(p))) {
-      std::vector<Edge> body(list.end() - static_cast<ptrdiff_t>(p), list.end());
+      body_.assign(list.end() - static_cast<ptrdiff_t>(p), list.end());
       list.resize(size - 2 * p);
-      const NodeId seq = sequence(std::move(body));
+      const NodeId seq = sequence(body_);
       if (!list.empty() && list.back().child == seq) {
         list.back().repetitions += 2;
       } else {

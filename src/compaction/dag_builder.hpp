@@ -16,10 +16,10 @@ class DagBuilder {
 
   SigId intern(const Signature& sig);
   NodeId leaf(SigId sig);
-  // A call node; `children` is consumed.
-  NodeId call(SigId enter, SigId leave, std::vector<Edge>&& children);
+  // A call node over `children` (copied only if the node is new: the caller reuses them).
+  NodeId call(SigId enter, SigId leave, const std::vector<Edge>& children);
   // A Sequence node over `children` (a repeated loop body, or a location's root).
-  NodeId sequence(std::vector<Edge>&& children);
+  NodeId sequence(const std::vector<Edge>& children);
 
   // Appends `child` (repeated `repetitions` times) to `list`, the children of an open
   // call of `parentRegion` (kUndefinedRef for a root), and folds contiguous repeats:
@@ -34,7 +34,7 @@ class DagBuilder {
   static constexpr size_t kMaxPeriod = 48;
 
  private:
-  NodeId internNode(Node&& node);
+  NodeId internNode(NodeKind kind, SigId sig, SigId leaveSig, const std::vector<Edge>& edges);
   EdgeType edgeType(NodeId child, Ref parentRegion) const;
   bool foldTail(std::vector<Edge>& list);
   uint64_t eventCountOf(const std::vector<Edge>& edges) const;
@@ -68,6 +68,7 @@ class DagBuilder {
   HashIndex sigIndex_;
   HashIndex nodeIndex_;
   std::vector<NodeId> leafOfSig_;
+  std::vector<Edge> body_;  // scratch of foldTail
 };
 
 // The region of a call signature (its Enter's region field).
