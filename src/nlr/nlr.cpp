@@ -180,14 +180,18 @@ Nlr::Pos Nlr::findExtension(size_t& bodyLength) const {
   return -1;
 }
 
-// True if the window ends with minReps copies of its last k elements.
+// True if the window ends with minReps copies of its last k elements. Compares the
+// newest elements first, inline: most candidates fail within a few elements.
 bool Nlr::isRepetition(size_t k) const {
-  const size_t end = buf_.size();
-  const ElementKey* last = &buf_[end - k];
+  const ElementKey* end = buf_.data() + buf_.size();
+  const ElementKey* last = end - k;
   for (unsigned copy = 1; copy < options_.minReps; ++copy)
-    if (buf_[end - 1 - copy * k] != buf_[end - 1]) return false;
-  for (unsigned copy = 1; copy < options_.minReps; ++copy)
-    if (!std::equal(last, last + k, last - copy * k)) return false;
+    if (*(end - 1 - copy * k) != end[-1]) return false;
+  for (unsigned copy = 1; copy < options_.minReps; ++copy) {
+    const ElementKey* other = last - copy * k;
+    for (size_t i = k - 1; i-- > 0;)
+      if (other[i] != last[i]) return false;
+  }
   return true;
 }
 
