@@ -2,11 +2,14 @@
 //
 // Every trace is first read into memory (compact events), then replayed:
 //   replay     rebuild each Event and touch its fields (the baseline: no analysis);
-//   signatures replay + signature extraction + hash-consing (no recognition);
+//   signatures replay + signature extraction + hash-consing (no recognition), with the
+//              options of the nlr row (every event, canonical order inside MPI calls);
 //   nlr        replay + the whole NLR sink (signatures and recognition), every event;
 //   core       the recognizer alone on the pre-computed symbol streams.
 // Times are the best of three runs; "x replay" is the ratio to the baseline of the same
 // run, events/s are per core (the benchmark is single-threaded).
+// nlr_bench --profile-nlr RUNS TRACE: only replay and nlr, RUNS times, best processor
+// time of each (to profile with perf, or compare two builds on a loaded machine).
 #include <zlib.h>
 
 #include <algorithm>
