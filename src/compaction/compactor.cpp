@@ -1,6 +1,7 @@
 #include "compaction/compactor.hpp"
 
 #include <algorithm>
+#include <array>
 
 namespace mtf::compaction {
 
@@ -72,13 +73,19 @@ void Compactor::flushChunk(LocationState& s) {
 SigId Compactor::internEvent(LocationState& s) {
   const SigId previous = s.lastSig;
   if (previous != kNoSig && previous < nextSig_.size()) {
-    const SigId guess = nextSig_[previous];
-    if (guess != kNoSig && model_.signatures[guess] == scratchSig_) return s.lastSig = guess;
+    std::array<SigId, 2>& next = nextSig_[previous];
+    for (int i = 0; i < 2; ++i) {
+      if (next[i] != kNoSig && model_.signatures[next[i]] == scratchSig_) {
+        std::swap(next[0], next[i]);  // the most recent first
+        return s.lastSig = next[0];
+      }
+    }
   }
   const SigId sig = dag_->intern(scratchSig_);
   if (previous != kNoSig) {
-    if (previous >= nextSig_.size()) nextSig_.resize(size_t{previous} * 2 + 16, kNoSig);
-    nextSig_[previous] = sig;
+    if (previous >= nextSig_.size())
+      nextSig_.resize(size_t{previous} * 2 + 16, std::array<SigId, 2>{kNoSig, kNoSig});
+    nextSig_[previous] = {sig, nextSig_[previous][0]};
   }
   return s.lastSig = sig;
 }

@@ -5,6 +5,7 @@
 // into the model.
 #pragma once
 
+#include <array>
 #include <functional>
 #include <memory>
 #include <unordered_map>
@@ -80,9 +81,9 @@ class Compactor : public TraceSink {
   std::vector<std::unique_ptr<LocationState>> states_;
   LocationState* last_ = nullptr;  // the location of the previous event (fast path)
   Signature scratchSig_;
-  // nextSig_[a]: the signature that followed `a` last time (checked before hashing: in
-  // loops, the next signature is nearly always the one seen the time before).
-  std::vector<SigId> nextSig_;
+  // nextSig_[a]: the two signatures that followed `a` lately, the most recent first
+  // (tried before hashing: in loops, the next signature is nearly always one of them).
+  std::vector<std::array<SigId, 2>> nextSig_;
   std::vector<uint64_t> scratchValues_;
   Tick lastTime_ = 0;  // time of the Leave closeCall records
 };

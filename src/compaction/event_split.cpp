@@ -19,6 +19,14 @@ struct LayoutTable {
       for (size_t i = 0; i < schema.fields.size(); ++i)
         layout.structural.push_back(isStructuralField(kind, i));
       layout.commField = schema.indexOf("comm");
+      layout.fixedCount = schema.fixedCount;
+      layout.groupSize = schema.hasGroup() ? schema.groupSize : 0;
+      for (size_t i = 0; i < schema.fields.size(); ++i) {
+        const bool rank = schema.fields[i].type == FieldType::Rank && layout.commField >= 0;
+        layout.action.push_back(!layout.structural[i] ? KindLayout::kValue
+                                : rank                ? KindLayout::kRank
+                                                      : KindLayout::kStructural);
+      }
     }
   }
 };
@@ -61,6 +69,16 @@ int64_t OwnRanks::rankIn(Ref comm, LocationId location) {
   return rank;
 }
 
+namespace {
+
+[[noreturn]] void badFieldCount(const Event& e, size_t expected) {
+  throw InputError("", placeLocation(e.location),
+                   std::string(nameOf(e.kind)) + " event with " + std::to_string(e.fields.size()) +
+                       " fields, its kind has " + std::to_string(expected));
+}
+
+}  // namespace
+
 void splitEvent(const Event& e, OwnRanks& ranks, Signature& sig, std::vector<uint64_t>& values) {
   const KindSchema& schema = checkedSchema(e.kind);
   const KindLayout& layout = layoutOf(e.kind);
@@ -68,26 +86,31 @@ void splitEvent(const Event& e, OwnRanks& ranks, Signature& sig, std::vector<uin
   sig.fields.clear();
   sig.attributes.clear();
   values.clear();
-  const size_t expected = e.fields.size() < schema.fixedCount
+  const size_t n = e.fields.size();
+  const size_t expected = n < schema.fixedCount
                               ? schema.fixedCount
                               : expectedFieldCount(schema, [&](size_t i) { return e.fields[i]; });
-  if (e.fields.size() != expected)
-    throw InputError("", placeLocation(e.location),
-                     std::string(nameOf(e.kind)) + " event with " +
-                         std::to_string(e.fields.size()) + " fields, its kind has " +
-                         std::to_string(expected));
-  for (size_t i = 0; i < e.fields.size(); ++i) {
-    const size_t si = schemaIndex(schema, i);
-    uint64_t v = e.fields[i];
-    if (!layout.structural[si]) {
+  if (n != expected) badFieldCount(e, expected);
+  const KindLayout::Action* action = layout.action.data();
+  bool ownKnown = false;
+  int64_t own = -1;
+  for (size_t i = 0, si = 0; i < n; ++i) {
+    const uint64_t v = e.fields[i];
+    const KindLayout::Action a = action[si];
+    // The next schema field: the fixed ones, then the group's over and over.
+    si = si + 1 < layout.fixedCount + layout.groupSize ? si + 1 : layout.fixedCount;
+    if (a == KindLayout::kValue) {
       values.push_back(v);
-      continue;
+    } else if (a == KindLayout::kStructural) {
+      sig.fields.push_back(v);
+    } else {
+      if (!ownKnown) {
+        own = ranks.rankIn(static_cast<Ref>(e.fields[layout.commField]), e.location);
+        ownKnown = true;
+      }
+      sig.fields.push_back(own >= 0 ? zigzag(static_cast<int64_t>(v - static_cast<uint64_t>(own)))
+                                    : v);
     }
-    if (schema.fields[si].type == FieldType::Rank && layout.commField >= 0) {
-      const int64_t own = ranks.rankIn(static_cast<Ref>(e.fields[layout.commField]), e.location);
-      if (own >= 0) v = zigzag(static_cast<int64_t>(v - static_cast<uint64_t>(own)));
-    }
-    sig.fields.push_back(v);
   }
   for (const EventAttribute& a : e.attributes) {
     sig.attributes.push_back(SignatureAttribute{a.attribute, a.type});

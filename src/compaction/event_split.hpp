@@ -14,6 +14,11 @@ namespace mtf::compaction {
 struct KindLayout {
   std::vector<bool> structural;  // per schema field
   int commField = -1;            // index of the "comm" field, or -1
+  // Per schema field, for splitEvent: kValue, kStructural or kRank (structural, stored
+  // relative to the own rank in commField).
+  enum Action : uint8_t { kValue, kStructural, kRank };
+  std::vector<Action> action;
+  size_t fixedCount = 0, groupSize = 0;
 };
 const KindLayout& layoutOf(EventKind kind);
 
