@@ -3,7 +3,8 @@
 # inner iterations, ~14 million events). Every baseline is measured in the same run:
 #   size   .mtf archive vs the OTF2 archive tarred and compressed by zstd -19, gzip -9, xz -9
 #          (goal: .mtf <= 0.5x zstd -19, stretch 0.35x)
-#   speed  `mtf convert X.otf2 X.mtf` vs otf2_bare_read on the same trace (goal <= 1.5x)
+#   speed  `mtf convert X.otf2 X.mtf` vs otf2_bare_read on the same trace, once (goal <= 1.5x;
+#          bench_speed.sh measures it best of several runs, in wall and CPU time)
 #   memory peak RSS of the conversion with 2490 iterations vs 249 (goal <= 1.5x; streaming)
 #   structure  DAG nodes with 249 and 2490 iterations (must be equal)
 # Usage: bench/compaction/bench_size.sh [BUILD_DIR]   (default: build)
