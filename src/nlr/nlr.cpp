@@ -88,6 +88,8 @@ Nlr::Nlr(const NlrOptions& options) : options_(options) {
   buf_.reserve(2 * options_.window + 2);
   prev_.reserve(2 * options_.window + 2);
   extNext_.reserve(2 * options_.window + 2);
+  if (options.periodRuns && maxBody_ <= PeriodRuns::kMaxPeriod)
+    runs_.emplace(maxBody_, options_.minReps, options_.window);
 }
 
 void Nlr::push(uint32_t symbol) {
@@ -121,6 +123,7 @@ void Nlr::forgetLastPosition(ElementKey key, Pos restored) {
 
 void Nlr::pushElement(ElementKey key) {
   const Pos position = offset_ + static_cast<Pos>(buf_.size());
+  if (runs_) runs_->push(position, key, windowSize() == 0);
   Pos& last = lastPositionOf(key);
   prev_.push_back(last >= firstPos() ? last : -1);
   last = position;
@@ -195,20 +198,35 @@ bool Nlr::isRepetition(size_t k) const {
   return true;
 }
 
-bool Nlr::reduceOnce() {
+// The smallest period k < limit (and k * minReps <= window size) whose minReps copies end
+// the window, or 0. Every such k has the top's previous occurrence k back, so the chain
+// of previous occurrences lists them in increasing order; the run table lists a superset
+// of them, in the same order, without visiting the other occurrences.
+size_t Nlr::findFold(size_t limit) const {
   const size_t n = windowSize();
-  if (n < 2) return false;
+  if (runs_) {
+    const size_t last = std::min(limit - 1, n / options_.minReps);
+    for (size_t k = runs_->next(1, last); k != 0; k = runs_->next(k + 1, last))
+      if (isRepetition(k)) return k;
+    return 0;
+  }
   const Pos top = topPos();
-  size_t extensionLength = 0;
-  const Pos loop = findExtension(extensionLength);
-  const size_t limit = loop >= 0 ? extensionLength : maxBody_ + 1;
   for (Pos p = previousSame(top); p >= firstPos(); p = previousSame(p)) {
     const auto k = static_cast<size_t>(top - p);
     if (k >= limit || k * options_.minReps > n) break;
-    if (isRepetition(k)) {
-      fold(k);
-      return true;
-    }
+    if (isRepetition(k)) return k;
+  }
+  return 0;
+}
+
+bool Nlr::reduceOnce() {
+  if (windowSize() < 2) return false;
+  size_t extensionLength = 0;
+  const Pos loop = findExtension(extensionLength);
+  const size_t limit = loop >= 0 ? extensionLength : maxBody_ + 1;
+  if (const size_t k = findFold(limit); k != 0) {
+    fold(k);
+    return true;
   }
   if (loop < 0) return false;
   extend(loop, extensionLength);
@@ -241,7 +259,7 @@ LoopModel Nlr::model(std::vector<Signature> signatures) const {
 size_t Nlr::workingBytes() const {
   return (buf_.capacity() + prev_.capacity() + extNext_.capacity() + extensionAt_.capacity()) *
              sizeof(uint64_t) +
-         lastEvent_.capacity() * sizeof(Pos) + lastLoop_.bytes();
+         lastEvent_.capacity() * sizeof(Pos) + lastLoop_.bytes() + (runs_ ? runs_->bytes() : 0);
 }
 
 }  // namespace mtf::nlr

@@ -15,16 +15,21 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <unordered_map>
 #include <vector>
 
 #include "nlr/loop_model.hpp"
+#include "nlr/period_runs.hpp"
 
 namespace mtf::nlr {
 
 struct NlrOptions {
   size_t window = 512;   // elements kept for recognition; bodies up to window/minReps
   unsigned minReps = 3;  // copies needed to create a loop (at least 2)
+  // Candidate periods from the run table (PeriodRuns) when window / minReps allows it;
+  // false: only the previous-occurrence chain (the same result; tests compare both).
+  bool periodRuns = true;
 };
 
 // Loop bodies, hash-consed: equal bodies get the same id; a body only refers to bodies
@@ -99,6 +104,7 @@ class Nlr {
   bool reduceOnce();
   Pos findExtension(size_t& bodyLength) const;
   bool isRepetition(size_t k) const;
+  size_t findFold(size_t limit) const;
   void extend(Pos loop, size_t k);
   void fold(size_t k);
 
@@ -120,8 +126,9 @@ class Nlr {
   std::vector<Pos> extensionAt_;
   std::vector<Pos> extNext_;
   size_t extensionMask_ = 0;
-  std::vector<Pos> lastEvent_;  // symbol -> last position, or -1
-  LoopPositions lastLoop_;      // loop key -> last position
+  std::vector<Pos> lastEvent_;      // symbol -> last position, or -1
+  LoopPositions lastLoop_;          // loop key -> last position
+  std::optional<PeriodRuns> runs_;  // candidate periods of the top, if enabled
 };
 
 }  // namespace mtf::nlr

@@ -128,6 +128,30 @@ TEST(Nlr, PropertyExpandingTheModelGivesBackTheInput) {
   EXPECT_GT(compressed, 300u);  // the planted repetitions are found, not just kept
 }
 
+// The run table (candidate periods from 16-bit fingerprints) must give exactly the model
+// of the previous-occurrence chain, also when fingerprints collide: symbols s * 0x10001
+// all have fingerprint 0, so every period is a candidate and only the check on the
+// elements decides.
+TEST(Nlr, RunTableGivesTheModelOfTheOccurrenceChain) {
+  std::mt19937_64 rng(61122);
+  const NlrOptions configs[] = {{512, 3}, {32, 3}, {8, 2}, {256, 4}, {3, 3}, {100, 2}};
+  for (int trial = 0; trial < 600; ++trial) {
+    std::vector<uint32_t> in;
+    plant(rng, 1 + trial % 4, in);
+    if (trial % 3 == 1)
+      for (uint32_t& x : in) x *= 0x10001u;
+    if (trial % 3 == 2)
+      for (uint32_t& x : in) x = x % 2 == 0 ? x * 0x10001u : x;
+    NlrOptions options = configs[trial % 6];
+    const LoopModel withTable = recognise(in, options);
+    options.periodRuns = false;
+    const LoopModel withChain = recognise(in, options);
+    ASSERT_EQ(withTable.top, withChain.top) << "trial " << trial;
+    ASSERT_EQ(withTable.bodies, withChain.bodies) << "trial " << trial;
+    ASSERT_EQ(expanded(withTable), in) << "trial " << trial;
+  }
+}
+
 TEST(Nlr, WorkingStateStaysBoundedOnALongStream) {
   std::mt19937_64 rng(7);
   std::uniform_int_distribution<uint32_t> noise(0, 50);
