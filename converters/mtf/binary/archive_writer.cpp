@@ -8,7 +8,10 @@ namespace mtf::mtfbin {
 ArchiveWriter::ArchiveWriter(std::filesystem::path path, compaction::CompactorOptions options)
     : path_(std::move(path)), options_(options) {}
 
-ArchiveWriter::~ArchiveWriter() = default;
+ArchiveWriter::~ArchiveWriter() {
+  // First: the compression thread may still be handing a chunk to file_ and index_.
+  compactor_.reset();
+}
 
 void ArchiveWriter::begin(const Definitions& defs) {
   file_ = std::make_unique<ChunkFileWriter>(path_);
