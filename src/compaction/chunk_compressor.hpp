@@ -25,6 +25,13 @@ struct RawChunk {
   std::vector<uint32_t> valueCounts;  // per event
   std::vector<uint64_t> values;       // all events' values, in order
   size_t size() const { return contexts.size(); }
+  // Room for `events` events (at most 2^16 reserved: chunks may be configured larger).
+  void reserve(uint64_t events) {
+    const size_t n = static_cast<size_t>(events < (1u << 16) ? events : (1u << 16));
+    contexts.reserve(n);
+    times.reserve(n);
+    valueCounts.reserve(n);
+  }
   void add(uint32_t context, Tick time, const uint64_t* v, size_t count) {
     contexts.push_back(context);
     times.push_back(time);

@@ -51,6 +51,7 @@ void Compactor::flushChunk(LocationState& s) {
     s.chunkStart = s.events;
     compressor_->submit(s.id, std::move(s.raw));
     s.raw = RawChunk{};
+    s.raw.reserve(options_.chunkEvents);  // it filled one chunk: it will likely fill another
     return;
   }
   if (s.encoder->empty()) return;
