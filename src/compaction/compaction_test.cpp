@@ -1,6 +1,8 @@
 // Tree building, repeat collapsing, hash-consing, and lossless decompaction.
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include "compaction/compactor.hpp"
 #include "compaction/decompactor.hpp"
 #include "compaction/expander.hpp"
@@ -68,6 +70,38 @@ std::vector<SunkChunk> sinkChunks(const testing::SyntheticTrace& t, bool backgro
   });
   play(t, c, /*interleave=*/true);
   return chunks;
+}
+
+// A budget of buffered events finishes every location's chunk early: no chunk holds more
+// than the budget allows, and everything still round-trips (with and without the
+// compression thread), including the model kept in memory.
+TEST(Compaction, BufferedEventBudgetBoundsChunksAndRoundTrips) {
+  const auto t = makeSyntheticTrace(4, 60, 9);
+  for (bool background : {false, true}) {
+    CompactorOptions options{1 << 16, 6, 1};
+    options.backgroundCompression = background;
+    options.bufferedEventBudget = 50;
+    std::vector<ColumnChunk> sunk;
+    std::map<LocationId, uint64_t> nextFirst;
+    Compactor c(options, [&](LocationId l, ColumnChunk&& chunk) {
+      EXPECT_EQ(chunk.firstEvent, nextFirst[l]) << "chunks of a location are contiguous";
+      nextFirst[l] = chunk.firstEvent + chunk.eventCount;
+      sunk.push_back(std::move(chunk));
+    });
+    play(t, c, /*interleave=*/true);
+    ASSERT_GT(sunk.size(), 8u);
+    for (const ColumnChunk& chunk : sunk) EXPECT_LE(chunk.eventCount, 51u);
+    uint64_t total = 0;
+    for (const auto& [location, n] : nextFirst) total += n;
+    EXPECT_EQ(total, t.events.size());
+  }
+  CompactorOptions options{1 << 16, 6, 1};
+  options.bufferedEventBudget = 50;
+  Compactor kept(options);
+  play(t, kept, /*interleave=*/true);
+  auto model = std::make_shared<CompactModel>(std::move(kept.model()));
+  ASSERT_TRUE(model->check().empty()) << model->check().front();
+  EXPECT_EQ(testing::firstDifference(expandAll(model), t.events, t.defs), "");
 }
 
 // The compression thread hands on the same bytes in the same order as compressing inline.

@@ -35,6 +35,16 @@ Compactor::LocationState& Compactor::stateOf(LocationId id) {
 
 void Compactor::record(LocationState& s, uint32_t context, Tick time) {
   ++s.events;
+  if (++bufferedEvents_ > options_.bufferedEventBudget) {
+    // Add this event first: flushing now would leave the event outside every chunk.
+    recordInChunk(s, context, time);
+    flushAllChunks();
+    return;
+  }
+  recordInChunk(s, context, time);
+}
+
+void Compactor::recordInChunk(LocationState& s, uint32_t context, Tick time) {
   if (compressor_) {
     s.raw.add(context, time, scratchValues_.data(), scratchValues_.size());
     if (s.raw.size() >= options_.chunkEvents) flushChunk(s);
@@ -44,14 +54,21 @@ void Compactor::record(LocationState& s, uint32_t context, Tick time) {
   if (s.encoder->full()) flushChunk(s);
 }
 
+void Compactor::flushAllChunks() {
+  for (auto& s : states_) flushChunk(*s);
+}
+
 void Compactor::flushChunk(LocationState& s) {
+  bufferedEvents_ -= s.events - s.chunkStart;
   if (compressor_) {
     if (s.raw.size() == 0) return;
     s.raw.firstEvent = s.chunkStart;
     s.chunkStart = s.events;
     compressor_->submit(s.id, std::move(s.raw));
     s.raw = RawChunk{};
-    s.raw.reserve(options_.chunkEvents);  // it filled one chunk: it will likely fill another
+    // It filled a chunk, it will likely fill another; but never reserve more than this
+    // location's share of the budget (thousands of locations).
+    s.raw.reserve(std::min(options_.chunkEvents, options_.bufferedEventBudget / states_.size()));
     return;
   }
   if (s.encoder->empty()) return;

@@ -26,6 +26,10 @@ struct CompactorOptions {
   // With a chunk sink: compress chunks on a second thread (chunk_compressor.hpp); the
   // sink is then called on that thread, in the same order and with the same bytes.
   bool backgroundCompression = true;
+  // Events held in unfinished chunks, all locations together. Past it, every location's
+  // chunk is finished early: chunks get shorter, memory stays bounded whatever the number
+  // of locations (each holds ~24 bytes per buffered event).
+  uint64_t bufferedEventBudget = uint64_t{1} << 22;
 };
 
 // Receives each finished column chunk of a location, in event order per location (and in
@@ -66,7 +70,9 @@ class Compactor : public TraceSink {
 
   LocationState& stateOf(LocationId id);
   void record(LocationState& s, uint32_t context, Tick time);
+  void recordInChunk(LocationState& s, uint32_t context, Tick time);
   void flushChunk(LocationState& s);
+  void flushAllChunks();
   void finishLocation(LocationState& s);
   SigId internEvent(LocationState& s);
   void closeCall(LocationState& s, SigId leave);
@@ -85,7 +91,8 @@ class Compactor : public TraceSink {
   // (tried before hashing: in loops, the next signature is nearly always one of them).
   std::vector<std::array<SigId, 2>> nextSig_;
   std::vector<uint64_t> scratchValues_;
-  Tick lastTime_ = 0;  // time of the Leave closeCall records
+  Tick lastTime_ = 0;            // time of the Leave closeCall records
+  uint64_t bufferedEvents_ = 0;  // events in unfinished chunks, all locations
 };
 
 // Context number of an event for the column predictors (see columns.hpp).
