@@ -3,5 +3,5 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   return mtf::fuzz::readTraceFromFiles(
-      {{"t.mtf", std::string(reinterpret_cast<const char*>(data), size)}}, "t.mtf");
+      {{"t.mtf", std::string(reinterpret_cast<const char*>(data), size)}}, "t.mtf", "mtf");
 }

@@ -49,7 +49,10 @@ std::pair<std::string, std::string> splitInput(const uint8_t* data, size_t size,
   return {all.substr(0, at), all.substr(at + separator.size())};
 }
 
-int readTraceFromFiles(const std::vector<FuzzFile>& files, const std::string& openPath) {
+int readTraceFromFiles(const std::vector<FuzzFile>& files, const std::string& openPath,
+                       const std::string& format) {
+  static const FormatEntry* const reader = formatByName(format);
+  if (!reader || !reader->openReader) std::abort();  // a misbuilt target, not a finding
   // Readers warn on std::cerr (missing .pcf, odd counts); thousands of warnings a second
   // would slow the fuzzer down. Sanitizer and libFuzzer reports do not use std::cerr.
   static const bool quiet = [] {
@@ -77,7 +80,7 @@ int readTraceFromFiles(const std::vector<FuzzFile>& files, const std::string& op
   }
   try {
     ReadOptions opts;
-    auto source = openTrace(openPath.empty() ? dir : dir / openPath, opts);
+    auto source = reader->openReader(openPath.empty() ? dir : dir / openPath, opts);
     DropSink sink;
     source->read(sink);
   } catch (const Error&) {

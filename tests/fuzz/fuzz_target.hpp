@@ -21,7 +21,10 @@ std::pair<std::string, std::string> splitInput(const uint8_t* data, size_t size,
                                                const std::string& separator);
 
 // Writes `files`, opens `openPath` (relative to the temp dir; empty = the dir itself)
-// with the registry and streams every event into a sink that drops them. Returns 0.
-int readTraceFromFiles(const std::vector<FuzzFile>& files, const std::string& openPath);
+// with the reader of `format` (a registry name: the target's own parser, whatever the
+// content looks like, so that mutations do not wander into other readers) and streams
+// every event into a sink that drops them. Returns 0.
+int readTraceFromFiles(const std::vector<FuzzFile>& files, const std::string& openPath,
+                       const std::string& format);
 
 }  // namespace mtf::fuzz
