@@ -123,7 +123,7 @@ void Nlr::forgetLastPosition(ElementKey key, Pos restored) {
 
 void Nlr::pushElement(ElementKey key) {
   const Pos position = offset_ + static_cast<Pos>(buf_.size());
-  if (runs_) runs_->push(position, key, windowSize() == 0);
+  if (runs_) runs_->record(position, key);
   Pos& last = lastPositionOf(key);
   prev_.push_back(last >= firstPos() ? last : -1);
   last = position;
@@ -200,22 +200,27 @@ bool Nlr::isRepetition(size_t k) const {
 
 // The smallest period k < limit (and k * minReps <= window size) whose minReps copies end
 // the window, or 0. Every such k has the top's previous occurrence k back, so the chain
-// of previous occurrences lists them in increasing order; the run table lists a superset
-// of them, in the same order, without visiting the other occurrences.
+// of previous occurrences lists them in increasing order. In a large window (a noisy
+// stream that does not fold) the chain is long and its first candidates match far, so
+// the run table lists a superset instead, in the same order, checked the same way.
 size_t Nlr::findFold(size_t limit) const {
+  constexpr size_t kChainWindow = 128;  // small windows: the chain is short
   const size_t n = windowSize();
-  if (runs_) {
-    const size_t last = std::min(limit - 1, n / options_.minReps);
-    for (size_t k = runs_->next(1, last); k != 0; k = runs_->next(k + 1, last))
-      if (isRepetition(k)) return k;
-    return 0;
-  }
+  if (runs_ && n > kChainWindow) return findFoldInTable(limit);
   const Pos top = topPos();
   for (Pos p = previousSame(top); p >= firstPos(); p = previousSame(p)) {
     const auto k = static_cast<size_t>(top - p);
     if (k >= limit || k * options_.minReps > n) break;
     if (isRepetition(k)) return k;
   }
+  return 0;
+}
+
+size_t Nlr::findFoldInTable(size_t limit) const {
+  const size_t last = std::min(limit - 1, windowSize() / options_.minReps);
+  runs_->update(topPos(), firstPos());
+  for (size_t k = runs_->next(1, last); k != 0; k = runs_->next(k + 1, last))
+    if (isRepetition(k)) return k;
   return 0;
 }
 

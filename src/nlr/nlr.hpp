@@ -105,6 +105,7 @@ class Nlr {
   Pos findExtension(size_t& bodyLength) const;
   bool isRepetition(size_t k) const;
   size_t findFold(size_t limit) const;
+  size_t findFoldInTable(size_t limit) const;
   void extend(Pos loop, size_t k);
   void fold(size_t k);
 
@@ -126,9 +127,9 @@ class Nlr {
   std::vector<Pos> extensionAt_;
   std::vector<Pos> extNext_;
   size_t extensionMask_ = 0;
-  std::vector<Pos> lastEvent_;      // symbol -> last position, or -1
-  LoopPositions lastLoop_;          // loop key -> last position
-  std::optional<PeriodRuns> runs_;  // candidate periods of the top, if enabled
+  std::vector<Pos> lastEvent_;              // symbol -> last position, or -1
+  LoopPositions lastLoop_;                  // loop key -> last position
+  mutable std::optional<PeriodRuns> runs_;  // candidate periods of the top, if enabled
 };
 
 }  // namespace mtf::nlr

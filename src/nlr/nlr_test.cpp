@@ -134,15 +134,22 @@ TEST(Nlr, PropertyExpandingTheModelGivesBackTheInput) {
 // elements decides.
 TEST(Nlr, RunTableGivesTheModelOfTheOccurrenceChain) {
   std::mt19937_64 rng(61122);
-  const NlrOptions configs[] = {{512, 3}, {32, 3}, {8, 2}, {256, 4}, {3, 3}, {100, 2}};
+  const NlrOptions configs[] = {{512, 3}, {32, 3}, {8, 2}, {256, 4}, {3, 3}, {400, 2}, {600, 3}};
   for (int trial = 0; trial < 600; ++trial) {
     std::vector<uint32_t> in;
     plant(rng, 1 + trial % 4, in);
+    // Long streams with rare symbols between the repetitions: windows over 128 elements
+    // (where NLR takes its candidates from the run table).
+    std::uniform_int_distribution<uint32_t> rare(100, 5000);
+    while (trial % 2 == 0 && in.size() < 600) {
+      in.push_back(rare(rng));
+      plant(rng, 1, in);
+    }
     if (trial % 3 == 1)
-      for (uint32_t& x : in) x *= 0x10001u;
+      for (uint32_t& x : in) x = x < 25 ? x * 0x10001u : x;
     if (trial % 3 == 2)
-      for (uint32_t& x : in) x = x % 2 == 0 ? x * 0x10001u : x;
-    NlrOptions options = configs[trial % 6];
+      for (uint32_t& x : in) x = x < 25 && x % 2 == 0 ? x * 0x10001u : x;
+    NlrOptions options = configs[trial % 7];
     const LoopModel withTable = recognise(in, options);
     options.periodRuns = false;
     const LoopModel withChain = recognise(in, options);

@@ -65,17 +65,28 @@ PeriodRuns::PeriodRuns(size_t maxPeriod, unsigned minReps, size_t window)
   hits_.assign((lanes_ + 63) / 64, 0);
 }
 
-void PeriodRuns::push(int64_t position, ElementKey key, bool first) {
-  const auto slot = static_cast<size_t>(position) & fpMask_;
-  const size_t reversed = fpMask_ - slot;  // position - 1 is at reversed + 1
+void PeriodRuns::record(int64_t position, ElementKey key) {
+  if (position <= computed_) computed_ = position - 1;
+  const size_t reversed = fpMask_ - (static_cast<size_t>(position) & fpMask_);
   const uint16_t fp = fingerprint(key);
-  const auto rowSlot = static_cast<size_t>(position) & rowMask_;
-  const size_t previousSlot = first ? rowMask_ + 1 : (rowSlot - 1) & rowMask_;
-  std::fill(hits_.begin(), hits_.end(), 0);
-  computeRow(&fingerprints_[reversed + 1], fp, &rows_[previousSlot * lanes_], threshold_.data(),
-             lanes_, &rows_[rowSlot * lanes_], hits_.data());
   fingerprints_[reversed] = fp;
   fingerprints_[reversed + fpMask_ + 1] = fp;
+}
+
+void PeriodRuns::update(int64_t top, int64_t firstPos) {
+  for (int64_t p = std::max(computed_ + 1, firstPos); p <= top; ++p) {
+    const size_t slot = static_cast<size_t>(p) & rowMask_;
+    // Runs start at the window's first element: the runs a fold needs lie after it.
+    const size_t previous = p == firstPos ? rowMask_ + 1 : (slot - 1) & rowMask_;
+    const size_t reversed = fpMask_ - (static_cast<size_t>(p) & fpMask_);
+    // Periods up to the elements from firstPos to p: a fold of period k needs the runs of
+    // the positions p > top - (minReps - 1) * k >= firstPos + k - 1 only.
+    const size_t lanes = std::min(lanes_, (static_cast<size_t>(p - firstPos) + 8) / 8 * 8);
+    std::fill(hits_.begin(), hits_.end(), 0);
+    computeRow(&fingerprints_[reversed + 1], fingerprints_[reversed], &rows_[previous * lanes_],
+               threshold_.data(), lanes, &rows_[slot * lanes_], hits_.data());
+  }
+  computed_ = std::max(computed_, top);
 }
 
 size_t PeriodRuns::next(size_t from, size_t to) const {

@@ -7,7 +7,8 @@
 // of the true ones: the caller confirms each candidate on the elements themselves.
 // R_k(i) depends only on the elements up to i, so the row of every position stays valid
 // while that position is in the window; pops cost nothing. Rows are kept for the live
-// positions only (a ring indexed by absolute position), one 8-lane pass per push.
+// positions only (a ring indexed by absolute position), one 8-lane pass per row, computed
+// only when asked for (NLR asks when the chain of previous occurrences is long).
 #pragma once
 
 #include <cstddef>
@@ -26,17 +27,21 @@ class PeriodRuns {
   // Periods 1..maxPeriod, minReps copies, at most `window` + 1 live positions.
   PeriodRuns(size_t maxPeriod, unsigned minReps, size_t window);
 
-  // Records `key` at absolute position `position`; `first` when no element precedes it
-  // in the window (its runs start at 0).
-  void push(int64_t position, ElementKey key, bool first);
-  // The smallest candidate period k in [from, to] for the last pushed element, or 0.
+  // Records `key` at absolute position `position`; a position not above the last one
+  // computed means the elements from there on were popped: their rows are dropped.
+  void record(int64_t position, ElementKey key);
+  // Computes the rows up to `top` that are missing (from `firstPos` on: rows of positions
+  // that left the window are not needed) and the candidates of `top`.
+  void update(int64_t top, int64_t firstPos);
+  // The smallest candidate period k in [from, to] of the top of the last update, or 0.
   size_t next(size_t from, size_t to) const;
   size_t bytes() const;
 
  private:
-  size_t lanes_;    // periods rounded up to a multiple of 8
-  size_t fpMask_;   // fingerprint ring size - 1
-  size_t rowMask_;  // row ring size - 1
+  size_t lanes_;           // periods rounded up to a multiple of 8
+  size_t fpMask_;          // fingerprint ring size - 1
+  size_t rowMask_;         // row ring size - 1
+  int64_t computed_ = -1;  // rows are valid up to this position
   // Fingerprints, reversed and written twice, so positions i-1, i-2, ... are contiguous.
   std::vector<uint16_t> fingerprints_;
   std::vector<uint16_t> rows_;       // row ring: R_k of a position at [slot * lanes_ + k - 1]
