@@ -79,7 +79,12 @@ void parseResources(HeaderScanner& s, Header& h) {
   if (h.cpusPerNode.size() != h.nodes) s.fail("cpu list does not match the node count");
 }
 
-Application parseApplication(HeaderScanner& s, const Header& h) {
+// Threads over all applications and tasks: each becomes a location (~200 bytes of
+// definitions), and a few header bytes can declare a million of them ("1(1000000:0)"), so
+// the total is bounded, not only each count.
+constexpr uint64_t kMaxThreads = 1'000'000;
+
+Application parseApplication(HeaderScanner& s, const Header& h, uint64_t& threads) {
   Application app;
   const uint32_t tasks = s.count("task count");
   s.expect('(');
@@ -90,6 +95,9 @@ Application parseApplication(HeaderScanner& s, const Header& h) {
     s.expect(':');
     shape.node = s.count("node");
     if (shape.threads == 0) s.fail("a task with no threads");
+    threads += shape.threads;
+    if (threads > kMaxThreads)
+      s.fail("more than " + std::to_string(kMaxThreads) + " threads in all tasks together");
     if (h.hasResources && (shape.node == 0 || shape.node > h.nodes)) s.fail("node out of range");
     app.tasks.push_back(shape);
   }
@@ -116,13 +124,14 @@ Header parseHeader(std::string_view line, const std::string& path) {
   s.expect(':');
   const uint32_t apps = s.count("application count");
   if (apps == 0) s.fail("no application");
+  uint64_t threads = 0;
   for (uint32_t a = 0; a < apps; ++a) {
     // Applications are separated by ':' in the documentation, by ',' in Extrae's files.
     if (a == 0 || !s.accept(','))
       s.expect(':');
     else
       h.applicationSeparator = ',';
-    h.applications.push_back(parseApplication(s, h));
+    h.applications.push_back(parseApplication(s, h, threads));
   }
   if (s.accept(',')) h.communicatorCount = s.count("communicator count");
   if (!s.done()) s.fail("unexpected text at column " + std::to_string(s.pos_ + 1));

@@ -72,6 +72,19 @@ TEST(ParaverHeader, MalformedHeadersNameLineOne) {
   }
 }
 
+// A few header bytes may declare a million threads per task; the total over every
+// application and task is bounded (each thread becomes a location).
+TEST(ParaverHeader, ThreadsOfAllApplicationsTogetherAreBounded) {
+  EXPECT_EQ(parseHeader("#Paraver (d):10:0:1:1(1000000:0)", "x.prv").threadCount(), 1000000u);
+  try {
+    parseHeader("#Paraver (d):10:0:2:1(1000000:0):1(1:0)", "x.prv");
+    ADD_FAILURE() << "accepted 1000001 threads";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("more than 1000000 threads"), std::string::npos)
+        << e.what();
+  }
+}
+
 void expectCountsMatchFile(const std::string& path) {
   ParaverReader reader(path, {});
   CollectSink sink;
