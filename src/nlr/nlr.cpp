@@ -88,8 +88,16 @@ Nlr::Nlr(const NlrOptions& options) : options_(options) {
   buf_.reserve(2 * options_.window + 2);
   prev_.reserve(2 * options_.window + 2);
   extNext_.reserve(2 * options_.window + 2);
-  if (options.periodRuns && maxBody_ <= PeriodRuns::kMaxPeriod)
-    runs_.emplace(maxBody_, options_.minReps, options_.window);
+  runsEnabled_ = options.periodRuns && maxBody_ <= PeriodRuns::kMaxPeriod;
+}
+
+// The run table (~350 KB at the default window) is made the first time the window grows
+// past the chain's range: a location whose stream folds never needs it, and traces have
+// thousands of locations. It is filled with the live window, as if it had always run.
+void Nlr::startRunTable() const {
+  runs_.emplace(maxBody_, options_.minReps, options_.window);
+  for (size_t i = head_; i < buf_.size(); ++i)
+    runs_->record(offset_ + static_cast<Pos>(i), buf_[i]);
 }
 
 void Nlr::push(uint32_t symbol) {
@@ -206,7 +214,10 @@ bool Nlr::isRepetition(size_t k) const {
 size_t Nlr::findFold(size_t limit) const {
   constexpr size_t kChainWindow = 128;  // small windows: the chain is short
   const size_t n = windowSize();
-  if (runs_ && n > kChainWindow) return findFoldInTable(limit);
+  if (runsEnabled_ && n > kChainWindow) {
+    if (!runs_) startRunTable();
+    return findFoldInTable(limit);
+  }
   const Pos top = topPos();
   for (Pos p = previousSame(top); p >= firstPos(); p = previousSame(p)) {
     const auto k = static_cast<size_t>(top - p);

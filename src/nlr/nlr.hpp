@@ -127,9 +127,11 @@ class Nlr {
   std::vector<Pos> extensionAt_;
   std::vector<Pos> extNext_;
   size_t extensionMask_ = 0;
-  std::vector<Pos> lastEvent_;              // symbol -> last position, or -1
-  LoopPositions lastLoop_;                  // loop key -> last position
-  mutable std::optional<PeriodRuns> runs_;  // candidate periods of the top, if enabled
+  std::vector<Pos> lastEvent_;  // symbol -> last position, or -1
+  LoopPositions lastLoop_;      // loop key -> last position
+  void startRunTable() const;
+  bool runsEnabled_ = false;                // the run table may be used (options, sizes)
+  mutable std::optional<PeriodRuns> runs_;  // candidate periods of the top, once needed
 };
 
 }  // namespace mtf::nlr
