@@ -11,15 +11,8 @@
 #   SKIP_LARGE=1  skips the 2490-iteration trace (memory and structure figures)
 set -euo pipefail
 
-BUILD=${1:-build}
-GEN=$BUILD/mtf-gen
-MTF=$BUILD/mtf
-BARE=$BUILD/bench/otf2/otf2_bare_read
-WORK=${WORK:-/tmp/mtf-bench-compaction}
-for tool in "$GEN" "$MTF" "$BARE"; do
-  [[ -x $tool ]] || { echo "missing $tool: build the targets mtf_cli, mtf-gen, otf2_bare_read" >&2; exit 1; }
-done
-mkdir -p "$WORK"
+# shellcheck source=bench/compaction/bench_common.sh
+source "$(dirname "$0")/bench_common.sh"
 
 generate() {  # generate ITERATIONS -> prints the anchor path
   local trace=$WORK/wavefront-$1.otf2

@@ -8,16 +8,9 @@
 # Usage: bench/compaction/bench_speed.sh [BUILD_DIR]   (default: build)
 set -euo pipefail
 
-BUILD=${1:-build}
-GEN=$BUILD/mtf-gen
-MTF=$BUILD/mtf
-BARE=$BUILD/bench/otf2/otf2_bare_read
-WORK=${WORK:-/tmp/mtf-bench-compaction}
+# shellcheck source=bench/compaction/bench_common.sh
+source "$(dirname "$0")/bench_common.sh"
 RUNS=${RUNS:-3}
-for tool in "$GEN" "$MTF" "$BARE"; do
-  [[ -x $tool ]] || { echo "missing $tool: build the targets mtf_cli, mtf-gen, otf2_bare_read" >&2; exit 1; }
-done
-mkdir -p "$WORK"
 TRACE=$WORK/wavefront-249.otf2
 [[ -f $TRACE ]] || "$GEN" wavefront --ranks 16 --iterations 249 --inner 160 -o "$TRACE" >/dev/null
 OUT=$WORK/wavefront-249-speed.mtf
