@@ -1,5 +1,7 @@
 #include "converters/paraver/header.hpp"
 
+#include <algorithm>
+
 #include "converters/paraver/fields.hpp"
 #include "model/types.hpp"
 #include "util/error.hpp"
@@ -133,6 +135,16 @@ Header parseHeader(std::string_view line, const std::string& path) {
       h.applicationSeparator = ',';
     h.applications.push_back(parseApplication(s, h, threads));
   }
+  // Nodes become definitions; with a cpu list their number is bounded by the header's
+  // length, a bare count ("0:955445:") is not: it may exceed neither the thread count nor
+  // the highest node a task runs on, whichever is larger.
+  uint64_t highestNode = 0;
+  for (const Application& app : h.applications)
+    for (const TaskShape& task : app.tasks)
+      highestNode = std::max<uint64_t>(highestNode, task.node);
+  if (h.hasResources && h.cpusPerNode.empty() && h.nodes > std::max(threads, highestNode))
+    s.fail(std::to_string(h.nodes) + " nodes without a cpu list for " + std::to_string(threads) +
+           " threads");
   if (s.accept(',')) h.communicatorCount = s.count("communicator count");
   if (!s.done()) s.fail("unexpected text at column " + std::to_string(s.pos_ + 1));
   h.index();

@@ -85,6 +85,20 @@ TEST(ParaverHeader, ThreadsOfAllApplicationsTogetherAreBounded) {
   }
 }
 
+// A bare node count (no cpu list) costs nothing to write: at most one node per thread.
+TEST(ParaverHeader, NodesWithoutCpuListAreBoundedByThreads) {
+  EXPECT_EQ(parseHeader("#Paraver (d):10:2:1:2(2:1,1:2)", "x.prv").nodes, 2u);
+  EXPECT_EQ(parseHeader("#Paraver (d):10:4:1:1(1:4)", "x.prv").nodes, 4u);  // nodes 1-3 idle
+  try {
+    parseHeader("#Paraver ():0:955445:1:1(1:1)", "x.prv");
+    ADD_FAILURE() << "accepted 955445 nodes for 1 thread";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("955445 nodes without a cpu list for 1 threads"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 void expectCountsMatchFile(const std::string& path) {
   ParaverReader reader(path, {});
   CollectSink sink;
