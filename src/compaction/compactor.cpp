@@ -35,23 +35,16 @@ Compactor::LocationState& Compactor::stateOf(LocationId id) {
 
 void Compactor::record(LocationState& s, uint32_t context, Tick time) {
   ++s.events;
-  if (++bufferedEvents_ > options_.bufferedEventBudget) {
-    // Add this event first: flushing now would leave the event outside every chunk.
-    recordInChunk(s, context, time);
-    flushAllChunks();
-    return;
-  }
-  recordInChunk(s, context, time);
-}
-
-void Compactor::recordInChunk(LocationState& s, uint32_t context, Tick time) {
+  ++bufferedEvents_;
   if (compressor_) {
     s.raw.add(context, time, scratchValues_.data(), scratchValues_.size());
     if (s.raw.size() >= options_.chunkEvents) flushChunk(s);
-    return;
+  } else {
+    s.encoder->add(context, time, scratchValues_.data(), scratchValues_.size());
+    if (s.encoder->full()) flushChunk(s);
   }
-  s.encoder->add(context, time, scratchValues_.data(), scratchValues_.size());
-  if (s.encoder->full()) flushChunk(s);
+  // After the event is in its chunk: flushing before would leave it outside every chunk.
+  if (bufferedEvents_ > options_.bufferedEventBudget) flushAllChunks();
 }
 
 void Compactor::flushAllChunks() {

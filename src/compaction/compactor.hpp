@@ -70,7 +70,6 @@ class Compactor : public TraceSink {
 
   LocationState& stateOf(LocationId id);
   void record(LocationState& s, uint32_t context, Tick time);
-  void recordInChunk(LocationState& s, uint32_t context, Tick time);
   void flushChunk(LocationState& s);
   void flushAllChunks();
   void finishLocation(LocationState& s);
