@@ -52,7 +52,8 @@ struct Translation {
   bool defined = false;
 };
 
-// Event id -> Translation; a plain array for the small ids TAU uses (a lookup per record).
+// Event id -> Translation; a plain array for the small ids TAU uses (a lookup per record),
+// a hash map for the rest, so that one large id in an .edf does not allocate megabytes.
 class TranslationTable {
  public:
   void add(int64_t id, Translation t) {
@@ -72,7 +73,7 @@ class TranslationTable {
   }
 
  private:
-  static constexpr int64_t kDenseIds = 1 << 20;
+  static constexpr int64_t kDenseIds = 1 << 14;  // tracer ids (60000+) go to the map
   std::vector<Translation> dense_;
   std::unordered_map<int64_t, Translation> sparse_;
 };

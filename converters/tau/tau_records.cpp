@@ -129,13 +129,13 @@ std::vector<RecordFormat> formatsFittingFirstRecord(const unsigned char* bytes, 
 
 RecordReader::RecordReader(const fs::path& path, std::optional<int64_t> initEventId,
                            std::optional<RecordFormat> format, size_t bufferBytes)
-    : path_(path),
-      file_(std::fopen(path.c_str(), "rb")),
-      buffer_(std::max<size_t>(bufferBytes, 64)) {
+    : path_(path), file_(std::fopen(path.c_str(), "rb")) {
   if (!file_) throw InputError(path.string(), "", "cannot open: " + std::string(strerror(errno)));
   std::error_code ec;
   const uint64_t bytes = fs::file_size(path, ec);
   if (ec) throw IoError(path.string(), "cannot stat: " + ec.message());
+  // No bigger than the file: many small thread files would each zero a whole buffer.
+  buffer_.resize(std::clamp<uint64_t>(bytes, 64, std::max<size_t>(bufferBytes, 64)));
   unsigned char first[32] = {};
   const size_t got = std::fread(first, 1, sizeof first, file_.get());
   if (format) {
