@@ -56,20 +56,33 @@ struct Parser {
     return out;
   }
 
-  CommSymbol event(std::string_view token, size_t rank) const {
-    if (token.size() >= 3 && (token[0] == 'S' || token[0] == 'R') &&
-        (token[1] == '+' || token[1] == '-')) {
-      const int64_t d = number(token.substr(2)) % int64_t(processes);
-      const int64_t p = int64_t(processes);
-      const int64_t partner = ((int64_t(rank) + (token[1] == '+' ? d : -d)) % p + p) % p;
-      return {token[0] == 'S' ? SymbolKind::Send : SymbolKind::Recv, partner};
+  // One event token of a rank line, parsed once for all the line's ranks: either a fixed
+  // symbol or a partner relative to the rank ("S+1", "R-2").
+  struct EventToken {
+    CommSymbol symbol;
+    int64_t offset = 0;  // relative partners: added to the rank, modulo the processes
+    bool relative = false;
+  };
+
+  EventToken token(std::string_view text) const {
+    if (text.size() >= 3 && (text[0] == 'S' || text[0] == 'R') &&
+        (text[1] == '+' || text[1] == '-')) {
+      const int64_t d = number(text.substr(2)) % int64_t(processes);
+      return {
+          {text[0] == 'S' ? SymbolKind::Send : SymbolKind::Recv, 0}, text[1] == '+' ? d : -d, true};
     }
-    const std::optional<CommSymbol> s = parseSymbol(token);
-    if (!s) fail("'" + std::string(token) + "' is not an event (S3, R-1, Allreduce, Bcast@0)");
+    const std::optional<CommSymbol> s = parseSymbol(text);
+    if (!s) fail("'" + std::string(text) + "' is not an event (S3, R-1, Allreduce, Bcast@0)");
     if (s->isPointToPoint() && size_t(s->partner) >= processes)
       fail("partner " + std::to_string(s->partner) + " is not a rank below " +
            std::to_string(processes));
-    return *s;
+    return {*s};
+  }
+
+  CommSymbol event(const EventToken& t, size_t rank) const {
+    if (!t.relative) return t.symbol;
+    const int64_t p = int64_t(processes);
+    return {t.symbol.kind, ((int64_t(rank) + t.offset) % p + p) % p};
   }
 };
 
@@ -91,13 +104,16 @@ void applyRankLines(PatternSpec& spec, Parser& parser,
     if (colon == std::string::npos) parser.fail("expected 'rank LIST: EVENT...'");
     const std::vector<size_t> ranks = parser.ranks(trim(std::string_view(body).substr(0, colon)));
     std::istringstream events(body.substr(colon + 1));
-    std::vector<std::string> tokens;
-    for (std::string t; events >> t;) tokens.push_back(t);
-    total += ranks.size() * tokens.size();
+    std::vector<std::string> words;
+    for (std::string w; events >> w;) words.push_back(w);
+    total += ranks.size() * words.size();
     if (total > kMaxPatternEvents)
       parser.fail("the pattern holds more than " + std::to_string(kMaxPatternEvents) + " events");
+    if (ranks.empty()) continue;
+    std::vector<Parser::EventToken> tokens;
+    for (const std::string& w : words) tokens.push_back(parser.token(w));
     for (size_t r : ranks)
-      for (const std::string& t : tokens) spec.perRank[r].push_back(parser.event(t, r));
+      for (const Parser::EventToken& t : tokens) spec.perRank[r].push_back(parser.event(t, r));
   }
 }
 
