@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Work of OTF2 -> .mtf counted in machine instructions (valgrind's callgrind), against the
+# bare OTF2 read of the same trace, and split by thread: unlike times, these counts do not
+# depend on what else runs on the machine, so a change can be judged on a loaded machine.
+# The trace is a small wavefront (16 ranks, ITERATIONS (default 10) x 160, ~0.57 M events):
+# callgrind runs about 50x slower than the program.
+#   total          every thread of `mtf convert`, against the bare read
+#   main thread    reading, the event model, compaction (the wall-time critical path)
+#   NLR thread     loop detection (BackgroundSink::run)
+#   chunk thread   value columns and deflate (ChunkCompressor::run)
+# Instructions are not time (cache misses, branch misses and the threads' overlap are left
+# out); bench_speed.sh measures time.
+# Usage: bench/compaction/bench_instructions.sh [BUILD_DIR]   (default: build)
+set -euo pipefail
+
+# shellcheck source=bench/compaction/bench_common.sh
+source "$(dirname "$0")/bench_common.sh"
+if ! command -v valgrind >/dev/null; then
+  [[ $(id -u) = 0 ]] || { echo "needs valgrind (apt-get install valgrind)" >&2; exit 1; }
+  apt-get install -y -qq valgrind >/dev/null
+fi
+ITERATIONS=${ITERATIONS:-10}
+TRACE=$WORK/wavefront-$ITERATIONS.otf2
+[[ -f $TRACE ]] || "$GEN" wavefront --ranks 16 --iterations "$ITERATIONS" --inner 160 \
+  -o "$TRACE" >/dev/null 2>&1
+
+# callgrind OUT COMMAND... : runs COMMAND under callgrind, one profile per thread (OUT-NN)
+callgrind() {
+  local out=$1 && shift
+  rm -f "$out"*
+  valgrind --tool=callgrind --separate-threads=yes --callgrind-out-file="$out" "$@" \
+    >/dev/null 2>&1
+}
+# instructions FILE... : the instructions of the profiles' totals
+instructions() {
+  local total=0 f n
+  for f in "$@"; do
+    n=$(callgrind_annotate "$f" 2>/dev/null | awk '/PROGRAM TOTALS/ {gsub(",", "", $1); print $1}')
+    total=$((total + ${n:-0}))
+  done
+  echo "$total"
+}
+# thread_with SYMBOL : the profile file of the thread that ran SYMBOL
+thread_with() {
+  grep -l "$1" "$WORK"/cg-convert-* 2>/dev/null | head -1
+}
+
+callgrind "$WORK/cg-bare" "$BARE" "$TRACE"
+callgrind "$WORK/cg-convert" "$MTF" -q convert "$TRACE" -o "$WORK/instructions.mtf" --force
+bare=$(instructions "$WORK"/cg-bare-*)
+total=$(instructions "$WORK"/cg-convert-*)
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
+echo "trace: $TRACE ($("$BARE" "$TRACE" | awk '{print $1}') events)"
+printf "  %-34s %14s instructions\n" "otf2_bare_read" "$bare"
+printf "  %-34s %14s instructions = %5sx the bare read\n" "mtf convert -> .mtf, all threads" \
+  "$total" "$(ratio "$total" "$bare")"
+for part in "main thread:Otf2Reader::read" "NLR thread:BackgroundSink::run" \
+            "chunk thread:ChunkCompressor::run"; do
+  file=$(thread_with "${part#*:}")
+  [[ -n $file ]] || continue
+  n=$(instructions "$file")
+  printf "  %-34s %14s instructions = %5sx the bare read\n" "  ${part%%:*}" "$n" \
+    "$(ratio "$n" "$bare")"
+done
