@@ -245,8 +245,9 @@ void RecordParser::deliver(LocationState& state, Event& e) {
 }
 
 void RecordParser::flushPending(LocationState& state, Tick upTo) {
-  while (!state.pendingReceives.empty() && state.pendingReceives.front().time <= upTo) {
-    const PendingMessage& m = state.pendingReceives.front();
+  while (state.pendingHead < state.pending.size() &&
+         state.pending[state.pendingHead].time <= upTo) {
+    const PendingMessage& m = state.pending[state.pendingHead];
     pendingEvent_.kind = m.kind;
     pendingEvent_.location = static_cast<LocationId>(&state - locations_.data());
     pendingEvent_.time = m.time;
@@ -254,7 +255,11 @@ void RecordParser::flushPending(LocationState& state, Tick upTo) {
     pendingEvent_.attributes.assign(m.attributes, m.attributes + m.attributeCount);
     deliver(state, pendingEvent_);
     state.lastWasPair = false;
-    state.pendingReceives.pop_front();
+    ++state.pendingHead;
+  }
+  if (state.pendingHead == state.pending.size()) {
+    state.pending.clear();
+    state.pendingHead = 0;
   }
 }
 
@@ -263,10 +268,15 @@ void RecordParser::queueEvent() {
   PendingMessage m{event_.kind, event_.time, {}, 0, {}};
   std::copy(event_.fields.begin(), event_.fields.end(), m.fields);
   for (const EventAttribute& a : event_.attributes) m.attributes[m.attributeCount++] = a;
-  auto& queue = locations_[event_.location].pendingReceives;
+  LocationState& state = locations_[event_.location];
+  auto& queue = state.pending;
+  if (state.pendingHead > 1024 && state.pendingHead * 2 > queue.size()) {  // drop delivered
+    queue.erase(queue.begin(), queue.begin() + static_cast<ptrdiff_t>(state.pendingHead));
+    state.pendingHead = 0;
+  }
   const auto position =
-      std::upper_bound(queue.begin(), queue.end(), m.time,
-                       [](Tick t, const PendingMessage& pending) { return t < pending.time; });
+      std::upper_bound(queue.begin() + static_cast<ptrdiff_t>(state.pendingHead), queue.end(),
+                       m.time, [](Tick t, const PendingMessage& p) { return t < p.time; });
   queue.insert(position, m);
 }
 

@@ -5,7 +5,6 @@
 // on another location, and each location's events must stay in time order).
 #pragma once
 
-#include <deque>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -38,7 +37,11 @@ class RecordParser {
   };
   struct LocationState {
     std::vector<std::pair<uint64_t, Ref>> open;  // (event type, region) of open calls
-    std::deque<PendingMessage> pendingReceives;  // message events, sorted by time
+    // Message events waiting for their time, sorted by time from pendingHead on. A
+    // vector, not a deque: an empty deque still allocates about 600 bytes, and a header
+    // may declare a million threads.
+    std::vector<PendingMessage> pending;
+    size_t pendingHead = 0;
     Tick lastPairTime = 0;
     Tick lastTime = 0;
     bool lastWasPair = false;
