@@ -58,6 +58,7 @@ uint64_t DefRecord::field(std::string_view name) const {
 void Definitions::add(DefRecord record) {
   if (hasSelf(record.kind) && !record.fields.empty())
     index_[static_cast<size_t>(record.kind)][record.fields[0]] = records_.size();
+  ++counts_.at(static_cast<size_t>(record.kind));
   records_.push_back(std::move(record));
 }
 
@@ -97,9 +98,7 @@ std::vector<uint64_t> Definitions::groupMembers(uint64_t groupRef) const {
 }
 
 size_t Definitions::count(DefKind kind) const {
-  size_t n = 0;
-  for (const DefRecord& r : records_) n += r.kind == kind;
-  return n;
+  return counts_.at(static_cast<size_t>(kind));
 }
 
 Ref DefinitionBuilder::next(DefKind kind) {
@@ -107,7 +106,7 @@ Ref DefinitionBuilder::next(DefKind kind) {
 }
 
 Ref DefinitionBuilder::string(std::string_view text) {
-  const auto it = strings_.find(std::string(text));
+  const auto it = strings_.find(text);
   if (it != strings_.end()) return it->second;
   const Ref id = next(DefKind::String);
   defs_.add({DefKind::String, {id}, std::string(text)});

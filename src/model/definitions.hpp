@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <string_view>
@@ -112,6 +113,7 @@ class Definitions {
   std::vector<DefRecord> records_;
   // key: kind in the top 16 bits is not enough for 64-bit ids, so one map per kind.
   std::vector<std::unordered_map<uint64_t, size_t>> index_{kDefKindCount};
+  std::vector<size_t> counts_ = std::vector<size_t>(kDefKindCount, 0);  // records per kind
 };
 
 // Convenience for readers and generators that build definitions from scratch:
@@ -136,8 +138,13 @@ class DefinitionBuilder {
 
  private:
   Ref next(DefKind kind);
+  // Looked up by string_view, without building a std::string per lookup.
+  struct TextHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view text) const { return std::hash<std::string_view>{}(text); }
+  };
   Definitions& defs_;
-  std::unordered_map<std::string, Ref> strings_;
+  std::unordered_map<std::string, Ref, TextHash, std::equal_to<>> strings_;
   std::vector<uint64_t> nextId_ = std::vector<uint64_t>(kDefKindCount, 0);
 };
 
