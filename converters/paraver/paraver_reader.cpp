@@ -23,6 +23,25 @@ std::string joinLines(const std::vector<std::string>& lines) {
   return out;
 }
 
+// Each declared thread becomes a location: about 500 bytes of definitions and reader
+// state, built before the first record is read. Up to 2^18 threads (about 130 MB) a header
+// may declare freely; beyond, the file (compressed or not) must hold at least one byte per
+// thread, so that a few header bytes cannot make mtf allocate half a gigabyte. A real trace
+// has at least one record line per thread.
+void checkThreadsAgainstFileSize(const Header& header, const std::string& path) {
+  constexpr uint64_t kFreeThreads = uint64_t(1) << 18;
+  const uint64_t threads = header.threadCount();
+  if (threads <= kFreeThreads) return;
+  std::error_code ec;
+  const uint64_t bytes = std::filesystem::file_size(path, ec);
+  if (ec || threads <= bytes) return;
+  throw InputError(path, "line 1",
+                   "bad Paraver header: " + std::to_string(threads) +
+                       " threads declared in a file of " + std::to_string(bytes) +
+                       " bytes (beyond " + std::to_string(kFreeThreads) +
+                       " threads, the file must hold at least one byte per thread)");
+}
+
 }  // namespace
 
 ParaverReader::ParaverReader(std::string path, const ReadOptions& options)
@@ -43,6 +62,7 @@ void ParaverReader::loadDefinitions() {
     throw InputError(path_, "line 1", "empty file, expected a #Paraver header");
   const std::string headerLine(line);
   header_ = parseHeader(line, path_);
+  checkThreadsAgainstFileSize(header_, path_);
   std::vector<std::string> comments;
   while (lines.next(line) && (line.empty() || line[0] == '#' || isCommunicatorLine(line))) {
     if (isCommunicatorLine(line))
