@@ -152,7 +152,10 @@ void ModelParser::checkModel() {
   if (result_.structureOnly) {
     for (compaction::LocationModel& l : model_.locations) {
       if (!l.columns.empty()) fail("a structure-only file holds <Values>");
-      if (l.eventCount > 0) l.columns.push_back({0, l.eventCount, 0, 0, {}});
+      if (l.eventCount == 0) continue;
+      compaction::ColumnChunk whole;  // one chunk of every event, without values
+      whole.eventCount = l.eventCount;
+      l.columns.push_back(std::move(whole));
     }
   }
   const std::vector<std::string> problems = model_.check();
