@@ -17,7 +17,8 @@
 // PATTERN FILE FORMAT (text, one statement per line, '#' starts a comment):
 //   name NAME                 optional: the pattern's name
 //   processes P               optional: the P the file is written for; relative partners
-//                             and '*' need it, else the trace's number of processes is used
+//                             and '*' need it, else the trace's number of processes is used;
+//                             at most the trace's number (more ranks could never match)
 //   rank LIST: EVENT...       the events of the listed ranks, in order
 // LIST is '*' (every rank), a rank "3", a range "1-6", or a comma list of those ("0,2,4-7").
 // EVENT is S<r> / R<r> (send to / receive from world rank r), S+<d> / S-<d> / R+<d> /

@@ -122,6 +122,7 @@ void applyRankLines(PatternSpec& spec, Parser& parser,
 PatternSpec parsePatternText(std::string_view text, size_t processes, const std::string& origin) {
   PatternSpec spec;
   spec.name = "pattern";
+  const size_t traceProcesses = processes;  // 0: unknown
   Parser parser{origin, processes};
   std::vector<std::pair<uint64_t, std::string>> rankLines;
   std::istringstream in{std::string(text)};
@@ -141,6 +142,11 @@ PatternSpec parsePatternText(std::string_view text, size_t processes, const std:
       if (processes > kMaxPatternProcesses)
         parser.fail("processes " + std::to_string(processes) + " is above the limit of " +
                     std::to_string(kMaxPatternProcesses));
+      // Ranks the trace does not have can never match; refusing them also bounds the
+      // expansion of "rank *" by the trace's real size.
+      if (traceProcesses > 0 && size_t(processes) > traceProcesses)
+        parser.fail("the pattern is written for " + std::to_string(processes) +
+                    " processes, the trace has " + std::to_string(traceProcesses));
       parser.processes = size_t(processes);
     } else if (keyword == "rank") {
       rankLines.emplace_back(parser.line, std::string(rest));

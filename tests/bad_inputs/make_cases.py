@@ -134,8 +134,12 @@ def pattern_cases(prv, pcf, row):
     trace = {"t.prv": prv, "t.pcf": pcf, "t.row": row}
     case("pattern_1e12_processes", "match t.prv --pattern huge.pattern",
          dict(trace, **{"huge.pattern": "name huge\nprocesses 1000000000000\nrank 0: S1\n"}))
-    case("pattern_too_many_events", "match t.prv --pattern many.pattern",
-         dict(trace, **{"many.pattern": "processes 1048576\nrank *: S+1 R-1 S+2 R-2 Barrier\n"}))
+    case("pattern_too_many_events", "match t.prv --pattern many.pattern", trace,
+         make_sh="# 2 ranks x 600,000 events > 2^20 (a 2.4 MB pattern, made at test time).\n"
+                 "{ printf 'rank *:'; yes ' S+1' | head -n 600000 | tr -d '\\n'; printf '\\n'; }"
+                 " > many.pattern\n")
+    case("pattern_more_processes_than_trace", "match t.prv --pattern wide.pattern",
+         dict(trace, **{"wide.pattern": "processes 1048576\nrank *: S+1 R-1\n"}))
 
 
 def main():
