@@ -176,6 +176,30 @@ TEST(PatternFile, RefusesBadLinesNamingThem) {
   EXPECT_NE(messageOf("# nothing\n").find("no events"), std::string::npos);
 }
 
+// edgesOf keeps each rank's edges once as it meets them; the result must still be every
+// distinct (sender, receiver) pair, as a plain set computes it.
+TEST(Library, EdgesOfRepeatedAndUnknownPartnersMatchASet) {
+  PatternSpec spec;
+  spec.perRank.resize(5);
+  uint64_t state = 12345;
+  const auto next = [&state] {
+    return (state = state * 6364136223846793005u + 1442695040888963407u) >> 33;
+  };
+  std::set<std::pair<int64_t, int64_t>> expected;
+  for (size_t i = 0; i < 400; ++i) {
+    const size_t r = next() % 5;
+    const bool send = next() % 2 == 0;
+    const int64_t partner = int64_t(next() % 7) - 1;  // -1 and 5 are outside the ranks
+    spec.perRank[r].push_back({send ? SymbolKind::Send : SymbolKind::Recv, partner});
+    expected.insert(send ? std::make_pair(int64_t(r), partner)
+                         : std::make_pair(partner, int64_t(r)));
+  }
+  spec.perRank[2].push_back({SymbolKind::Collective, -1});
+  const auto edges = edgesOf(spec);
+  EXPECT_EQ(std::set(edges.begin(), edges.end()), expected);
+  EXPECT_EQ(edges.size(), expected.size());
+}
+
 TEST(Library, EdgesOfBuiltins) {
   EXPECT_EQ(edgesOf(*builtinPattern("mesh:4x4", 16)).size(), 48u);       // 24 pairs, both ways
   EXPECT_EQ(edgesOf(*builtinPattern("wavefront:4x4", 16)).size(), 24u);  // one way

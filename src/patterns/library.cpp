@@ -209,18 +209,23 @@ std::optional<PatternSpec> builtinPattern(std::string_view nameAndParam, size_t 
 
 std::vector<std::pair<int64_t, int64_t>> edgesOf(const PatternSpec& spec) {
   std::vector<std::pair<int64_t, int64_t>> edges;
-  for (size_t r = 0; r < spec.perRank.size(); ++r) {
-    const size_t rankStart = edges.size();
+  // Each rank's edges are kept once as they are met (a pattern of 2^20 events repeating
+  // a few exchanges would otherwise sort 2^20 copies): seen[kind][partner] holds the last
+  // rank + 1 that had that edge.
+  const size_t processes = spec.perRank.size();
+  std::vector<size_t> seen[2] = {std::vector<size_t>(processes), std::vector<size_t>(processes)};
+  for (size_t r = 0; r < processes; ++r)
     for (const CommSymbol& s : spec.perRank[r]) {
       if (!s.isPointToPoint()) continue;
-      const auto edge = s.kind == SymbolKind::Send ? std::make_pair(int64_t(r), s.partner)
-                                                   : std::make_pair(s.partner, int64_t(r));
-      // A rank repeating its exchanges adds the same few edges again and again: skip one
-      // seen among the rank's last four (a 2^20-event pattern sorted 2^20 copies).
-      const size_t from = std::max(rankStart, edges.size() < 4 ? 0 : edges.size() - 4);
-      if (std::find(edges.begin() + from, edges.end(), edge) == edges.end()) edges.push_back(edge);
+      const bool send = s.kind == SymbolKind::Send;
+      if (s.partner >= 0 && size_t(s.partner) < processes) {
+        size_t& mark = seen[send ? 1 : 0][size_t(s.partner)];
+        if (mark == r + 1) continue;
+        mark = r + 1;
+      }
+      edges.push_back(send ? std::make_pair(int64_t(r), s.partner)
+                           : std::make_pair(s.partner, int64_t(r)));
     }
-  }
   std::sort(edges.begin(), edges.end());
   edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
   return edges;
