@@ -278,6 +278,34 @@ TEST(ParaverReader, BadRecordsNameFileAndLine) {
   EXPECT_EQ(errorOf(dir, good), "");
 }
 
+// Receives wait on their location until the file reaches their time; thousands waiting
+// and being delivered at once (the queue drops delivered entries as it goes) keep every
+// receive, at its own time, in time order.
+TEST(ParaverReader, ManyWaitingReceivesComeOutInTimeOrder) {
+  TempDir dir;
+  std::string prv = "#Paraver (01/02/2023 at 10:00):1000_us:1(2):1:2(1:1,1:1)\n";
+  constexpr int kMessages = 3000;
+  for (int i = 0; i < kMessages; ++i) {
+    const int t = 10 * i;
+    prv += "2:2:1:2:1:" + std::to_string(t) + ":40000001:1\n";  // task 2 moves on
+    prv += "3:1:1:1:1:" + std::to_string(t) + ":" + std::to_string(t) +
+           ":2:1:2:1:" + std::to_string(t + 5000) + ":" + std::to_string(t + 5000) + ":64:7\n";
+  }
+  dir.write("many.prv", prv);
+  ParaverReader reader(dir.file("many.prv"), {});
+  CollectSink sink;
+  reader.read(sink);
+  std::vector<Tick> receives;
+  std::map<LocationId, Tick> last;
+  for (const Event& e : sink.events) {
+    EXPECT_GE(e.time, last[e.location]);
+    last[e.location] = e.time;
+    if (e.kind == EventKind::MpiRecv) receives.push_back(e.time);
+  }
+  ASSERT_EQ(receives.size(), size_t(kMessages));
+  for (int i = 0; i < kMessages; ++i) EXPECT_EQ(receives[i], Tick(10 * i + 5000)) << i;
+}
+
 TEST(ParaverReader, LenientSkipsAndCountsBadRecords) {
   TempDir dir;
   LossReport losses;
