@@ -81,9 +81,10 @@ void parseResources(HeaderScanner& s, Header& h) {
   if (h.cpusPerNode.size() != h.nodes) s.fail("cpu list does not match the node count");
 }
 
-// Threads over all applications and tasks: each becomes a location (~200 bytes of
-// definitions), and a few header bytes can declare a million of them ("1(1000000:0)"), so
-// the total is bounded, not only each count.
+// Threads over all applications and tasks: each becomes a location (about 500 bytes of
+// definitions and reader state), and a few header bytes can declare a million of them
+// ("1(1000000:0)"), so the total is bounded, not only each count. The reader also checks
+// the total against the file's size (paraver_reader.cpp).
 constexpr uint64_t kMaxThreads = 1'000'000;
 
 Application parseApplication(HeaderScanner& s, const Header& h, uint64_t& threads) {
