@@ -71,6 +71,19 @@ struct Signature {
   bool operator==(const Signature&) const = default;
 };
 
+// The same as ==, field by field: a signature holds a few fields, and this is on the
+// per-event path (vector == calls memcmp).
+inline bool sameSignature(const Signature& a, const Signature& b) {
+  if (a.kind != b.kind || a.fields.size() != b.fields.size() ||
+      a.attributes.size() != b.attributes.size())
+    return false;
+  for (size_t i = 0; i < a.fields.size(); ++i)
+    if (a.fields[i] != b.fields[i]) return false;
+  for (size_t i = 0; i < a.attributes.size(); ++i)
+    if (!(a.attributes[i] == b.attributes[i])) return false;
+  return true;
+}
+
 // True if field `index` of `kind` is kept in the structure; false if its value goes
 // into the columns. Refs, ranks, u8 enums and most u32 (tags, flags, counts) are
 // structural; times, u64/i64/f64 values (lengths, requests, metric values), and the

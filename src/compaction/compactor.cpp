@@ -19,8 +19,7 @@ void Compactor::begin(const Definitions& defs) {
         std::make_unique<ChunkCompressor>(chunkSink_, options_.timePrediction, options_.zlibLevel);
 }
 
-Compactor::LocationState& Compactor::stateOf(LocationId id) {
-  if (last_ && last_->id == id) return *last_;
+Compactor::LocationState& Compactor::switchLocation(LocationId id) {
   auto [it, inserted] = stateIndex_.try_emplace(id, states_.size());
   if (inserted) {
     auto s = std::make_unique<LocationState>();
@@ -86,7 +85,7 @@ SigId Compactor::internEvent(LocationState& s) {
   if (previous != kNoSig && previous < nextSig_.size()) {
     std::array<SigId, 2>& next = nextSig_[previous];
     for (int i = 0; i < 2; ++i) {
-      if (next[i] != kNoSig && model_.signatures[next[i]] == scratchSig_) {
+      if (next[i] != kNoSig && sameSignature(model_.signatures[next[i]], scratchSig_)) {
         std::swap(next[0], next[i]);  // the most recent first
         return s.lastSig = next[0];
       }

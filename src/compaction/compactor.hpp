@@ -68,7 +68,12 @@ class Compactor : public TraceSink {
     uint64_t chunkStart = 0;                 // first event of the chunk being filled
   };
 
-  LocationState& stateOf(LocationId id);
+  LocationState& stateOf(LocationId id) {
+    if (last_ && last_->id == id) [[likely]]
+      return *last_;
+    return switchLocation(id);
+  }
+  LocationState& switchLocation(LocationId id);  // makes `id` the current location
   void record(LocationState& s, uint32_t context, Tick time);
   void flushChunk(LocationState& s);
   void flushAllChunks();

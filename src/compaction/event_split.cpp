@@ -31,9 +31,12 @@ struct LayoutTable {
   }
 };
 
+[[noreturn]] void unknownKind(EventKind kind) {
+  throw InputError("", "", "event of unknown kind " + std::to_string(static_cast<int>(kind)));
+}
+
 const KindSchema& checkedSchema(EventKind kind) {
-  if (static_cast<size_t>(kind) >= kEventKindCount)
-    throw InputError("", "", "event of unknown kind " + std::to_string(static_cast<int>(kind)));
+  if (static_cast<size_t>(kind) >= kEventKindCount) unknownKind(kind);
   return schemaOf(kind);
 }
 
@@ -42,18 +45,18 @@ inline size_t schemaIndex(const KindSchema& s, size_t i) {
   return i < s.fixedCount ? i : s.fixedCount + (i - s.fixedCount) % s.groupSize;
 }
 
-// Number of fields an event of this schema has, given its fixed fields.
-template <typename FieldAt>
-size_t expectedFieldCount(const KindSchema& s, FieldAt fixedField) {
-  if (!s.hasGroup()) return s.fields.size();
-  return s.fixedCount + static_cast<size_t>(fixedField(s.fixedCount - 1)) * s.groupSize;
+// Built at start-up (schemaOf builds its own tables on first use): the per-event path
+// then reads it without a guard.
+const LayoutTable kLayouts;
+
+const LayoutTable& layoutTable() {
+  return kLayouts;
 }
 
 }  // namespace
 
 const KindLayout& layoutOf(EventKind kind) {
-  static const LayoutTable table;
-  return table.layouts.at(static_cast<size_t>(kind));
+  return layoutTable().layouts.at(static_cast<size_t>(kind));
 }
 
 int64_t OwnRanks::rankIn(Ref comm, LocationId location) {
@@ -77,28 +80,37 @@ namespace {
                        " fields, its kind has " + std::to_string(expected));
 }
 
+// The number of fields an event of this kind must have, given its fields.
+inline size_t expectedFieldCount(const KindLayout& layout, const std::vector<uint64_t>& fields) {
+  if (fields.size() < layout.fixedCount) return layout.fixedCount;
+  if (layout.groupSize == 0) return layout.action.size();  // every schema field
+  return layout.fixedCount + static_cast<size_t>(fields[layout.fixedCount - 1]) * layout.groupSize;
+}
+
 }  // namespace
 
+// The hot path of compaction (once per event): one table lookup, no schema walk.
 void splitEvent(const Event& e, OwnRanks& ranks, Signature& sig, std::vector<uint64_t>& values) {
-  const KindSchema& schema = checkedSchema(e.kind);
-  const KindLayout& layout = layoutOf(e.kind);
+  if (static_cast<size_t>(e.kind) >= kEventKindCount) [[unlikely]]
+    unknownKind(e.kind);
+  const KindLayout& layout = layoutTable().layouts[static_cast<size_t>(e.kind)];
+  const size_t n = e.fields.size();
+  const size_t expected = expectedFieldCount(layout, e.fields);
+  if (n != expected) [[unlikely]]
+    badFieldCount(e, expected);
   sig.kind = e.kind;
   sig.fields.clear();
   sig.attributes.clear();
   values.clear();
-  const size_t n = e.fields.size();
-  const size_t expected = n < schema.fixedCount
-                              ? schema.fixedCount
-                              : expectedFieldCount(schema, [&](size_t i) { return e.fields[i]; });
-  if (n != expected) badFieldCount(e, expected);
   const KindLayout::Action* action = layout.action.data();
-  bool ownKnown = false;
+  const size_t schemaEnd = layout.fixedCount + layout.groupSize;
   int64_t own = -1;
+  bool ownKnown = false;
   for (size_t i = 0, si = 0; i < n; ++i) {
     const uint64_t v = e.fields[i];
     const KindLayout::Action a = action[si];
     // The next schema field: the fixed ones, then the group's over and over.
-    si = si + 1 < layout.fixedCount + layout.groupSize ? si + 1 : layout.fixedCount;
+    si = si + 1 < schemaEnd ? si + 1 : layout.fixedCount;
     if (a == KindLayout::kValue) {
       values.push_back(v);
     } else if (a == KindLayout::kStructural) {
