@@ -37,7 +37,7 @@ bool takeAttribute(Event& e, Ref ref, uint64_t& value) {
 // A ParameterUnsignedInt / ParameterInt written for a State / Generic (the convention of
 // the OTF2 writer) becomes that event again.
 void undoConvention(EventReadState& s) {
-  Event& e = s.event;
+  Event& e = *s.event;
   uint64_t extra = 0;
   if (e.kind == EventKind::ParameterUnsignedInt && e.fields[0] == s.stateParameter &&
       takeAttribute(e, s.stateEndAttribute, extra)) {
@@ -58,7 +58,7 @@ void undoConvention(EventReadState& s) {
 }
 
 OTF2_CallbackCode deliver(EventReadState& s, const OTF2_AttributeList* attributes) {
-  std::vector<EventAttribute>& attributesOut = s.event.attributes;
+  std::vector<EventAttribute>& attributesOut = s.event->attributes;
   if (!attributesOut.empty()) attributesOut.clear();
   const uint32_t count = attributes ? OTF2_AttributeList_GetNumberOfElements(attributes) : 0;
   try {
@@ -66,7 +66,7 @@ OTF2_CallbackCode deliver(EventReadState& s, const OTF2_AttributeList* attribute
       copyAttributes(attributes, count, attributesOut);
     if (s.conventionInUse) [[unlikely]]
       undoConvention(s);
-    s.sink->event(s.event);
+    s.batcher->commit();  // hands a full batch on (the sink may throw)
   } catch (...) {
     return failed(s);
   }
@@ -78,10 +78,11 @@ OTF2_CallbackCode deliver(EventReadState& s, const OTF2_AttributeList* attribute
 
 EventReadState& start(void* user, EventKind kind, OTF2_LocationRef location, OTF2_TimeStamp time) {
   auto& s = *static_cast<EventReadState*>(user);
-  s.event.kind = kind;
-  s.event.location = location;
-  s.event.time = time;
-  s.event.fields.clear();
+  Event& e = *(s.event = &s.batcher->next());
+  e.kind = kind;
+  e.location = location;
+  e.time = time;
+  e.fields.clear();
   return s;
 }
 
@@ -90,7 +91,7 @@ template <EventKind Kind, typename... Args>
 OTF2_CallbackCode onEvent(OTF2_LocationRef location, OTF2_TimeStamp time, uint64_t, void* user,
                           OTF2_AttributeList* attributes, Args... args) {
   EventReadState& s = start(user, Kind, location, time);
-  (appendField(s.event.fields, args), ...);
+  (appendField(s.event->fields, args), ...);
   return deliver(s, attributes);
 }
 
@@ -106,14 +107,14 @@ OTF2_CallbackCode onMetric(OTF2_LocationRef location, OTF2_TimeStamp time, uint6
                            OTF2_AttributeList* attributes, OTF2_MetricRef metric, uint8_t count,
                            const OTF2_Type* types, const OTF2_MetricValue* values) {
   EventReadState& s = start(user, EventKind::Metric, location, time);
-  s.event.fields.push_back(metric);
-  s.event.fields.push_back(count);
+  s.event->fields.push_back(metric);
+  s.event->fields.push_back(count);
   for (uint8_t i = 0; i < count; ++i) {
     uint64_t bits;
     static_assert(sizeof(OTF2_MetricValue) == sizeof bits);
     std::memcpy(&bits, &values[i], sizeof bits);
-    s.event.fields.push_back(types[i]);
-    s.event.fields.push_back(bits);
+    s.event->fields.push_back(types[i]);
+    s.event->fields.push_back(bits);
   }
   return deliver(s, attributes);
 }
@@ -122,9 +123,9 @@ OTF2_CallbackCode onProgramBegin(OTF2_LocationRef location, OTF2_TimeStamp time,
                                  void* user, OTF2_AttributeList* attributes, OTF2_StringRef name,
                                  uint32_t argc, const OTF2_StringRef* argv) {
   EventReadState& s = start(user, EventKind::ProgramBegin, location, time);
-  s.event.fields.push_back(name);
-  s.event.fields.push_back(argc);
-  for (uint32_t i = 0; i < argc; ++i) s.event.fields.push_back(argv[i]);
+  s.event->fields.push_back(name);
+  s.event->fields.push_back(argc);
+  for (uint32_t i = 0; i < argc; ++i) s.event->fields.push_back(argv[i]);
   return deliver(s, attributes);
 }
 

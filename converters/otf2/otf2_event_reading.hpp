@@ -1,4 +1,4 @@
-// OTF2 event records -> the model's Event, delivered to a sink one at a time.
+// OTF2 event records -> the model's Event, delivered to a sink in batches.
 #pragma once
 
 #include <otf2/otf2.h>
@@ -10,11 +10,12 @@
 
 namespace mtf::otf2 {
 
-// Everything the event callbacks share. One Event is reused for every record, so reading
-// allocates nothing per event once the vectors have grown.
+// Everything the event callbacks share. Events are written into the slots of batches
+// (model/event_batch.hpp) that are reused, so reading allocates nothing per event once
+// the vectors have grown.
 struct EventReadState {
-  TraceSink* sink = nullptr;
-  Event event;
+  EventBatcher* batcher = nullptr;
+  Event* event = nullptr;  // the slot being filled
   // References of the definitions that carry State and Generic (kUndefinedRef if absent).
   Ref stateParameter = kUndefinedRef;
   Ref stateEndAttribute = kUndefinedRef;

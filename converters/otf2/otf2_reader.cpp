@@ -145,8 +145,9 @@ void Otf2Reader::read(TraceSink& sink) {
   for (const LocationView& location : locations)
     OTF2_Reader_SelectLocation(reader_.get(), location.id);
   readLocalDefinitions(locations);
+  EventBatcher batcher([&sink](const SharedEventBatch& batch) { sink.events(batch); });
   EventReadState state;
-  state.sink = &sink;
+  state.batcher = &batcher;
   state.stateParameter = convention_.stateParameter;
   state.stateEndAttribute = convention_.stateEndAttribute;
   state.genericParameter = convention_.genericParameter;
@@ -161,6 +162,7 @@ void Otf2Reader::read(TraceSink& sink) {
   if (options_.progress) state.progress = &progress;
   for (const LocationView& location : locations)
     readLocationEvents(location.id, callbacks.get(), state);
+  batcher.flush();
   progress.finish();
   OTF2_Reader_CloseEvtFiles(reader_.get());
   if (state.unknownRecords) losses_["OTF2 events of unknown kind"] += state.unknownRecords;

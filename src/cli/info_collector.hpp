@@ -23,6 +23,9 @@ class InfoCollector : public TraceSink {
     ++total_;
     if (progress_) progress_->tick(total_);
   }
+  void events(const SharedEventBatch& batch) override {
+    for (size_t i = 0; i < batch->size; ++i) InfoCollector::event(batch->events[i]);
+  }
   void end() override { nesting_.end(); }
 
   // Enter/leave nesting of every location, valid after end().

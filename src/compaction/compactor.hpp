@@ -44,6 +44,9 @@ class Compactor : public TraceSink {
 
   void begin(const Definitions& defs) override;
   void event(const Event& e) override;
+  void events(const SharedEventBatch& batch) override {
+    for (size_t i = 0; i < batch->size; ++i) Compactor::event(batch->events[i]);
+  }
   void end() override;
 
   // The model (complete after end()).

@@ -9,6 +9,7 @@
 
 #include "model/definitions.hpp"
 #include "model/event.hpp"
+#include "model/event_batch.hpp"
 
 namespace mtf {
 
@@ -24,6 +25,12 @@ class TraceSink {
   // Events of one location arrive in time order; events of different locations may be
   // interleaved (a Paraver reader) or come location after location (an OTF2 reader).
   virtual void event(const Event& e) = 0;
+  // Consecutive events at once (readers that batch, model/event_batch.hpp): the same as
+  // event() on each in order, which is the default. A sink may keep the batch (it is
+  // immutable and shared) instead of copying its events.
+  virtual void events(const SharedEventBatch& batch) {
+    for (size_t i = 0; i < batch->size; ++i) event(batch->events[i]);
+  }
   // Called once after the last event: the sink finishes (and commits its output).
   virtual void end() = 0;
   // What this sink had to drop because its format cannot hold it.
@@ -62,6 +69,9 @@ class TeeSink : public TraceSink {
   }
   void event(const Event& e) override {
     for (auto* s : sinks_) s->event(e);
+  }
+  void events(const SharedEventBatch& batch) override {
+    for (auto* s : sinks_) s->events(batch);
   }
   void end() override {
     for (auto* s : sinks_) s->end();

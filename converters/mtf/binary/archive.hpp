@@ -44,6 +44,7 @@ class ArchiveWriter : public TraceSink {
 
   void begin(const Definitions& defs) override;
   void event(const Event& e) override;
+  void events(const SharedEventBatch& batch) override;
   void end() override;
   const compaction::CompactModel& model() { return compactor_->model(); }
 

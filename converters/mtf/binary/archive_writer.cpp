@@ -35,6 +35,10 @@ void ArchiveWriter::event(const Event& e) {
   compactor_->event(e);
 }
 
+void ArchiveWriter::events(const SharedEventBatch& batch) {
+  compactor_->events(batch);
+}
+
 namespace {
 
 void writeStructure(ChunkFileWriter& file, const compaction::CompactModel& m,

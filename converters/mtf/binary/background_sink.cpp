@@ -4,8 +4,8 @@ namespace mtf::mtfbin {
 
 BackgroundSink::BackgroundSink(TraceSink& sink, size_t batchEvents, size_t maxBatches)
     : sink_(sink),
-      batchEvents_(batchEvents ? batchEvents : 1),
-      maxBatches_(maxBatches > 1 ? maxBatches : 2) {}
+      maxBatches_(maxBatches > 1 ? maxBatches : 2),
+      copies_([this](const SharedEventBatch& batch) { enqueue(batch); }, batchEvents) {}
 
 BackgroundSink::~BackgroundSink() {
   stopWorker();
@@ -19,46 +19,37 @@ void BackgroundSink::stopWorker() {
   }
   changed_.notify_all();
   worker_.join();
+  queue_.clear();  // batches go back to their readers' pools
 }
 
 void BackgroundSink::begin(const Definitions& defs) {
   sink_.begin(defs);
-  current_ = std::make_unique<Batch>();
-  current_->events.resize(batchEvents_);
-  batches_ = 1;
   worker_ = std::thread([this] { run(); });
 }
 
 void BackgroundSink::event(const Event& e) {
-  Batch& b = *current_;
-  b.events[b.size++] = e;
-  if (b.size == batchEvents_) handOver();
+  copies_.next() = e;
+  copies_.commit();
 }
 
-void BackgroundSink::handOver() {
+void BackgroundSink::events(const SharedEventBatch& batch) {
+  copies_.flush();  // single events given before this batch go first
+  enqueue(batch);
+}
+
+void BackgroundSink::enqueue(const SharedEventBatch& batch) {
   std::unique_lock lock(mutex_);
+  changed_.wait(lock, [&] { return queue_.size() < maxBatches_ || failure_; });
   if (failure_) std::rethrow_exception(failure_);
-  full_.push_back(std::move(current_));
+  queue_.push_back(batch);
   changed_.notify_all();
-  if (free_.empty() && batches_ < maxBatches_) {
-    ++batches_;
-    lock.unlock();
-    current_ = std::make_unique<Batch>();
-    current_->events.resize(batchEvents_);
-    return;
-  }
-  changed_.wait(lock, [&] { return !free_.empty() || failure_; });
-  if (failure_) std::rethrow_exception(failure_);
-  current_ = std::move(free_.front());
-  free_.pop_front();
-  current_->size = 0;
 }
 
 void BackgroundSink::end() {
-  if (current_ && current_->size > 0) handOver();
+  copies_.flush();
   {
     std::unique_lock lock(mutex_);
-    changed_.wait(lock, [&] { return (full_.empty() && !busy_) || failure_; });
+    changed_.wait(lock, [&] { return (queue_.empty() && !busy_) || failure_; });
     if (failure_) std::rethrow_exception(failure_);
   }
   stopWorker();
@@ -68,14 +59,14 @@ void BackgroundSink::end() {
 void BackgroundSink::run() {
   std::unique_lock lock(mutex_);
   for (;;) {
-    changed_.wait(lock, [&] { return stop_ || !full_.empty(); });
+    changed_.wait(lock, [&] { return stop_ || !queue_.empty(); });
     if (stop_ || failure_) return;
-    std::unique_ptr<Batch> batch = std::move(full_.front());
-    full_.pop_front();
+    SharedEventBatch batch = std::move(queue_.front());
+    queue_.pop_front();
     busy_ = true;
     lock.unlock();
     try {
-      for (size_t i = 0; i < batch->size; ++i) sink_.event(batch->events[i]);
+      sink_.events(batch);
     } catch (...) {
       lock.lock();
       failure_ = std::current_exception();
@@ -83,8 +74,8 @@ void BackgroundSink::run() {
       changed_.notify_all();
       return;
     }
+    batch.reset();  // back to its pool before the producer hears of the free place
     lock.lock();
-    free_.push_back(std::move(batch));
     busy_ = false;
     changed_.notify_all();
   }

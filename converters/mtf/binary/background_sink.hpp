@@ -1,7 +1,9 @@
-// Runs a sink on a second thread (an analysis beside the writer, e.g. NLR): events are
-// copied into batches handed over through a bounded queue. The sink sees the same
-// events in the same order as if it were called directly; begin() and end() run on the
-// caller's thread (end() after the worker has seen the last event).
+// Runs a sink on a second thread (an analysis beside the writer, e.g. NLR). Batches of
+// events reach it through a bounded queue: a reader's batches (events()) are queued as
+// they are, shared and never copied; single events (event()) are copied into batches of
+// its own. The sink sees the same events in the same order as if it were called
+// directly; begin() and end() run on the caller's thread (end() after the worker has seen
+// the last event).
 #pragma once
 
 #include <condition_variable>
@@ -10,7 +12,6 @@
 #include <memory>
 #include <mutex>
 #include <thread>
-#include <vector>
 
 #include "model/trace_stream.hpp"
 
@@ -26,27 +27,23 @@ class BackgroundSink : public TraceSink {
 
   void begin(const Definitions& defs) override;
   void event(const Event& e) override;
+  void events(const SharedEventBatch& batch) override;
   // Hands on the last events, waits for the worker, then calls the sink's end(); a
   // failure of the worker is rethrown here (or by a later event()).
   void end() override;
   LossReport losses() const override { return sink_.losses(); }
 
  private:
-  struct Batch {
-    std::vector<Event> events;  // reused: copies keep their vectors' capacity
-    size_t size = 0;
-  };
   void run();
-  void handOver();  // queues current_, takes a free batch
+  void enqueue(const SharedEventBatch& batch);  // waits while the queue is full
   void stopWorker();
 
   TraceSink& sink_;
-  size_t batchEvents_, maxBatches_;
-  std::unique_ptr<Batch> current_;
+  size_t maxBatches_;
+  EventBatcher copies_;  // batches of single events, copied
   std::mutex mutex_;
   std::condition_variable changed_;
-  std::deque<std::unique_ptr<Batch>> full_, free_;
-  size_t batches_ = 0;  // batches made so far (at most maxBatches_)
+  std::deque<SharedEventBatch> queue_;
   bool busy_ = false, stop_ = false;
   std::exception_ptr failure_;
   std::thread worker_;

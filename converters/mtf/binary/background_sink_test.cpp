@@ -26,6 +26,31 @@ TEST(BackgroundSink, SinkSeesEveryEventInOrder) {
   EXPECT_EQ(compaction::testing::firstDifference(behind.events, direct.events, t.defs), "");
 }
 
+// A reader's batches are queued as they are, single events copied; the order holds
+// across both.
+TEST(BackgroundSink, SharedBatchesAndSingleEventsKeepTheirOrder) {
+  const auto t = compaction::testing::makeSyntheticTrace(3, 40, 14);
+  CollectingSink behind;
+  {
+    BackgroundSink background(behind, /*batchEvents=*/5, /*maxBatches=*/2);
+    background.begin(t.defs);
+    EventBatcher batcher([&](const SharedEventBatch& b) { background.events(b); }, 6);
+    for (size_t i = 0; i < t.events.size(); ++i) {
+      if (i % 50 < 20) {  // single events, then a run through the batcher
+        batcher.flush();
+        background.event(t.events[i]);
+      } else {
+        batcher.next() = t.events[i];
+        batcher.commit();
+      }
+    }
+    batcher.flush();
+    background.end();
+  }
+  EXPECT_GT(t.events.size(), 100u);
+  EXPECT_EQ(compaction::testing::firstDifference(behind.events, t.events, t.defs), "");
+}
+
 class FailingSink : public CollectingSink {
  public:
   void event(const Event& e) override {

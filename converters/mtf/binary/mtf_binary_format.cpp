@@ -33,6 +33,10 @@ class WriterWithLoops : public TraceSink {
     background_.event(e);
     writer_->event(e);
   }
+  void events(const SharedEventBatch& batch) override {
+    background_.events(batch);  // queued as it is, not copied
+    writer_->events(batch);
+  }
   void end() override {
     background_.end();
     writer_->end();

@@ -1,0 +1,54 @@
+// Events handed on in batches: a reader fills a batch and gives every sink the same
+// immutable, shared batch. A sink that works on another thread keeps the batch instead
+// of copying its events (BackgroundSink); a batch returns to its reader's pool once the
+// last sink has let go of it, so reading allocates nothing per batch after start-up.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "model/event.hpp"
+
+namespace mtf {
+
+struct EventBatch {
+  std::vector<Event> events;  // the first `size` are the batch; the rest keep their capacity
+  size_t size = 0;
+};
+using SharedEventBatch = std::shared_ptr<const EventBatch>;
+
+// Fills batches of `batchEvents` events and hands each full one to `deliver`.
+class EventBatcher {
+ public:
+  using Deliver = std::function<void(const SharedEventBatch&)>;
+  explicit EventBatcher(Deliver deliver, size_t batchEvents = 4096);
+  EventBatcher(const EventBatcher&) = delete;
+  EventBatcher& operator=(const EventBatcher&) = delete;
+
+  // The slot of the next event; it holds an old event (with its vectors' capacity):
+  // the caller sets every member, then calls commit().
+  Event& next() {
+    if (!current_) take();
+    return current_->events[current_->size];
+  }
+  // The slot given by next() is a complete event: hands the batch on when it is full.
+  void commit() {
+    if (++current_->size == batchEvents_) flush();
+  }
+  // Hands on the events committed so far (nothing if there are none).
+  void flush();
+
+ private:
+  class Pool;
+  void take();
+
+  Deliver deliver_;
+  size_t batchEvents_;
+  std::shared_ptr<Pool> pool_;
+  std::shared_ptr<EventBatch> current_;
+};
+
+}  // namespace mtf
