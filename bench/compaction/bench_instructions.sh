@@ -5,9 +5,10 @@
 # The trace is a small wavefront (16 ranks, ITERATIONS (default 10) x 160, ~0.57 M events):
 # callgrind runs about 50x slower than the program.
 #   total          every thread of `mtf convert`, against the bare read
-#   main thread    reading, the event model, compaction (the wall-time critical path)
-#   NLR thread     loop detection (BackgroundSink::run)
-#   chunk thread   value columns and deflate (ChunkCompressor::run)
+#   main thread        OTF2 reading and the event model (and the counts `convert` prints)
+#   compaction thread  the DAG and the value columns' rows (Compactor::event)
+#   NLR thread         loop detection (NlrSink::event)
+#   chunk thread       value columns coded and deflated (ChunkCompressor::run)
 # Instructions are not time (cache misses, branch misses and the threads' overlap are left
 # out); bench_speed.sh measures time.
 # Usage: bench/compaction/bench_instructions.sh [BUILD_DIR]   (default: build)
@@ -54,8 +55,8 @@ echo "trace: $TRACE ($("$BARE" "$TRACE" | awk '{print $1}') events)"
 printf "  %-34s %14s instructions\n" "otf2_bare_read" "$bare"
 printf "  %-34s %14s instructions = %5sx the bare read\n" "mtf convert -> .mtf, all threads" \
   "$total" "$(ratio "$total" "$bare")"
-for part in "main thread:Otf2Reader::read" "NLR thread:BackgroundSink::run" \
-            "chunk thread:ChunkCompressor::run"; do
+for part in "main thread:Otf2Reader::read" "compaction thread:Compactor::event" \
+            "NLR thread:NlrSink::event" "chunk thread:ChunkCompressor::run"; do
   file=$(thread_with "${part#*:}")
   [[ -n $file ]] || continue
   n=$(instructions "$file")

@@ -16,6 +16,24 @@ class NullSink : public TraceSink {
   void end() override {}
 };
 
+// A sink that runs on a thread of its own, which it owns (a reader's batches reach it
+// without a copy): the archive writer, i.e. compaction, so that the reading thread only
+// reads.
+class OwnThreadSink : public TraceSink {
+ public:
+  explicit OwnThreadSink(std::unique_ptr<TraceSink> sink)
+      : sink_(std::move(sink)), background_(*sink_, 4096, 8) {}
+  void begin(const Definitions& defs) override { background_.begin(defs); }
+  void event(const Event& e) override { background_.event(e); }
+  void events(const SharedEventBatch& batch) override { background_.events(batch); }
+  void end() override { background_.end(); }
+  LossReport losses() const override { return sink_->losses(); }
+
+ private:
+  std::unique_ptr<TraceSink> sink_;
+  mtfbin::BackgroundSink background_;
+};
+
 // The archive writer with NLR beside it on a second thread (NLR costs about as much as
 // compaction): events go to both; end() finishes NLR first, since the writer's end asks
 // for the loop nests.
@@ -66,7 +84,7 @@ FormatEntry mtfBinaryFormat() {
   entry.openWriter = [](const std::filesystem::path& output, const WriteOptions& options) {
     auto writer = std::make_unique<mtfbin::ArchiveWriter>(output);
     mtfbin::ArchiveWriter* archive = writer.get();
-    std::unique_ptr<TraceSink> sink = std::move(writer);
+    std::unique_ptr<TraceSink> sink = std::make_unique<OwnThreadSink>(std::move(writer));
     // Loops (on by default): NLR runs beside the writer, on a second thread; each
     // location's loop nest becomes its annotation "nlr.loops" (src/nlr/loop_annotation.hpp)
     // through the model hook.
