@@ -109,15 +109,47 @@ void Compactor::closeCall(LocationState& s, SigId leave) {
   if (leave != kNoSig) record(s, nodeContext(node), lastTime_);
 }
 
+// An Enter or Leave without attributes has the region as its only field and no value:
+// its signature is known by the region alone once seen (most events of a trace are
+// Enter or Leave). kNoSig if not known (yet) or not such an event.
+SigId Compactor::knownRegionSig(const Event& e) const {
+  if ((e.kind != EventKind::Enter && e.kind != EventKind::Leave) || e.fields.size() != 1 ||
+      !e.attributes.empty())
+    return kNoSig;
+  const std::vector<SigId>& table = regionSig_[e.kind == EventKind::Leave];
+  return e.fields[0] < table.size() ? table[e.fields[0]] : kNoSig;
+}
+
+void Compactor::rememberRegionSig(const Event& e, SigId sig) {
+  constexpr uint64_t kMaxRegions = uint64_t{1} << 20;  // the tables stay small
+  if ((e.kind != EventKind::Enter && e.kind != EventKind::Leave) || e.fields.size() != 1 ||
+      !e.attributes.empty() || e.fields[0] >= kMaxRegions)
+    return;
+  std::vector<SigId>& table = regionSig_[e.kind == EventKind::Leave];
+  if (e.fields[0] >= table.size()) table.resize(e.fields[0] + 1, kNoSig);
+  table[e.fields[0]] = sig;
+}
+
+SigId Compactor::signatureOf(LocationState& s, const Event& e) {
+  SigId sig = knownRegionSig(e);
+  if (sig != kNoSig) {
+    scratchValues_.clear();
+    return s.lastSig = sig;
+  }
+  splitEvent(e, *ranks_, scratchSig_, scratchValues_);
+  sig = internEvent(s);
+  rememberRegionSig(e, sig);
+  return sig;
+}
+
 void Compactor::event(const Event& e) {
   LocationState& s = stateOf(e.location);
-  splitEvent(e, *ranks_, scratchSig_, scratchValues_);
-  const SigId sig = internEvent(s);
+  const SigId sig = signatureOf(s, e);
   if (e.kind == EventKind::Enter) {
     if (s.depth == s.stack.size()) s.stack.emplace_back();
     OpenCall& call = s.stack[s.depth++];
     call.enter = sig;
-    call.region = regionOf(scratchSig_);
+    call.region = regionOf(model_.signatures[sig]);
     record(s, enterContext(sig), e.time);
     return;
   }

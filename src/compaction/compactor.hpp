@@ -81,6 +81,9 @@ class Compactor : public TraceSink {
   void flushChunk(LocationState& s);
   void flushAllChunks();
   void finishLocation(LocationState& s);
+  SigId signatureOf(LocationState& s, const Event& e);  // fills scratchValues_
+  SigId knownRegionSig(const Event& e) const;
+  void rememberRegionSig(const Event& e, SigId sig);
   SigId internEvent(LocationState& s);
   void closeCall(LocationState& s, SigId leave);
 
@@ -98,8 +101,9 @@ class Compactor : public TraceSink {
   // (tried before hashing: in loops, the next signature is nearly always one of them).
   std::vector<std::array<SigId, 2>> nextSig_;
   std::vector<uint64_t> scratchValues_;
-  Tick lastTime_ = 0;            // time of the Leave closeCall records
-  uint64_t bufferedEvents_ = 0;  // events in unfinished chunks, all locations
+  std::array<std::vector<SigId>, 2> regionSig_;  // [Enter, Leave][region]: see knownRegionSig
+  Tick lastTime_ = 0;                            // time of the Leave closeCall records
+  uint64_t bufferedEvents_ = 0;                  // events in unfinished chunks, all locations
 };
 
 // Context number of an event for the column predictors (see columns.hpp).
