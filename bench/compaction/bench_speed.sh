@@ -4,7 +4,8 @@
 # (bench/otf2/otf2_bare_read), both measured in this run, alternately, RUNS times
 # (default 3); the best of each counts (the machine is shared and noisy).
 #   wall  elapsed seconds (the goal: convert <= 1.5x the bare read)
-#   cpu   user + system seconds (the conversion uses up to three threads)
+#   cpu   user + system seconds (the conversion runs four threads: reading, compaction,
+#         NLR, and the value columns' coding and deflate)
 # Usage: bench/compaction/bench_speed.sh [BUILD_DIR]   (default: build)
 set -euo pipefail
 

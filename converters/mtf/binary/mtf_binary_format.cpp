@@ -16,6 +16,33 @@ class NullSink : public TraceSink {
   void end() override {}
 };
 
+// Gives the sinks below whole batches even when the reader hands on single events
+// (Paraver, TAU, MTF): each event is copied once here, not once per thread below.
+class BatchingSink : public TraceSink {
+ public:
+  explicit BatchingSink(std::unique_ptr<TraceSink> inner)
+      : inner_(std::move(inner)),
+        batcher_([this](const SharedEventBatch& batch) { inner_->events(batch); }) {}
+  void begin(const Definitions& defs) override { inner_->begin(defs); }
+  void event(const Event& e) override {
+    batcher_.next() = e;
+    batcher_.commit();
+  }
+  void events(const SharedEventBatch& batch) override {
+    batcher_.flush();  // single events given before this batch go first
+    inner_->events(batch);
+  }
+  void end() override {
+    batcher_.flush();
+    inner_->end();
+  }
+  LossReport losses() const override { return inner_->losses(); }
+
+ private:
+  std::unique_ptr<TraceSink> inner_;
+  EventBatcher batcher_;
+};
+
 // A sink that runs on a thread of its own, which it owns (a reader's batches reach it
 // without a copy): the archive writer, i.e. compaction, so that the reading thread only
 // reads.
@@ -102,6 +129,7 @@ FormatEntry mtfBinaryFormat() {
       annotator = annotated.get();
       sink = std::move(annotated);
     }
+    sink = std::make_unique<BatchingSink>(std::move(sink));
     archive->setModelHook([loops, annotator](compaction::CompactModel& model) {
       if (loops) {
         for (auto& [location, blob] : loops->blobs())
