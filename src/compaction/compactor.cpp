@@ -26,10 +26,18 @@ Compactor::LocationState& Compactor::switchLocation(LocationId id) {
     s->id = id;
     s->stack.emplace_back();
     s->encoder = std::make_unique<ColumnEncoder>(options_.chunkEvents, options_.timePrediction);
+    if (compressor_) s->raw.reserve(chunkReserve(states_.size() + 1));
     states_.push_back(std::move(s));
   }
   last_ = states_[it->second].get();
   return *last_;
+}
+
+// Events to reserve room for in a location's next chunk: a whole chunk, but never more
+// than one location's share of the budget (thousands of locations).
+uint64_t Compactor::chunkReserve(size_t locations) const {
+  return std::min(options_.chunkEvents,
+                  options_.bufferedEventBudget / std::max<size_t>(locations, 1));
 }
 
 void Compactor::record(LocationState& s, uint32_t context, Tick time) {
@@ -58,9 +66,7 @@ void Compactor::flushChunk(LocationState& s) {
     s.chunkStart = s.events;
     compressor_->submit(s.id, std::move(s.raw));
     s.raw = RawChunk{};
-    // It filled a chunk, it will likely fill another; but never reserve more than this
-    // location's share of the budget (thousands of locations).
-    s.raw.reserve(std::min(options_.chunkEvents, options_.bufferedEventBudget / states_.size()));
+    s.raw.reserve(chunkReserve(states_.size()));
     return;
   }
   if (s.encoder->empty()) return;

@@ -79,6 +79,7 @@ class Compactor : public TraceSink {
   LocationState& switchLocation(LocationId id);  // makes `id` the current location
   void record(LocationState& s, uint32_t context, Tick time);
   void flushChunk(LocationState& s);
+  uint64_t chunkReserve(size_t locations) const;
   void flushAllChunks();
   void finishLocation(LocationState& s);
   SigId signatureOf(LocationState& s, const Event& e);  // fills scratchValues_
