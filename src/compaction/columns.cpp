@@ -8,46 +8,38 @@
 namespace mtf::compaction {
 
 void ColumnPredictor::reset() {
-  for (uint32_t c : touched_) states_[c] = ContextState{};
+  for (uint32_t c : touched_) states_[c] = Context{};
   touched_.clear();
   pool_.clear();
 }
 
-ColumnPredictor::ContextState& ColumnPredictor::state(uint32_t context) {
-  if (context >= states_.size()) states_.resize(size_t{context} + 1 + states_.size() / 2);
-  ContextState& s = states_[context];
-  if (!s.touched) {
-    s.touched = true;
-    touched_.push_back(context);
-  }
-  return s;
+ColumnPredictor::Context& ColumnPredictor::firstUse(uint32_t id) {
+  if (id >= states_.size()) states_.resize(size_t{id} + 1 + states_.size() / 2);
+  Context& c = states_[id];
+  c.touched = true;
+  touched_.push_back(id);
+  return c;
 }
 
-uint64_t ColumnPredictor::predictDelta(uint32_t context) {
-  const ContextState& s = state(context);
-  if (mode_ == 0 || !s.seenDelta) return s.lastDelta;
-  return static_cast<uint64_t>((s.average16 + 8) >> 4);
+uint64_t ColumnPredictor::predictDelta(const Context& c) const {
+  if (mode_ == 0 || !c.seenDelta) return c.lastDelta;
+  return static_cast<uint64_t>((c.average16 + 8) >> 4);
 }
 
-void ColumnPredictor::learnDelta(uint32_t context, uint64_t delta) {
-  ContextState& s = state(context);
+void ColumnPredictor::learnDelta(Context& c, uint64_t delta) {
   // Deltas are signed (times may go backwards); the average is exact integer arithmetic.
   const __int128 scaled = static_cast<__int128>(static_cast<int64_t>(delta)) * 16;
-  s.average16 = s.seenDelta ? s.average16 + (scaled - s.average16) / 8 : scaled;
-  s.seenDelta = true;
-  s.lastDelta = delta;
+  c.average16 = c.seenDelta ? c.average16 + (scaled - c.average16) / 8 : scaled;
+  c.seenDelta = true;
+  c.lastDelta = delta;
 }
 
-uint64_t* ColumnPredictor::values(uint32_t context, size_t count) {
-  ContextState& s = state(context);
-  // A context always carries the same number of values (it has one signature); a new
-  // count (only possible in a corrupt file) simply gets fresh slots.
-  if (s.valueCount != count) {
-    s.valueOffset = static_cast<uint32_t>(pool_.size());
-    s.valueCount = static_cast<uint32_t>(count);
-    pool_.resize(pool_.size() + count, 0);
-  }
-  return pool_.data() + s.valueOffset;
+// A context always carries the same number of values (it has one signature); a new count
+// (only possible in a corrupt file) simply gets fresh slots.
+void ColumnPredictor::newValueSlots(Context& c, size_t count) {
+  c.valueOffset = static_cast<uint32_t>(pool_.size());
+  c.valueCount = static_cast<uint32_t>(count);
+  pool_.resize(pool_.size() + count, 0);
 }
 
 void ColumnEncoder::add(uint32_t context, Tick time, const uint64_t* values, size_t count) {
@@ -60,11 +52,12 @@ void ColumnEncoder::add(uint32_t context, Tick time, const uint64_t* values, siz
   previousTime_ = time;
   minTime_ = time < minTime_ ? time : minTime_;
   maxTime_ = time > maxTime_ ? time : maxTime_;
-  const uint64_t predicted = predictor_.predictDelta(context);
-  predictor_.learnDelta(context, delta);
+  ColumnPredictor::Context& state = predictor_.context(context);
+  const uint64_t predicted = predictor_.predictDelta(state);
+  ColumnPredictor::learnDelta(state, delta);
   timeResiduals_.push_back(zigzag(static_cast<int64_t>(delta - predicted)));
   if (count > 0) {
-    uint64_t* previous = predictor_.values(context, count);
+    uint64_t* previous = predictor_.values(state, count);
     for (size_t i = 0; i < count; ++i) {
       putVarint(valueStream_, zigzag(static_cast<int64_t>(values[i] - previous[i])));
       previous[i] = values[i];
@@ -207,12 +200,13 @@ Tick ColumnDecoder::next(uint32_t context, uint64_t* values, size_t count) {
   const uint64_t coded = timeResiduals_.empty() ? 0 : timeResiduals_[nextTime_];
   ++nextTime_;
   const uint64_t residual = static_cast<uint64_t>(unzigzag(coded));
-  const uint64_t delta = predictor_.predictDelta(context) + residual;
-  predictor_.learnDelta(context, delta);
+  ColumnPredictor::Context& state = predictor_.context(context);
+  const uint64_t delta = predictor_.predictDelta(state) + residual;
+  ColumnPredictor::learnDelta(state, delta);
   previousTime_ += delta;
   if (count > 0) {
     ByteReader r(payload_.data() + valuePos_, valueEnd_ - valuePos_);
-    uint64_t* previous = predictor_.values(context, count);
+    uint64_t* previous = predictor_.values(state, count);
     for (size_t i = 0; i < count; ++i) {
       values[i] = previous[i] + static_cast<uint64_t>(unzigzag(r.varint()));
       previous[i] = values[i];
