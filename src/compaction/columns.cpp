@@ -43,27 +43,54 @@ void ColumnPredictor::newValueSlots(Context& c, size_t count) {
 }
 
 void ColumnEncoder::add(uint32_t context, Tick time, const uint64_t* values, size_t count) {
+  const auto count32 = static_cast<uint32_t>(count);
+  addEvents(&context, &time, &count32, values, 1);
+}
+
+void ColumnEncoder::addEvents(const uint32_t* contexts, const Tick* times, const uint32_t* counts,
+                              const uint64_t* values, size_t n) {
+  if (n == 0) return;
   if (events_ == 0) {
-    firstTime_ = previousTime_ = minTime_ = maxTime_ = time;
-    timeResiduals_.clear();
-    valueStream_.clear();
+    firstTime_ = previousTime_ = minTime_ = maxTime_ = times[0];
+    valueBytes_ = 0;
   }
-  const uint64_t delta = time - previousTime_;
-  previousTime_ = time;
-  minTime_ = time < minTime_ ? time : minTime_;
-  maxTime_ = time > maxTime_ ? time : maxTime_;
-  ColumnPredictor::Context& state = predictor_.context(context);
-  const uint64_t predicted = predictor_.predictDelta(state);
-  ColumnPredictor::learnDelta(state, delta);
-  timeResiduals_.push_back(zigzag(static_cast<int64_t>(delta - predicted)));
-  if (count > 0) {
-    uint64_t* previous = predictor_.values(state, count);
-    for (size_t i = 0; i < count; ++i) {
-      putVarint(valueStream_, zigzag(static_cast<int64_t>(values[i] - previous[i])));
-      previous[i] = values[i];
+  timeResiduals_.resize(events_ + n);
+  uint64_t* residuals = timeResiduals_.data() + events_;
+  // Locals, not members: the stores through `residuals` would force members to memory.
+  Tick previous = previousTime_, minTime = minTime_, maxTime = maxTime_;
+  for (size_t i = 0; i < n; ++i) {
+    const Tick time = times[i];
+    const uint64_t delta = time - previous;
+    previous = time;
+    minTime = time < minTime ? time : minTime;
+    maxTime = time > maxTime ? time : maxTime;
+    ColumnPredictor::Context& state = predictor_.context(contexts[i]);
+    const uint64_t predicted = predictor_.predictDelta(state);
+    ColumnPredictor::learnDelta(state, delta);
+    residuals[i] = zigzag(static_cast<int64_t>(delta - predicted));
+    if (counts[i] > 0) {
+      putValues(state, values, counts[i]);
+      values += counts[i];
     }
   }
-  ++events_;
+  previousTime_ = previous;
+  minTime_ = minTime;
+  maxTime_ = maxTime;
+  events_ += n;
+}
+
+// Codes `count` values as residuals against the previous values of `state`.
+void ColumnEncoder::putValues(ColumnPredictor::Context& state, const uint64_t* values,
+                              size_t count) {
+  if (valueStream_.size() - valueBytes_ < count * kMaxVarintBytes)
+    valueStream_.resize(valueBytes_ + count * kMaxVarintBytes + valueStream_.size() / 2 + 4096);
+  uint8_t* out = valueStream_.data() + valueBytes_;
+  uint64_t* previous = predictor_.values(state, count);
+  for (size_t i = 0; i < count; ++i) {
+    out = putVarint(out, zigzag(static_cast<int64_t>(values[i] - previous[i])));
+    previous[i] = values[i];
+  }
+  valueBytes_ = static_cast<size_t>(out - valueStream_.data());
 }
 
 namespace {
@@ -122,13 +149,13 @@ void ColumnEncoder::finishPayload(uint64_t firstEvent, int zlibLevel, PendingChu
   std::vector<uint8_t>& payload = out.payload;
   payload.clear();
   out.sections.clear();
-  payload.reserve(timeResiduals_.size() * 3 + valueStream_.size() + 32);
+  payload.reserve(timeResiduals_.size() * 3 + valueBytes_ + 32);
   putVarint(payload, firstTime_);
   putVarint(payload, events_);
   payload.push_back(predictor_.mode());
   putBytePlanes(payload, out.sections, timeResiduals_, zlibLevel);
-  payload.insert(payload.end(), valueStream_.begin(), valueStream_.end());
-  addSection(out.sections, {valueStream_.size(), zlibLevel, ZlibStrategy::Default});
+  payload.insert(payload.end(), valueStream_.data(), valueStream_.data() + valueBytes_);
+  addSection(out.sections, {valueBytes_, zlibLevel, ZlibStrategy::Default});
 
   ColumnChunk& chunk = out.chunk;
   chunk = ColumnChunk{};

@@ -91,6 +91,10 @@ class ColumnEncoder {
     predictor_.setMode(timeMode > 1 ? 1 : timeMode);
   }
   void add(uint32_t context, Tick time, const uint64_t* values, size_t count);
+  // Adds `n` events at once, the same as add() of each in turn: event i has context
+  // contexts[i], time times[i] and counts[i] values, taken in order from `values`.
+  void addEvents(const uint32_t* contexts, const Tick* times, const uint32_t* counts,
+                 const uint64_t* values, size_t n);
   bool full() const { return events_ >= chunkEvents_; }
   bool empty() const { return events_ == 0; }
   // Compresses the events added since the last finish() into a chunk whose firstEvent
@@ -102,11 +106,14 @@ class ColumnEncoder {
   uint64_t events() const { return events_; }
 
  private:
+  void putValues(ColumnPredictor::Context& state, const uint64_t* values, size_t count);
+
   uint64_t chunkEvents_;
   uint64_t events_ = 0;
   Tick firstTime_ = 0, previousTime_ = 0, minTime_ = 0, maxTime_ = 0;
-  std::vector<uint64_t> timeResiduals_;
-  std::vector<uint8_t> valueStream_;
+  std::vector<uint64_t> timeResiduals_;  // one per event
+  std::vector<uint8_t> valueStream_;     // its first valueBytes_ bytes; the rest is room
+  size_t valueBytes_ = 0;
   ColumnPredictor predictor_;
 };
 
