@@ -52,12 +52,12 @@ void ColumnEncoder::addEvents(const uint32_t* contexts, const Tick* times, const
   if (n == 0) return;
   if (events_ == 0) {
     firstTime_ = previousTime_ = minTime_ = maxTime_ = times[0];
-    valueBytes_ = 0;
   }
-  timeResiduals_.resize(events_ + n);
+  if (timeResiduals_.size() < events_ + n) timeResiduals_.resize(events_ + n);
   uint64_t* residuals = timeResiduals_.data() + events_;
   // Locals, not members: the stores through `residuals` would force members to memory.
   Tick previous = previousTime_, minTime = minTime_, maxTime = maxTime_;
+  uint64_t bits = residualBits_;
   for (size_t i = 0; i < n; ++i) {
     const Tick time = times[i];
     const uint64_t delta = time - previous;
@@ -68,6 +68,7 @@ void ColumnEncoder::addEvents(const uint32_t* contexts, const Tick* times, const
     const uint64_t predicted = predictor_.predictDelta(state);
     ColumnPredictor::learnDelta(state, delta);
     residuals[i] = zigzag(static_cast<int64_t>(delta - predicted));
+    bits |= residuals[i];
     if (counts[i] > 0) {
       putValues(state, values, counts[i]);
       values += counts[i];
@@ -76,6 +77,7 @@ void ColumnEncoder::addEvents(const uint32_t* contexts, const Tick* times, const
   previousTime_ = previous;
   minTime_ = minTime;
   maxTime_ = maxTime;
+  residualBits_ = bits;
   events_ += n;
 }
 
@@ -109,37 +111,51 @@ void addSection(std::vector<ZlibSection>& sections, ZlibSection section) {
   }
 }
 
-// Order-0 entropy of `bytes`, in bits per byte, scaled by 256 (2048 = uniform noise).
-uint32_t entropy256(const std::vector<uint64_t>& residuals, unsigned plane) {
-  uint32_t histogram[256] = {};
-  for (uint64_t r : residuals) ++histogram[static_cast<uint8_t>(r >> (8 * plane))];
+// Order-0 entropy of bytes[0, n), in bits per byte, scaled by 256 (2048 = uniform noise).
+uint32_t entropy256(const uint8_t* bytes, size_t n) {
+  // Four histograms in turn: in a run of one byte value, each increment would otherwise
+  // wait for the previous one to reach memory.
+  uint32_t counts[4][256] = {};
+  size_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    ++counts[0][bytes[i]];
+    ++counts[1][bytes[i + 1]];
+    ++counts[2][bytes[i + 2]];
+    ++counts[3][bytes[i + 3]];
+  }
+  for (; i < n; ++i) ++counts[0][bytes[i]];
   double bits = 0;
-  const double n = static_cast<double>(residuals.size());
-  for (uint32_t c : histogram)
-    if (c) bits -= c * std::log2(c / n);
-  return static_cast<uint32_t>(bits * 256 / n);
+  const double total = static_cast<double>(n);
+  for (int b = 0; b < 256; ++b) {
+    const uint32_t c = counts[0][b] + counts[1][b] + counts[2][b] + counts[3][b];
+    if (c) bits -= c * std::log2(c / total);
+  }
+  return static_cast<uint32_t>(bits * 256 / total);
 }
 
-// Splits fixed 8-byte residuals into byte planes, dropping all-zero high planes; one
-// section per plane: noisy planes (order-0 entropy of 2 bits per byte or more) are only
-// Huffman-coded, the others deflated at `level`.
+// Byte `plane` of each residual into bytes[0, n).
+void splitPlane(const uint64_t* residuals, size_t n, unsigned plane, uint8_t* bytes) {
+  const unsigned shift = 8 * plane;
+  for (size_t i = 0; i < n; ++i) bytes[i] = static_cast<uint8_t>(residuals[i] >> shift);
+}
+
+// Splits fixed 8-byte residuals (whose OR is `bits`) into byte planes, dropping all-zero
+// high planes; one section per plane: noisy planes (order-0 entropy of 2 bits per byte or
+// more) are only Huffman-coded, the others deflated at `level`.
 void putBytePlanes(std::vector<uint8_t>& out, std::vector<ZlibSection>& sections,
-                   const std::vector<uint64_t>& residuals, int level) {
-  uint64_t all = 0;
-  for (uint64_t r : residuals) all |= r;
+                   const uint64_t* residuals, size_t n, uint64_t bits, int level) {
   unsigned planes = 0;
-  while (planes < 8 && (all >> (8 * planes)) != 0) ++planes;
+  while (planes < 8 && (bits >> (8 * planes)) != 0) ++planes;
   out.push_back(static_cast<uint8_t>(planes));
   addSection(sections, {out.size(), level, ZlibStrategy::Default});  // the header
+  const size_t start = out.size();
+  out.resize(start + planes * n);
   for (unsigned p = 0; p < planes; ++p) {
-    const size_t start = out.size();
-    out.resize(start + residuals.size());
-    uint8_t* bytes = out.data() + start;
-    for (size_t i = 0; i < residuals.size(); ++i)
-      bytes[i] = static_cast<uint8_t>(residuals[i] >> (8 * p));
-    const bool noise = residuals.size() >= 4096 && entropy256(residuals, p) >= 2 * 256;
-    addSection(sections, {residuals.size(), noise ? 1 : level,
-                          noise ? ZlibStrategy::HuffmanOnly : ZlibStrategy::Default});
+    uint8_t* bytes = out.data() + start + p * n;
+    splitPlane(residuals, n, p, bytes);
+    const bool noise = n >= 4096 && entropy256(bytes, n) >= 2 * 256;
+    addSection(sections,
+               {n, noise ? 1 : level, noise ? ZlibStrategy::HuffmanOnly : ZlibStrategy::Default});
   }
 }
 
@@ -149,11 +165,11 @@ void ColumnEncoder::finishPayload(uint64_t firstEvent, int zlibLevel, PendingChu
   std::vector<uint8_t>& payload = out.payload;
   payload.clear();
   out.sections.clear();
-  payload.reserve(timeResiduals_.size() * 3 + valueBytes_ + 32);
+  payload.reserve(events_ * 3 + valueBytes_ + 32);
   putVarint(payload, firstTime_);
   putVarint(payload, events_);
   payload.push_back(predictor_.mode());
-  putBytePlanes(payload, out.sections, timeResiduals_, zlibLevel);
+  putBytePlanes(payload, out.sections, timeResiduals_.data(), events_, residualBits_, zlibLevel);
   payload.insert(payload.end(), valueStream_.data(), valueStream_.data() + valueBytes_);
   addSection(out.sections, {valueBytes_, zlibLevel, ZlibStrategy::Default});
 
@@ -167,6 +183,8 @@ void ColumnEncoder::finishPayload(uint64_t firstEvent, int zlibLevel, PendingChu
   chunk.maxTime = maxTime_;
 
   events_ = 0;
+  residualBits_ = 0;
+  valueBytes_ = 0;
   predictor_.reset();
 }
 

@@ -111,7 +111,8 @@ class ColumnEncoder {
   uint64_t chunkEvents_;
   uint64_t events_ = 0;
   Tick firstTime_ = 0, previousTime_ = 0, minTime_ = 0, maxTime_ = 0;
-  std::vector<uint64_t> timeResiduals_;  // one per event
+  std::vector<uint64_t> timeResiduals_;  // its first events_ entries; the rest is room
+  uint64_t residualBits_ = 0;            // the OR of the residuals: how many planes
   std::vector<uint8_t> valueStream_;     // its first valueBytes_ bytes; the rest is room
   size_t valueBytes_ = 0;
   ColumnPredictor predictor_;
