@@ -22,16 +22,18 @@ ColumnPredictor::Context& ColumnPredictor::firstUse(uint32_t id) {
 }
 
 uint64_t ColumnPredictor::predictDelta(const Context& c) const {
-  if (mode_ == 0 || !c.seenDelta) return c.lastDelta;
-  return static_cast<uint64_t>((c.average16 + 8) >> 4);
+  if (mode_ == 0) return static_cast<uint64_t>(c.history);
+  return static_cast<uint64_t>((c.history + 8) >> 4);
 }
 
-void ColumnPredictor::learnDelta(Context& c, uint64_t delta) {
+void ColumnPredictor::learnDelta(Context& c, uint64_t delta) const {
   // Deltas are signed (times may go backwards); the average is exact integer arithmetic.
-  const __int128 scaled = static_cast<__int128>(static_cast<int64_t>(delta)) * 16;
-  c.average16 = c.seenDelta ? c.average16 + (scaled - c.average16) / 8 : scaled;
+  const __int128 signedDelta = static_cast<int64_t>(delta);
+  if (mode_ == 0)
+    c.history = signedDelta;
+  else
+    c.history = c.seenDelta ? c.history + (signedDelta * 16 - c.history) / 8 : signedDelta * 16;
   c.seenDelta = true;
-  c.lastDelta = delta;
 }
 
 // A context always carries the same number of values (it has one signature); a new count
@@ -66,7 +68,7 @@ void ColumnEncoder::addEvents(const uint32_t* contexts, const Tick* times, const
     maxTime = time > maxTime ? time : maxTime;
     ColumnPredictor::Context& state = predictor_.context(contexts[i]);
     const uint64_t predicted = predictor_.predictDelta(state);
-    ColumnPredictor::learnDelta(state, delta);
+    predictor_.learnDelta(state, delta);
     residuals[i] = zigzag(static_cast<int64_t>(delta - predicted));
     bits |= residuals[i];
     if (counts[i] > 0) {
@@ -247,7 +249,7 @@ Tick ColumnDecoder::next(uint32_t context, uint64_t* values, size_t count) {
   const uint64_t residual = static_cast<uint64_t>(unzigzag(coded));
   ColumnPredictor::Context& state = predictor_.context(context);
   const uint64_t delta = predictor_.predictDelta(state) + residual;
-  ColumnPredictor::learnDelta(state, delta);
+  predictor_.learnDelta(state, delta);
   previousTime_ += delta;
   if (count > 0) {
     ByteReader r(payload_.data() + valuePos_, valueEnd_ - valuePos_);

@@ -37,13 +37,14 @@ namespace mtf::compaction {
 // (context()) and then predicts, learns and reads its previous values from that state.
 class ColumnPredictor {
  public:
-  struct Context {
-    uint64_t lastDelta = 0;
-    __int128 average16 = 0;  // running average of the deltas, times 16 (mode 1)
-    bool seenDelta = false;
-    bool touched = false;  // used in this chunk (listed in touched_)
+  struct Context {  // 32 bytes
+    // Mode 0: the previous delta (sign-extended); mode 1: the running average of the
+    // deltas, times 16. Zero before the first delta: both then predict 0.
+    __int128 history = 0;
     uint32_t valueOffset = 0;
     uint32_t valueCount = 0;
+    bool seenDelta = false;
+    bool touched = false;  // used in this chunk (listed in touched_)
   };
   void reset();
   // The state of context `id` (fresh the first time in a chunk).
@@ -54,7 +55,7 @@ class ColumnPredictor {
   // The predicted time delta of `c` (0 the first time).
   uint64_t predictDelta(const Context& c) const;
   // Learns the actual delta of `c`.
-  static void learnDelta(Context& c, uint64_t delta);
+  void learnDelta(Context& c, uint64_t delta) const;
   // How deltas are predicted: 0 = the previous delta of the context; 1 = a running
   // average of the context's deltas (better when durations jitter around a mean).
   void setMode(uint8_t mode) { mode_ = mode; }
