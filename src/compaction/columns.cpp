@@ -135,10 +135,15 @@ uint32_t entropy256(const uint8_t* bytes, size_t n) {
   return static_cast<uint32_t>(bits * 256 / total);
 }
 
-// Byte `plane` of each residual into bytes[0, n).
-void splitPlane(const uint64_t* residuals, size_t n, unsigned plane, uint8_t* bytes) {
+// Byte `plane` of each residual into bytes[0, n). In blocks of 16: a loop of fixed length
+// over buffers that do not overlap is turned into vector code already at -O2.
+void splitPlane(const uint64_t* __restrict residuals, size_t n, unsigned plane,
+                uint8_t* __restrict bytes) {
   const unsigned shift = 8 * plane;
-  for (size_t i = 0; i < n; ++i) bytes[i] = static_cast<uint8_t>(residuals[i] >> shift);
+  size_t i = 0;
+  for (; i + 16 <= n; i += 16)
+    for (size_t k = 0; k < 16; ++k) bytes[i + k] = static_cast<uint8_t>(residuals[i + k] >> shift);
+  for (; i < n; ++i) bytes[i] = static_cast<uint8_t>(residuals[i] >> shift);
 }
 
 // Splits fixed 8-byte residuals (whose OR is `bits`) into byte planes, dropping all-zero
