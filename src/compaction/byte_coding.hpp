@@ -24,6 +24,16 @@ inline void putVarint(std::vector<uint8_t>& out, uint64_t v) {
   }
   out.push_back(static_cast<uint8_t>(v));
 }
+// The same into a buffer with room for kMaxVarintBytes; returns the end of the varint.
+constexpr size_t kMaxVarintBytes = 10;
+inline uint8_t* putVarint(uint8_t* out, uint64_t v) {
+  while (v >= 0x80) {
+    *out++ = static_cast<uint8_t>(v | 0x80);
+    v >>= 7;
+  }
+  *out++ = static_cast<uint8_t>(v);
+  return out;
+}
 inline void putFixed64(std::vector<uint8_t>& out, uint64_t v) {
   for (int i = 0; i < 8; ++i) out.push_back(static_cast<uint8_t>(v >> (8 * i)));
 }

@@ -40,18 +40,15 @@ void ChunkCompressor::finish() {
   rethrow();
 }
 
-void ChunkCompressor::encode(RawChunk& raw, PendingChunk& pending) {
-  // A fresh encoder per chunk: its predictor state is per chunk anyway.
-  ColumnEncoder encoder(raw.size() + 1, timeMode_);
-  const uint64_t* values = raw.values.data();
-  for (size_t i = 0; i < raw.size(); ++i) {
-    encoder.add(raw.contexts[i], raw.times[i], values, raw.valueCounts[i]);
-    values += raw.valueCounts[i];
-  }
+void ChunkCompressor::encode(const RawChunk& raw, ColumnEncoder& encoder, PendingChunk& pending) {
+  encoder.addEvents(raw.contexts.data(), raw.times.data(), raw.valueCounts.data(),
+                    raw.values.data(), raw.size());
   encoder.finishPayload(raw.firstEvent, zlibLevel_, pending);
 }
 
 void ChunkCompressor::run() {
+  // Reused from chunk to chunk (finishPayload resets the encoder; its buffers stay).
+  ColumnEncoder encoder(uint64_t{1} << 16, timeMode_);
   ZlibSectionCompressor zlib;
   PendingChunk pending;
   std::unique_lock lock(mutex_);
@@ -64,7 +61,7 @@ void ChunkCompressor::run() {
     lock.unlock();
     changed_.notify_all();  // a slot is free
     try {
-      encode(raw, pending);
+      encode(raw, encoder, pending);
       compressChunk(pending, zlib);
       deliver_(location, std::move(pending.chunk));
     } catch (...) {

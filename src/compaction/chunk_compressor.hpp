@@ -62,7 +62,7 @@ class ChunkCompressor {
   void run();
   void rethrow();
 
-  void encode(RawChunk& raw, PendingChunk& pending);
+  void encode(const RawChunk& raw, ColumnEncoder& encoder, PendingChunk& pending);
 
   Deliver deliver_;
   uint8_t timeMode_;

@@ -8,69 +8,93 @@
 namespace mtf::compaction {
 
 void ColumnPredictor::reset() {
-  for (uint32_t c : touched_) states_[c] = ContextState{};
+  for (uint32_t c : touched_) states_[c] = Context{};
   touched_.clear();
   pool_.clear();
 }
 
-ColumnPredictor::ContextState& ColumnPredictor::state(uint32_t context) {
-  if (context >= states_.size()) states_.resize(size_t{context} + 1 + states_.size() / 2);
-  ContextState& s = states_[context];
-  if (!s.touched) {
-    s.touched = true;
-    touched_.push_back(context);
-  }
-  return s;
+ColumnPredictor::Context& ColumnPredictor::firstUse(uint32_t id) {
+  if (id >= states_.size()) states_.resize(size_t{id} + 1 + states_.size() / 2);
+  Context& c = states_[id];
+  c.touched = true;
+  touched_.push_back(id);
+  return c;
 }
 
-uint64_t ColumnPredictor::predictDelta(uint32_t context) {
-  const ContextState& s = state(context);
-  if (mode_ == 0 || !s.seenDelta) return s.lastDelta;
-  return static_cast<uint64_t>((s.average16 + 8) >> 4);
+uint64_t ColumnPredictor::predictDelta(const Context& c) const {
+  if (mode_ == 0) return static_cast<uint64_t>(c.history);
+  return static_cast<uint64_t>((c.history + 8) >> 4);
 }
 
-void ColumnPredictor::learnDelta(uint32_t context, uint64_t delta) {
-  ContextState& s = state(context);
+void ColumnPredictor::learnDelta(Context& c, uint64_t delta) const {
   // Deltas are signed (times may go backwards); the average is exact integer arithmetic.
-  const __int128 scaled = static_cast<__int128>(static_cast<int64_t>(delta)) * 16;
-  s.average16 = s.seenDelta ? s.average16 + (scaled - s.average16) / 8 : scaled;
-  s.seenDelta = true;
-  s.lastDelta = delta;
+  const __int128 signedDelta = static_cast<int64_t>(delta);
+  if (mode_ == 0)
+    c.history = signedDelta;
+  else
+    c.history = c.seenDelta ? c.history + (signedDelta * 16 - c.history) / 8 : signedDelta * 16;
+  c.seenDelta = true;
 }
 
-uint64_t* ColumnPredictor::values(uint32_t context, size_t count) {
-  ContextState& s = state(context);
-  // A context always carries the same number of values (it has one signature); a new
-  // count (only possible in a corrupt file) simply gets fresh slots.
-  if (s.valueCount != count) {
-    s.valueOffset = static_cast<uint32_t>(pool_.size());
-    s.valueCount = static_cast<uint32_t>(count);
-    pool_.resize(pool_.size() + count, 0);
-  }
-  return pool_.data() + s.valueOffset;
+// A context always carries the same number of values (it has one signature); a new count
+// (only possible in a corrupt file) simply gets fresh slots.
+void ColumnPredictor::newValueSlots(Context& c, size_t count) {
+  c.valueOffset = static_cast<uint32_t>(pool_.size());
+  c.valueCount = static_cast<uint32_t>(count);
+  pool_.resize(pool_.size() + count, 0);
 }
 
 void ColumnEncoder::add(uint32_t context, Tick time, const uint64_t* values, size_t count) {
+  const auto count32 = static_cast<uint32_t>(count);
+  addEvents(&context, &time, &count32, values, 1);
+}
+
+void ColumnEncoder::addEvents(const uint32_t* contexts, const Tick* times, const uint32_t* counts,
+                              const uint64_t* values, size_t n) {
+  if (n == 0) return;
   if (events_ == 0) {
-    firstTime_ = previousTime_ = minTime_ = maxTime_ = time;
-    timeResiduals_.clear();
-    valueStream_.clear();
+    firstTime_ = previousTime_ = minTime_ = maxTime_ = times[0];
   }
-  const uint64_t delta = time - previousTime_;
-  previousTime_ = time;
-  minTime_ = time < minTime_ ? time : minTime_;
-  maxTime_ = time > maxTime_ ? time : maxTime_;
-  const uint64_t predicted = predictor_.predictDelta(context);
-  predictor_.learnDelta(context, delta);
-  timeResiduals_.push_back(zigzag(static_cast<int64_t>(delta - predicted)));
-  if (count > 0) {
-    uint64_t* previous = predictor_.values(context, count);
-    for (size_t i = 0; i < count; ++i) {
-      putVarint(valueStream_, zigzag(static_cast<int64_t>(values[i] - previous[i])));
-      previous[i] = values[i];
+  if (timeResiduals_.size() < events_ + n) timeResiduals_.resize(events_ + n);
+  uint64_t* residuals = timeResiduals_.data() + events_;
+  // Locals, not members: the stores through `residuals` would force members to memory.
+  Tick previous = previousTime_, minTime = minTime_, maxTime = maxTime_;
+  uint64_t bits = residualBits_;
+  for (size_t i = 0; i < n; ++i) {
+    const Tick time = times[i];
+    const uint64_t delta = time - previous;
+    previous = time;
+    minTime = time < minTime ? time : minTime;
+    maxTime = time > maxTime ? time : maxTime;
+    ColumnPredictor::Context& state = predictor_.context(contexts[i]);
+    const uint64_t predicted = predictor_.predictDelta(state);
+    predictor_.learnDelta(state, delta);
+    residuals[i] = zigzag(static_cast<int64_t>(delta - predicted));
+    bits |= residuals[i];
+    if (counts[i] > 0) {
+      putValues(state, values, counts[i]);
+      values += counts[i];
     }
   }
-  ++events_;
+  previousTime_ = previous;
+  minTime_ = minTime;
+  maxTime_ = maxTime;
+  residualBits_ = bits;
+  events_ += n;
+}
+
+// Codes `count` values as residuals against the previous values of `state`.
+void ColumnEncoder::putValues(ColumnPredictor::Context& state, const uint64_t* values,
+                              size_t count) {
+  if (valueStream_.size() - valueBytes_ < count * kMaxVarintBytes)
+    valueStream_.resize(valueBytes_ + count * kMaxVarintBytes + valueStream_.size() / 2 + 4096);
+  uint8_t* out = valueStream_.data() + valueBytes_;
+  uint64_t* previous = predictor_.values(state, count);
+  for (size_t i = 0; i < count; ++i) {
+    out = putVarint(out, zigzag(static_cast<int64_t>(values[i] - previous[i])));
+    previous[i] = values[i];
+  }
+  valueBytes_ = static_cast<size_t>(out - valueStream_.data());
 }
 
 namespace {
@@ -89,37 +113,56 @@ void addSection(std::vector<ZlibSection>& sections, ZlibSection section) {
   }
 }
 
-// Order-0 entropy of `bytes`, in bits per byte, scaled by 256 (2048 = uniform noise).
-uint32_t entropy256(const std::vector<uint64_t>& residuals, unsigned plane) {
-  uint32_t histogram[256] = {};
-  for (uint64_t r : residuals) ++histogram[static_cast<uint8_t>(r >> (8 * plane))];
+// Order-0 entropy of bytes[0, n), in bits per byte, scaled by 256 (2048 = uniform noise).
+uint32_t entropy256(const uint8_t* bytes, size_t n) {
+  // Four histograms in turn: in a run of one byte value, each increment would otherwise
+  // wait for the previous one to reach memory.
+  uint32_t counts[4][256] = {};
+  size_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    ++counts[0][bytes[i]];
+    ++counts[1][bytes[i + 1]];
+    ++counts[2][bytes[i + 2]];
+    ++counts[3][bytes[i + 3]];
+  }
+  for (; i < n; ++i) ++counts[0][bytes[i]];
   double bits = 0;
-  const double n = static_cast<double>(residuals.size());
-  for (uint32_t c : histogram)
-    if (c) bits -= c * std::log2(c / n);
-  return static_cast<uint32_t>(bits * 256 / n);
+  const double total = static_cast<double>(n);
+  for (int b = 0; b < 256; ++b) {
+    const uint32_t c = counts[0][b] + counts[1][b] + counts[2][b] + counts[3][b];
+    if (c) bits -= c * std::log2(c / total);
+  }
+  return static_cast<uint32_t>(bits * 256 / total);
 }
 
-// Splits fixed 8-byte residuals into byte planes, dropping all-zero high planes; one
-// section per plane: noisy planes (order-0 entropy of 2 bits per byte or more) are only
-// Huffman-coded, the others deflated at `level`.
+// Byte `plane` of each residual into bytes[0, n). In blocks of 16: a loop of fixed length
+// over buffers that do not overlap is turned into vector code already at -O2.
+void splitPlane(const uint64_t* __restrict residuals, size_t n, unsigned plane,
+                uint8_t* __restrict bytes) {
+  const unsigned shift = 8 * plane;
+  size_t i = 0;
+  for (; i + 16 <= n; i += 16)
+    for (size_t k = 0; k < 16; ++k) bytes[i + k] = static_cast<uint8_t>(residuals[i + k] >> shift);
+  for (; i < n; ++i) bytes[i] = static_cast<uint8_t>(residuals[i] >> shift);
+}
+
+// Splits fixed 8-byte residuals (whose OR is `bits`) into byte planes, dropping all-zero
+// high planes; one section per plane: noisy planes (order-0 entropy of 2 bits per byte or
+// more) are only Huffman-coded, the others deflated at `level`.
 void putBytePlanes(std::vector<uint8_t>& out, std::vector<ZlibSection>& sections,
-                   const std::vector<uint64_t>& residuals, int level) {
-  uint64_t all = 0;
-  for (uint64_t r : residuals) all |= r;
+                   const uint64_t* residuals, size_t n, uint64_t bits, int level) {
   unsigned planes = 0;
-  while (planes < 8 && (all >> (8 * planes)) != 0) ++planes;
+  while (planes < 8 && (bits >> (8 * planes)) != 0) ++planes;
   out.push_back(static_cast<uint8_t>(planes));
   addSection(sections, {out.size(), level, ZlibStrategy::Default});  // the header
+  const size_t start = out.size();
+  out.resize(start + planes * n);
   for (unsigned p = 0; p < planes; ++p) {
-    const size_t start = out.size();
-    out.resize(start + residuals.size());
-    uint8_t* bytes = out.data() + start;
-    for (size_t i = 0; i < residuals.size(); ++i)
-      bytes[i] = static_cast<uint8_t>(residuals[i] >> (8 * p));
-    const bool noise = residuals.size() >= 4096 && entropy256(residuals, p) >= 2 * 256;
-    addSection(sections, {residuals.size(), noise ? 1 : level,
-                          noise ? ZlibStrategy::HuffmanOnly : ZlibStrategy::Default});
+    uint8_t* bytes = out.data() + start + p * n;
+    splitPlane(residuals, n, p, bytes);
+    const bool noise = n >= 4096 && entropy256(bytes, n) >= 2 * 256;
+    addSection(sections,
+               {n, noise ? 1 : level, noise ? ZlibStrategy::HuffmanOnly : ZlibStrategy::Default});
   }
 }
 
@@ -129,13 +172,13 @@ void ColumnEncoder::finishPayload(uint64_t firstEvent, int zlibLevel, PendingChu
   std::vector<uint8_t>& payload = out.payload;
   payload.clear();
   out.sections.clear();
-  payload.reserve(timeResiduals_.size() * 3 + valueStream_.size() + 32);
+  payload.reserve(events_ * 3 + valueBytes_ + 32);
   putVarint(payload, firstTime_);
   putVarint(payload, events_);
   payload.push_back(predictor_.mode());
-  putBytePlanes(payload, out.sections, timeResiduals_, zlibLevel);
-  payload.insert(payload.end(), valueStream_.begin(), valueStream_.end());
-  addSection(out.sections, {valueStream_.size(), zlibLevel, ZlibStrategy::Default});
+  putBytePlanes(payload, out.sections, timeResiduals_.data(), events_, residualBits_, zlibLevel);
+  payload.insert(payload.end(), valueStream_.data(), valueStream_.data() + valueBytes_);
+  addSection(out.sections, {valueBytes_, zlibLevel, ZlibStrategy::Default});
 
   ColumnChunk& chunk = out.chunk;
   chunk = ColumnChunk{};
@@ -147,6 +190,8 @@ void ColumnEncoder::finishPayload(uint64_t firstEvent, int zlibLevel, PendingChu
   chunk.maxTime = maxTime_;
 
   events_ = 0;
+  residualBits_ = 0;
+  valueBytes_ = 0;
   predictor_.reset();
 }
 
@@ -207,12 +252,13 @@ Tick ColumnDecoder::next(uint32_t context, uint64_t* values, size_t count) {
   const uint64_t coded = timeResiduals_.empty() ? 0 : timeResiduals_[nextTime_];
   ++nextTime_;
   const uint64_t residual = static_cast<uint64_t>(unzigzag(coded));
-  const uint64_t delta = predictor_.predictDelta(context) + residual;
-  predictor_.learnDelta(context, delta);
+  ColumnPredictor::Context& state = predictor_.context(context);
+  const uint64_t delta = predictor_.predictDelta(state) + residual;
+  predictor_.learnDelta(state, delta);
   previousTime_ += delta;
   if (count > 0) {
     ByteReader r(payload_.data() + valuePos_, valueEnd_ - valuePos_);
-    uint64_t* previous = predictor_.values(context, count);
+    uint64_t* previous = predictor_.values(state, count);
     for (size_t i = 0; i < count; ++i) {
       values[i] = previous[i] + static_cast<uint64_t>(unzigzag(r.varint()));
       previous[i] = values[i];

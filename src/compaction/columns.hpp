@@ -33,32 +33,43 @@
 
 namespace mtf::compaction {
 
-// Predictor state of one chunk, indexed by context.
+// Predictor state of one chunk, indexed by context. An event looks its context up once
+// (context()) and then predicts, learns and reads its previous values from that state.
 class ColumnPredictor {
  public:
+  struct Context {  // 32 bytes
+    // Mode 0: the previous delta (sign-extended); mode 1: the running average of the
+    // deltas, times 16. Zero before the first delta: both then predict 0.
+    __int128 history = 0;
+    uint32_t valueOffset = 0;
+    uint32_t valueCount = 0;
+    bool seenDelta = false;
+    bool touched = false;  // used in this chunk (listed in touched_)
+  };
   void reset();
-  // The predicted time delta of `context` (0 the first time).
-  uint64_t predictDelta(uint32_t context);
-  // Learns the actual delta of `context`.
-  void learnDelta(uint32_t context, uint64_t delta);
+  // The state of context `id` (fresh the first time in a chunk).
+  Context& context(uint32_t id) {
+    if (id < states_.size() && states_[id].touched) return states_[id];
+    return firstUse(id);
+  }
+  // The predicted time delta of `c` (0 the first time).
+  uint64_t predictDelta(const Context& c) const;
+  // Learns the actual delta of `c`.
+  void learnDelta(Context& c, uint64_t delta) const;
   // How deltas are predicted: 0 = the previous delta of the context; 1 = a running
   // average of the context's deltas (better when durations jitter around a mean).
   void setMode(uint8_t mode) { mode_ = mode; }
   uint8_t mode() const { return mode_; }
-  // The previous values of `context` (zeros the first time), `count` slots.
-  uint64_t* values(uint32_t context, size_t count);
+  // The previous values of `c` (zeros the first time), `count` slots.
+  uint64_t* values(Context& c, size_t count) {
+    if (c.valueCount != count) newValueSlots(c, count);
+    return pool_.data() + c.valueOffset;
+  }
 
  private:
-  struct ContextState {
-    uint64_t lastDelta = 0;
-    __int128 average16 = 0;  // running average of the deltas, times 16 (mode 1)
-    bool seenDelta = false;
-    uint32_t valueOffset = 0;
-    uint32_t valueCount = 0;
-    bool touched = false;
-  };
-  ContextState& state(uint32_t context);
-  std::vector<ContextState> states_;
+  Context& firstUse(uint32_t id);
+  void newValueSlots(Context& c, size_t count);
+  std::vector<Context> states_;
   std::vector<uint32_t> touched_;  // contexts used in this chunk, for a cheap reset
   std::vector<uint64_t> pool_;
   uint8_t mode_ = 1;
@@ -81,6 +92,10 @@ class ColumnEncoder {
     predictor_.setMode(timeMode > 1 ? 1 : timeMode);
   }
   void add(uint32_t context, Tick time, const uint64_t* values, size_t count);
+  // Adds `n` events at once, the same as add() of each in turn: event i has context
+  // contexts[i], time times[i] and counts[i] values, taken in order from `values`.
+  void addEvents(const uint32_t* contexts, const Tick* times, const uint32_t* counts,
+                 const uint64_t* values, size_t n);
   bool full() const { return events_ >= chunkEvents_; }
   bool empty() const { return events_ == 0; }
   // Compresses the events added since the last finish() into a chunk whose firstEvent
@@ -92,11 +107,15 @@ class ColumnEncoder {
   uint64_t events() const { return events_; }
 
  private:
+  void putValues(ColumnPredictor::Context& state, const uint64_t* values, size_t count);
+
   uint64_t chunkEvents_;
   uint64_t events_ = 0;
   Tick firstTime_ = 0, previousTime_ = 0, minTime_ = 0, maxTime_ = 0;
-  std::vector<uint64_t> timeResiduals_;
-  std::vector<uint8_t> valueStream_;
+  std::vector<uint64_t> timeResiduals_;  // its first events_ entries; the rest is room
+  uint64_t residualBits_ = 0;            // the OR of the residuals: how many planes
+  std::vector<uint8_t> valueStream_;     // its first valueBytes_ bytes; the rest is room
+  size_t valueBytes_ = 0;
   ColumnPredictor predictor_;
 };
 
