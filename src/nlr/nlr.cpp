@@ -108,7 +108,9 @@ void Nlr::push(uint32_t symbol) {
   while (windowSize() > options_.window) evictOldest();
 }
 
-Nlr::Pos& Nlr::lastPositionOf(ElementKey key) {
+// The helpers of push() below are `inline`: they run once or more per event, and as
+// calls their register saves and restores cost about as much as their work.
+inline Nlr::Pos& Nlr::lastPositionOf(ElementKey key) {
   if (isLoop(key)) return lastLoop_[key];
   const uint32_t symbol = symbolOf(key);
   if (symbol >= lastEvent_.size()) lastEvent_.resize(symbol + 1, -1);
@@ -117,7 +119,7 @@ Nlr::Pos& Nlr::lastPositionOf(ElementKey key) {
 
 // Restores the last position of `key` after its newest occurrence left; loop keys with
 // no occurrence left in the window are erased so the index stays window-sized.
-void Nlr::forgetLastPosition(ElementKey key, Pos restored) {
+inline void Nlr::forgetLastPosition(ElementKey key, Pos restored) {
   if (restored < firstPos()) restored = -1;
   if (isLoop(key)) {
     if (restored < 0)
@@ -129,7 +131,8 @@ void Nlr::forgetLastPosition(ElementKey key, Pos restored) {
   }
 }
 
-void Nlr::pushElement(ElementKey key) {
+// Forced: GCC keeps it out of line otherwise (three callers), at ~20 instructions a call.
+[[gnu::always_inline]] inline void Nlr::pushElement(ElementKey key) {
   const Pos position = offset_ + static_cast<Pos>(buf_.size());
   if (runs_) runs_->record(position, key);
   Pos& last = lastPositionOf(key);
@@ -145,7 +148,7 @@ void Nlr::pushElement(ElementKey key) {
   }
 }
 
-void Nlr::popElement() {
+inline void Nlr::popElement() {
   const ElementKey key = buf_.back();
   forgetLastPosition(key, prev_.back());
   if (isLoop(key)) {
@@ -174,7 +177,7 @@ void Nlr::evictOldest() {
 
 // The newest loop followed by exactly one copy of its body at the end of the window,
 // or -1.
-Nlr::Pos Nlr::findExtension(size_t& bodyLength) const {
+inline Nlr::Pos Nlr::findExtension(size_t& bodyLength) const {
   const Pos top = topPos();
   Pos p = extensionAt_[static_cast<size_t>(top) & extensionMask_];
   for (; p >= firstPos() && p < top; p = extNext_[static_cast<size_t>(p - offset_)]) {
@@ -193,7 +196,7 @@ Nlr::Pos Nlr::findExtension(size_t& bodyLength) const {
 
 // True if the window ends with minReps copies of its last k elements. Compares the
 // newest elements first, inline: most candidates fail within a few elements.
-bool Nlr::isRepetition(size_t k) const {
+inline bool Nlr::isRepetition(size_t k) const {
   const ElementKey* end = buf_.data() + buf_.size();
   const ElementKey* last = end - k;
   for (unsigned copy = 1; copy < options_.minReps; ++copy)
@@ -211,7 +214,7 @@ bool Nlr::isRepetition(size_t k) const {
 // of previous occurrences lists them in increasing order. In a large window (a noisy
 // stream that does not fold) the chain is long and its first candidates match far, so
 // the run table lists a superset instead, in the same order, checked the same way.
-size_t Nlr::findFold(size_t limit) const {
+inline size_t Nlr::findFold(size_t limit) const {
   constexpr size_t kChainWindow = 128;  // small windows: the chain is short
   const size_t n = windowSize();
   if (runsEnabled_ && n > kChainWindow) {
@@ -235,7 +238,7 @@ size_t Nlr::findFoldInTable(size_t limit) const {
   return 0;
 }
 
-bool Nlr::reduceOnce() {
+inline bool Nlr::reduceOnce() {
   if (windowSize() < 2) return false;
   size_t extensionLength = 0;
   const Pos loop = findExtension(extensionLength);
