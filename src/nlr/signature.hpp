@@ -127,7 +127,14 @@ class SignatureExtractor {
   // call are held until its Leave and released sorted; else as signatureOf. The span
   // points into the extractor and stays valid until the next call (no allocation once
   // the buffers have grown to a call's size).
-  std::span<const Signature> release(const Event& e);
+  std::span<const Signature> release(const Event& e) {
+    if (options_.canonicalCallOrder) return releaseInCallOrder(e);
+    // Trace order (stored loops): the event's own signature, written where it is
+    // released from, never copied there (a copy right after the field-wise writes stalls
+    // the CPU). Nothing is ever held.
+    if (!signatureInto(e, current_)) return {};
+    return {&current_, 1};
+  }
   // Releases what is held (at the end of the stream); valid until the next call.
   std::span<const Signature> releaseHeld();
   // The same, appended to `out`.
@@ -138,6 +145,7 @@ class SignatureExtractor {
  private:
   // Fills `s` with the signature of `e`; false if the selection leaves it out.
   bool signatureInto(const Event& e, Signature& s);
+  std::span<const Signature> releaseInCallOrder(const Event& e);
   void fillPointToPoint(const Event& e, Signature& s);
   void fillCollective(const Event& e, Signature& s) const;
   void fillOther(const Event& e, Signature& s) const;
