@@ -7,6 +7,10 @@ namespace mtf::nlr {
 
 namespace {
 
+std::ptrdiff_t signedIndex(size_t index) {
+  return static_cast<std::ptrdiff_t>(index);
+}
+
 uint64_t hashElements(const ElementKey* elements, size_t length) {
   uint64_t h = 0x84222325CBF29CE4ull ^ length;
   for (size_t i = 0; i < length; ++i) {
@@ -85,9 +89,9 @@ Nlr::Nlr(const NlrOptions& options) : options_(options) {
   while (table < 2 * options_.window + maxBody_ + 2) table <<= 1;
   extensionAt_.assign(table, -1);
   extensionMask_ = table - 1;
-  buf_.reserve(2 * options_.window + 2);
-  prev_.reserve(2 * options_.window + 2);
-  extNext_.reserve(2 * options_.window + 2);
+  buf_.assign(2 * options_.window + 2, 0);
+  prev_.assign(buf_.size(), -1);
+  extNext_.assign(buf_.size(), -1);
   runsEnabled_ = options.periodRuns && maxBody_ <= PeriodRuns::kMaxPeriod;
 }
 
@@ -96,8 +100,7 @@ Nlr::Nlr(const NlrOptions& options) : options_(options) {
 // thousands of locations. It is filled with the live window, as if it had always run.
 void Nlr::startRunTable() const {
   runs_.emplace(maxBody_, options_.minReps, options_.window);
-  for (size_t i = head_; i < buf_.size(); ++i)
-    runs_->record(offset_ + static_cast<Pos>(i), buf_[i]);
+  for (size_t i = head_; i < end_; ++i) runs_->record(offset_ + static_cast<Pos>(i), buf_[i]);
 }
 
 void Nlr::push(uint32_t symbol) {
@@ -133,31 +136,31 @@ inline void Nlr::forgetLastPosition(ElementKey key, Pos restored) {
 
 // Forced: GCC keeps it out of line otherwise (three callers), at ~20 instructions a call.
 [[gnu::always_inline]] inline void Nlr::pushElement(ElementKey key) {
-  const Pos position = offset_ + static_cast<Pos>(buf_.size());
+  const Pos position = offset_ + static_cast<Pos>(end_);
   if (runs_) runs_->record(position, key);
   Pos& last = lastPositionOf(key);
-  prev_.push_back(last >= firstPos() ? last : -1);
+  prev_[end_] = last >= firstPos() ? last : -1;
   last = position;
-  buf_.push_back(key);
+  buf_[end_] = key;
   if (isLoop(key)) {
     Pos& slot = extensionAt_[extensionSlot(position, key)];
-    extNext_.push_back(slot);
+    extNext_[end_] = slot;
     slot = position;
   } else {
-    extNext_.push_back(-1);
+    extNext_[end_] = -1;
   }
+  ++end_;
 }
 
 inline void Nlr::popElement() {
-  const ElementKey key = buf_.back();
-  forgetLastPosition(key, prev_.back());
+  const size_t top = end_ - 1;
+  const ElementKey key = buf_[top];
+  forgetLastPosition(key, prev_[top]);
   if (isLoop(key)) {
     Pos& slot = extensionAt_[extensionSlot(topPos(), key)];
-    if (slot == topPos()) slot = extNext_.back();
+    if (slot == topPos()) slot = extNext_[top];
   }
-  buf_.pop_back();
-  prev_.pop_back();
-  extNext_.pop_back();
+  end_ = top;
 }
 
 void Nlr::evictOldest() {
@@ -167,10 +170,12 @@ void Nlr::evictOldest() {
   if (lastPositionOf(key) == position) forgetLastPosition(key, -1);
   ++head_;
   if (head_ >= options_.window) {  // compact: amortised O(1) per element
-    buf_.erase(buf_.begin(), buf_.begin() + static_cast<std::ptrdiff_t>(head_));
-    prev_.erase(prev_.begin(), prev_.begin() + static_cast<std::ptrdiff_t>(head_));
-    extNext_.erase(extNext_.begin(), extNext_.begin() + static_cast<std::ptrdiff_t>(head_));
+    std::copy(buf_.begin() + signedIndex(head_), buf_.begin() + signedIndex(end_), buf_.begin());
+    std::copy(prev_.begin() + signedIndex(head_), prev_.begin() + signedIndex(end_), prev_.begin());
+    std::copy(extNext_.begin() + signedIndex(head_), extNext_.begin() + signedIndex(end_),
+              extNext_.begin());
     offset_ += static_cast<Pos>(head_);
+    end_ -= head_;
     head_ = 0;
   }
 }
@@ -197,7 +202,7 @@ inline Nlr::Pos Nlr::findExtension(size_t& bodyLength) const {
 // True if the window ends with minReps copies of its last k elements. Compares the
 // newest elements first, inline: most candidates fail within a few elements.
 inline bool Nlr::isRepetition(size_t k) const {
-  const ElementKey* end = buf_.data() + buf_.size();
+  const ElementKey* end = buf_.data() + end_;
   const ElementKey* last = end - k;
   for (unsigned copy = 1; copy < options_.minReps; ++copy)
     if (*(end - 1 - copy * k) != end[-1]) return false;
@@ -260,7 +265,7 @@ void Nlr::extend(Pos loop, size_t k) {
 }
 
 void Nlr::fold(size_t k) {
-  const uint32_t body = bodies_.intern(&buf_[buf_.size() - k], k);
+  const uint32_t body = bodies_.intern(&buf_[end_ - k], k);
   for (size_t i = 0; i < k * options_.minReps; ++i) popElement();
   pushElement(loopKey(body, options_.minReps));
 }
@@ -270,7 +275,7 @@ LoopModel Nlr::model(std::vector<Signature> signatures) const {
   m.signatures = std::move(signatures);
   m.bodies = bodies_.all();
   m.top = emitted_;
-  m.top.insert(m.top.end(), buf_.begin() + static_cast<std::ptrdiff_t>(head_), buf_.end());
+  m.top.insert(m.top.end(), buf_.begin() + signedIndex(head_), buf_.begin() + signedIndex(end_));
   m.eventsIn = pushed_;
   return m;
 }
