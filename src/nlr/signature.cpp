@@ -238,7 +238,7 @@ void SignatureExtractor::flush(std::vector<Signature>& out) {
   out.insert(out.end(), released.begin(), released.end());
 }
 
-void SignatureExtractor::fillPointToPoint(const Event& e, Signature& s) {
+inline void SignatureExtractor::fillPointToPoint(const Event& e, Signature& s) {
   // Fields: peer rank, comm, tag, length (event_kinds.def).
   s.region = openRegions_.empty() ? kUndefinedRef : openRegions_.back();
   s.comm = static_cast<Ref>(e.field(1));
