@@ -7,10 +7,6 @@ namespace mtf::nlr {
 
 namespace {
 
-std::ptrdiff_t signedIndex(size_t index) {
-  return static_cast<std::ptrdiff_t>(index);
-}
-
 uint64_t hashElements(const ElementKey* elements, size_t length) {
   uint64_t h = 0x84222325CBF29CE4ull ^ length;
   for (size_t i = 0; i < length; ++i) {
@@ -89,9 +85,10 @@ Nlr::Nlr(const NlrOptions& options) : options_(options) {
   while (table < 2 * options_.window + maxBody_ + 2) table <<= 1;
   extensionAt_.assign(table, -1);
   extensionMask_ = table - 1;
-  buf_.assign(2 * options_.window + 2, 0);
-  prev_.assign(buf_.size(), -1);
-  extNext_.assign(buf_.size(), -1);
+  capacity_ = 2 * options_.window + 2;
+  buf_ = std::make_unique_for_overwrite<ElementKey[]>(capacity_);
+  prev_ = std::make_unique_for_overwrite<Pos[]>(capacity_);
+  extNext_ = std::make_unique_for_overwrite<Pos[]>(capacity_);
   runsEnabled_ = options.periodRuns && maxBody_ <= PeriodRuns::kMaxPeriod;
 }
 
@@ -170,10 +167,9 @@ void Nlr::evictOldest() {
   if (lastPositionOf(key) == position) forgetLastPosition(key, -1);
   ++head_;
   if (head_ >= options_.window) {  // compact: amortised O(1) per element
-    std::copy(buf_.begin() + signedIndex(head_), buf_.begin() + signedIndex(end_), buf_.begin());
-    std::copy(prev_.begin() + signedIndex(head_), prev_.begin() + signedIndex(end_), prev_.begin());
-    std::copy(extNext_.begin() + signedIndex(head_), extNext_.begin() + signedIndex(end_),
-              extNext_.begin());
+    std::copy(&buf_[head_], &buf_[end_], &buf_[0]);
+    std::copy(&prev_[head_], &prev_[end_], &prev_[0]);
+    std::copy(&extNext_[head_], &extNext_[end_], &extNext_[0]);
     offset_ += static_cast<Pos>(head_);
     end_ -= head_;
     head_ = 0;
@@ -202,7 +198,7 @@ inline Nlr::Pos Nlr::findExtension(size_t& bodyLength) const {
 // True if the window ends with minReps copies of its last k elements. Compares the
 // newest elements first, inline: most candidates fail within a few elements.
 inline bool Nlr::isRepetition(size_t k) const {
-  const ElementKey* end = buf_.data() + end_;
+  const ElementKey* end = &buf_[end_];
   const ElementKey* last = end - k;
   for (unsigned copy = 1; copy < options_.minReps; ++copy)
     if (*(end - 1 - copy * k) != end[-1]) return false;
@@ -275,14 +271,13 @@ LoopModel Nlr::model(std::vector<Signature> signatures) const {
   m.signatures = std::move(signatures);
   m.bodies = bodies_.all();
   m.top = emitted_;
-  m.top.insert(m.top.end(), buf_.begin() + signedIndex(head_), buf_.begin() + signedIndex(end_));
+  m.top.insert(m.top.end(), &buf_[head_], &buf_[end_]);
   m.eventsIn = pushed_;
   return m;
 }
 
 size_t Nlr::workingBytes() const {
-  return (buf_.capacity() + prev_.capacity() + extNext_.capacity() + extensionAt_.capacity()) *
-             sizeof(uint64_t) +
+  return (3 * capacity_ + extensionAt_.capacity()) * sizeof(uint64_t) +
          lastEvent_.capacity() * sizeof(Pos) + lastLoop_.bytes() + (runs_ ? runs_->bytes() : 0);
 }
 

@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <unordered_map>
 #include <vector>
@@ -118,8 +119,10 @@ class Nlr {
   // buf_, prev_ and extNext_ have a fixed size, 2 * window + 2: a push finds at most
   // window live elements and head_ < window, and every reduction shrinks the window, so
   // end_ never passes 2 * window (pushes and pops are then stores, no capacity checks).
-  std::vector<ElementKey> buf_;
-  std::vector<Pos> prev_;  // previous position holding the same key, or -1
+  // They are left uninitialised: memory is touched as the window first fills, as before.
+  size_t capacity_ = 0;
+  std::unique_ptr<ElementKey[]> buf_;
+  std::unique_ptr<Pos[]> prev_;  // previous position holding the same key, or -1
   size_t head_ = 0;
   size_t end_ = 0;
   Pos offset_ = 0;
@@ -129,7 +132,7 @@ class Nlr {
   // Loops filed under the same position are chained through extNext_ (parallel to
   // buf_), newest first; pops restore the chain exactly, like prev_.
   std::vector<Pos> extensionAt_;
-  std::vector<Pos> extNext_;
+  std::unique_ptr<Pos[]> extNext_;
   size_t extensionMask_ = 0;
   std::vector<Pos> lastEvent_;  // symbol -> last position, or -1
   LoopPositions lastLoop_;      // loop key -> last position
