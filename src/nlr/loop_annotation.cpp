@@ -7,17 +7,18 @@ LoopAnnotationSink::LoopAnnotationSink(std::unique_ptr<TraceSink> inner)
 
 void LoopAnnotationSink::begin(const Definitions& defs) {
   nlr_.begin(defs);
-  inner_->begin(defs);
+  if (inner_) inner_->begin(defs);
 }
 
+// The inner sink first, so that NLR's call is the last one (a jump, no frame of its own).
 void LoopAnnotationSink::event(const Event& e) {
+  if (inner_) inner_->event(e);
   nlr_.event(e);
-  inner_->event(e);
 }
 
 void LoopAnnotationSink::end() {
   nlr_.end();
-  inner_->end();
+  if (inner_) inner_->end();
 }
 
 std::vector<std::pair<LocationId, std::string>> LoopAnnotationSink::blobs() const {

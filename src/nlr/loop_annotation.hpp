@@ -24,12 +24,14 @@ inline SignatureOptions storedSignatureOptions() {
 
 class LoopAnnotationSink : public TraceSink {
  public:
+  // `inner` may be null: then the events only go to NLR (no call per event to a sink
+  // that does nothing).
   explicit LoopAnnotationSink(std::unique_ptr<TraceSink> inner);
   void begin(const Definitions& defs) override;
   void event(const Event& e) override;
   // Finishes NLR first, then the inner sink (whose end may ask for blobs()).
   void end() override;
-  LossReport losses() const override { return inner_->losses(); }
+  LossReport losses() const override { return inner_ ? inner_->losses() : LossReport{}; }
 
   // (location, encoded loop nest) for every location that had events.
   std::vector<std::pair<LocationId, std::string>> blobs() const;

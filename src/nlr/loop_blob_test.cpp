@@ -4,6 +4,7 @@
 
 #include <random>
 
+#include "nlr/loop_annotation.hpp"
 #include "nlr/nlr_sink.hpp"
 #include "nlr/test_wavefront.hpp"
 #include "util/error.hpp"
@@ -41,6 +42,35 @@ TEST(LoopBlob, SignedPartnersAndUndefinedRefsSurvive) {
   m.top = {eventKey(1), loopKey(1, 3), eventKey(0)};
   m.eventsIn = 1234;
   EXPECT_EQ(decodeLoopModel(encodeLoopModel(m), "x"), m);
+}
+
+class CountingSink : public TraceSink {
+ public:
+  void begin(const Definitions&) override {}
+  void event(const Event&) override { ++events; }
+  void end() override {}
+  size_t events = 0;
+};
+
+TEST(LoopBlob, AnnotationSinkWithoutInnerSinkGivesTheSameBlobs) {
+  const testing::Wavefront w(3, 3, 20, 7);
+  auto counting = std::make_unique<CountingSink>();
+  CountingSink* inner = counting.get();
+  LoopAnnotationSink with(std::move(counting)), without(nullptr);
+  with.begin(w.defs);
+  without.begin(w.defs);
+  size_t events = 0;
+  for (int r : {0, 4})
+    w.rankEvents(r, [&](const Event& e) {
+      with.event(e);
+      without.event(e);
+      ++events;
+    });
+  with.end();
+  without.end();
+  EXPECT_EQ(inner->events, events);
+  ASSERT_EQ(without.blobs().size(), 2u);
+  EXPECT_EQ(without.blobs(), with.blobs());
 }
 
 TEST(LoopBlob, MalformedBlobsAreInputErrors) {

@@ -85,9 +85,10 @@ Nlr::Nlr(const NlrOptions& options) : options_(options) {
   while (table < 2 * options_.window + maxBody_ + 2) table <<= 1;
   extensionAt_.assign(table, -1);
   extensionMask_ = table - 1;
-  buf_.reserve(2 * options_.window + 2);
-  prev_.reserve(2 * options_.window + 2);
-  extNext_.reserve(2 * options_.window + 2);
+  capacity_ = 2 * options_.window + 2;
+  buf_ = std::make_unique_for_overwrite<ElementKey[]>(capacity_);
+  prev_ = std::make_unique_for_overwrite<Pos[]>(capacity_);
+  extNext_ = std::make_unique_for_overwrite<Pos[]>(capacity_);
   runsEnabled_ = options.periodRuns && maxBody_ <= PeriodRuns::kMaxPeriod;
 }
 
@@ -96,8 +97,7 @@ Nlr::Nlr(const NlrOptions& options) : options_(options) {
 // thousands of locations. It is filled with the live window, as if it had always run.
 void Nlr::startRunTable() const {
   runs_.emplace(maxBody_, options_.minReps, options_.window);
-  for (size_t i = head_; i < buf_.size(); ++i)
-    runs_->record(offset_ + static_cast<Pos>(i), buf_[i]);
+  for (size_t i = head_; i < end_; ++i) runs_->record(offset_ + static_cast<Pos>(i), buf_[i]);
 }
 
 void Nlr::push(uint32_t symbol) {
@@ -108,7 +108,9 @@ void Nlr::push(uint32_t symbol) {
   while (windowSize() > options_.window) evictOldest();
 }
 
-Nlr::Pos& Nlr::lastPositionOf(ElementKey key) {
+// The helpers of push() below are `inline`: they run once or more per event, and as
+// calls their register saves and restores cost about as much as their work.
+inline Nlr::Pos& Nlr::lastPositionOf(ElementKey key) {
   if (isLoop(key)) return lastLoop_[key];
   const uint32_t symbol = symbolOf(key);
   if (symbol >= lastEvent_.size()) lastEvent_.resize(symbol + 1, -1);
@@ -117,7 +119,7 @@ Nlr::Pos& Nlr::lastPositionOf(ElementKey key) {
 
 // Restores the last position of `key` after its newest occurrence left; loop keys with
 // no occurrence left in the window are erased so the index stays window-sized.
-void Nlr::forgetLastPosition(ElementKey key, Pos restored) {
+inline void Nlr::forgetLastPosition(ElementKey key, Pos restored) {
   if (restored < firstPos()) restored = -1;
   if (isLoop(key)) {
     if (restored < 0)
@@ -129,32 +131,33 @@ void Nlr::forgetLastPosition(ElementKey key, Pos restored) {
   }
 }
 
-void Nlr::pushElement(ElementKey key) {
-  const Pos position = offset_ + static_cast<Pos>(buf_.size());
+// Forced: GCC keeps it out of line otherwise (three callers), at ~20 instructions a call.
+[[gnu::always_inline]] inline void Nlr::pushElement(ElementKey key) {
+  const Pos position = offset_ + static_cast<Pos>(end_);
   if (runs_) runs_->record(position, key);
   Pos& last = lastPositionOf(key);
-  prev_.push_back(last >= firstPos() ? last : -1);
+  prev_[end_] = last >= firstPos() ? last : -1;
   last = position;
-  buf_.push_back(key);
+  buf_[end_] = key;
   if (isLoop(key)) {
     Pos& slot = extensionAt_[extensionSlot(position, key)];
-    extNext_.push_back(slot);
+    extNext_[end_] = slot;
     slot = position;
   } else {
-    extNext_.push_back(-1);
+    extNext_[end_] = -1;
   }
+  ++end_;
 }
 
-void Nlr::popElement() {
-  const ElementKey key = buf_.back();
-  forgetLastPosition(key, prev_.back());
+inline void Nlr::popElement() {
+  const size_t top = end_ - 1;
+  const ElementKey key = buf_[top];
+  forgetLastPosition(key, prev_[top]);
   if (isLoop(key)) {
     Pos& slot = extensionAt_[extensionSlot(topPos(), key)];
-    if (slot == topPos()) slot = extNext_.back();
+    if (slot == topPos()) slot = extNext_[top];
   }
-  buf_.pop_back();
-  prev_.pop_back();
-  extNext_.pop_back();
+  end_ = top;
 }
 
 void Nlr::evictOldest() {
@@ -164,17 +167,18 @@ void Nlr::evictOldest() {
   if (lastPositionOf(key) == position) forgetLastPosition(key, -1);
   ++head_;
   if (head_ >= options_.window) {  // compact: amortised O(1) per element
-    buf_.erase(buf_.begin(), buf_.begin() + static_cast<std::ptrdiff_t>(head_));
-    prev_.erase(prev_.begin(), prev_.begin() + static_cast<std::ptrdiff_t>(head_));
-    extNext_.erase(extNext_.begin(), extNext_.begin() + static_cast<std::ptrdiff_t>(head_));
+    std::copy(&buf_[head_], &buf_[end_], &buf_[0]);
+    std::copy(&prev_[head_], &prev_[end_], &prev_[0]);
+    std::copy(&extNext_[head_], &extNext_[end_], &extNext_[0]);
     offset_ += static_cast<Pos>(head_);
+    end_ -= head_;
     head_ = 0;
   }
 }
 
 // The newest loop followed by exactly one copy of its body at the end of the window,
 // or -1.
-Nlr::Pos Nlr::findExtension(size_t& bodyLength) const {
+inline Nlr::Pos Nlr::findExtension(size_t& bodyLength) const {
   const Pos top = topPos();
   Pos p = extensionAt_[static_cast<size_t>(top) & extensionMask_];
   for (; p >= firstPos() && p < top; p = extNext_[static_cast<size_t>(p - offset_)]) {
@@ -193,8 +197,8 @@ Nlr::Pos Nlr::findExtension(size_t& bodyLength) const {
 
 // True if the window ends with minReps copies of its last k elements. Compares the
 // newest elements first, inline: most candidates fail within a few elements.
-bool Nlr::isRepetition(size_t k) const {
-  const ElementKey* end = buf_.data() + buf_.size();
+inline bool Nlr::isRepetition(size_t k) const {
+  const ElementKey* end = &buf_[end_];
   const ElementKey* last = end - k;
   for (unsigned copy = 1; copy < options_.minReps; ++copy)
     if (*(end - 1 - copy * k) != end[-1]) return false;
@@ -211,7 +215,7 @@ bool Nlr::isRepetition(size_t k) const {
 // of previous occurrences lists them in increasing order. In a large window (a noisy
 // stream that does not fold) the chain is long and its first candidates match far, so
 // the run table lists a superset instead, in the same order, checked the same way.
-size_t Nlr::findFold(size_t limit) const {
+inline size_t Nlr::findFold(size_t limit) const {
   constexpr size_t kChainWindow = 128;  // small windows: the chain is short
   const size_t n = windowSize();
   if (runsEnabled_ && n > kChainWindow) {
@@ -235,7 +239,7 @@ size_t Nlr::findFoldInTable(size_t limit) const {
   return 0;
 }
 
-bool Nlr::reduceOnce() {
+inline bool Nlr::reduceOnce() {
   if (windowSize() < 2) return false;
   size_t extensionLength = 0;
   const Pos loop = findExtension(extensionLength);
@@ -257,7 +261,7 @@ void Nlr::extend(Pos loop, size_t k) {
 }
 
 void Nlr::fold(size_t k) {
-  const uint32_t body = bodies_.intern(&buf_[buf_.size() - k], k);
+  const uint32_t body = bodies_.intern(&buf_[end_ - k], k);
   for (size_t i = 0; i < k * options_.minReps; ++i) popElement();
   pushElement(loopKey(body, options_.minReps));
 }
@@ -267,14 +271,13 @@ LoopModel Nlr::model(std::vector<Signature> signatures) const {
   m.signatures = std::move(signatures);
   m.bodies = bodies_.all();
   m.top = emitted_;
-  m.top.insert(m.top.end(), buf_.begin() + static_cast<std::ptrdiff_t>(head_), buf_.end());
+  m.top.insert(m.top.end(), &buf_[head_], &buf_[end_]);
   m.eventsIn = pushed_;
   return m;
 }
 
 size_t Nlr::workingBytes() const {
-  return (buf_.capacity() + prev_.capacity() + extNext_.capacity() + extensionAt_.capacity()) *
-             sizeof(uint64_t) +
+  return (3 * capacity_ + extensionAt_.capacity()) * sizeof(uint64_t) +
          lastEvent_.capacity() * sizeof(Pos) + lastLoop_.bytes() + (runs_ ? runs_->bytes() : 0);
 }
 

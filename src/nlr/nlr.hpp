@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <unordered_map>
 #include <vector>
@@ -76,7 +77,7 @@ class Nlr {
   void push(uint32_t symbol);
 
   uint64_t pushed() const { return pushed_; }
-  size_t windowSize() const { return buf_.size() - head_; }
+  size_t windowSize() const { return end_ - head_; }
   size_t emittedSize() const { return emitted_.size(); }
   const BodyTable& bodies() const { return bodies_; }
   // The model so far: elements that left the window, then the window (no side effects).
@@ -88,7 +89,7 @@ class Nlr {
   using Pos = int64_t;  // absolute position of an element in the stream of elements
 
   Pos firstPos() const { return offset_ + static_cast<Pos>(head_); }
-  Pos topPos() const { return offset_ + static_cast<Pos>(buf_.size()) - 1; }
+  Pos topPos() const { return offset_ + static_cast<Pos>(end_) - 1; }
   ElementKey at(Pos p) const { return buf_[static_cast<size_t>(p - offset_)]; }
   Pos previousSame(Pos p) const { return prev_[static_cast<size_t>(p - offset_)]; }
   size_t extensionSlot(Pos loop, ElementKey key) const {
@@ -114,10 +115,16 @@ class Nlr {
   uint64_t pushed_ = 0;
   BodyTable bodies_;
   std::vector<ElementKey> emitted_;
-  // The window: buf_[head_..] are live; buf_[i] has absolute position offset_ + i.
-  std::vector<ElementKey> buf_;
-  std::vector<Pos> prev_;  // previous position holding the same key, or -1
+  // The window: buf_[head_..end_) are live; buf_[i] has absolute position offset_ + i.
+  // buf_, prev_ and extNext_ have a fixed size, 2 * window + 2: a push finds at most
+  // window live elements and head_ < window, and every reduction shrinks the window, so
+  // end_ never passes 2 * window (pushes and pops are then stores, no capacity checks).
+  // They are left uninitialised: memory is touched as the window first fills, as before.
+  size_t capacity_ = 0;
+  std::unique_ptr<ElementKey[]> buf_;
+  std::unique_ptr<Pos[]> prev_;  // previous position holding the same key, or -1
   size_t head_ = 0;
+  size_t end_ = 0;
   Pos offset_ = 0;
   // Extension candidates: a loop at position p whose body has L elements can only
   // absorb a copy when the top reaches p + L, so loops are filed under that position
@@ -125,7 +132,7 @@ class Nlr {
   // Loops filed under the same position are chained through extNext_ (parallel to
   // buf_), newest first; pops restore the chain exactly, like prev_.
   std::vector<Pos> extensionAt_;
-  std::vector<Pos> extNext_;
+  std::unique_ptr<Pos[]> extNext_;
   size_t extensionMask_ = 0;
   std::vector<Pos> lastEvent_;  // symbol -> last position, or -1
   LoopPositions lastLoop_;      // loop key -> last position

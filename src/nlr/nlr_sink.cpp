@@ -24,18 +24,26 @@ void NlrSink::begin(const Definitions& defs) {
   defs_ = defs;
   ranks_ = std::make_unique<SignatureContext>(defs_);
   states_.clear();
+  byDenseId_.clear();
   lastState_ = nullptr;
   lastLocation_ = kUndefinedId;
 }
 
-NlrSink::LocationState& NlrSink::stateOf(LocationId location) {
-  if (lastState_ && lastLocation_ == location) return *lastState_;
-  std::unique_ptr<LocationState>& slot = states_[location];
-  if (!slot)
-    slot = std::make_unique<LocationState>(signatureOptions_, *ranks_, location, nlrOptions_);
-  lastState_ = slot.get();
+[[gnu::noinline]] NlrSink::LocationState& NlrSink::switchTo(LocationId location) {
+  LocationState* state = location < byDenseId_.size() ? byDenseId_[location] : nullptr;
+  if (!state) {
+    std::unique_ptr<LocationState>& slot = states_[location];
+    if (!slot)
+      slot = std::make_unique<LocationState>(signatureOptions_, *ranks_, location, nlrOptions_);
+    state = slot.get();
+    if (location < kDenseIds) {
+      if (location >= byDenseId_.size()) byDenseId_.resize(location + 1, nullptr);
+      byDenseId_[location] = state;
+    }
+  }
+  lastState_ = state;
   lastLocation_ = location;
-  return *slot;
+  return *state;
 }
 
 void NlrSink::event(const Event& e) {

@@ -42,7 +42,14 @@ class NlrSink : public TraceSink {
 
  private:
   struct LocationState;
-  LocationState& stateOf(LocationId location);
+  // Events come in runs of one location: the last location's state is checked inline,
+  // any other is looked up out of line.
+  LocationState& stateOf(LocationId location) {
+    if (lastState_ && lastLocation_ == location) [[likely]]
+      return *lastState_;
+    return switchTo(location);
+  }
+  LocationState& switchTo(LocationId location);
 
   NlrOptions nlrOptions_;
   SignatureOptions signatureOptions_;
@@ -50,6 +57,10 @@ class NlrSink : public TraceSink {
   Definitions defs_;
   std::unique_ptr<SignatureContext> ranks_;
   std::unordered_map<LocationId, std::unique_ptr<LocationState>> states_;
+  // Small ids (the usual 0..N-1) index the states directly: traces ordered by time switch
+  // location at almost every event.
+  static constexpr LocationId kDenseIds = LocationId{1} << 16;
+  std::vector<LocationState*> byDenseId_;
   LocationState* lastState_ = nullptr;
   LocationId lastLocation_ = kUndefinedId;
 };

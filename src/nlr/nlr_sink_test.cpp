@@ -104,6 +104,32 @@ TEST(NlrSink, InterleavedLocationsGiveTheSameModelsAsOneAfterAnother) {
   }
 }
 
+TEST(NlrSink, LargeAndSmallLocationIdsInterleavedKeepTheirOwnState) {
+  // Ids past the directly indexed range (OTF2 ids reach 2^37) beside small ones.
+  const Wavefront w(2, 2, 6, 5);
+  const LocationId ids[] = {3, LocationId{1} << 37, (LocationId{1} << 16) + 1, 0};
+  std::vector<std::vector<Event>> perRank(4);
+  for (int r = 0; r < 4; ++r) {
+    w.rankEvents(r, [&](const Event& e) { perRank[r].push_back(e); });
+    for (Event& e : perRank[r]) e.location = ids[r];
+  }
+  NlrSink sequential({128, 3}, {}), interleaved({128, 3}, {});
+  sequential.begin(w.defs);
+  interleaved.begin(w.defs);
+  for (const auto& events : perRank)
+    for (const Event& e : events) sequential.event(e);
+  for (size_t i = 0; i < perRank[0].size(); ++i)
+    for (const auto& events : perRank) interleaved.event(events.at(i));
+  const auto a = sequential.results(), b = interleaved.results();
+  ASSERT_EQ(a.size(), 4u);
+  ASSERT_EQ(b.size(), 4u);
+  for (size_t i = 0; i < a.size(); ++i) {
+    EXPECT_EQ(a[i].location, b[i].location);
+    EXPECT_EQ(a[i].eventsRead, perRank[0].size());
+    EXPECT_EQ(a[i].model, b[i].model);
+  }
+}
+
 TEST(NlrSink, ModelExpandsToTheSignatureStream) {
   const Wavefront w(3, 2, 7, 9);
   for (int rank : {0, 4}) {

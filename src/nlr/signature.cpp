@@ -181,17 +181,16 @@ bool SignatureExtractor::signatureInto(const Event& e, Signature& s) {
 
 // Signatures are written where they are released from (current_ or the end of held_),
 // never copied there: a copy right after the field-wise writes stalls the CPU.
-std::span<const Signature> SignatureExtractor::release(const Event& e) {
+std::span<const Signature> SignatureExtractor::releaseInCallOrder(const Event& e) {
   if (heldReleased_) {
     held_.clear();
     heldReleased_ = false;
   }
   const bool boundary = e.kind == EventKind::Enter || e.kind == EventKind::Leave;
-  if (!options_.canonicalCallOrder || (!boundary && heldDepth_ == 0) ||
-      (boundary && held_.empty())) {
+  if ((!boundary && heldDepth_ == 0) || (boundary && held_.empty())) {
     const size_t depthBefore = depth();
     const bool selected = signatureInto(e, current_);
-    if (boundary && options_.canonicalCallOrder) trackHeldCall(e, depthBefore);
+    if (boundary) trackHeldCall(e, depthBefore);
     return selected ? std::span<const Signature>(&current_, 1) : std::span<const Signature>();
   }
   // A call's held events go out before its Leave (or a nested call), the boundary after.
@@ -239,7 +238,7 @@ void SignatureExtractor::flush(std::vector<Signature>& out) {
   out.insert(out.end(), released.begin(), released.end());
 }
 
-void SignatureExtractor::fillPointToPoint(const Event& e, Signature& s) {
+inline void SignatureExtractor::fillPointToPoint(const Event& e, Signature& s) {
   // Fields: peer rank, comm, tag, length (event_kinds.def).
   s.region = openRegions_.empty() ? kUndefinedRef : openRegions_.back();
   s.comm = static_cast<Ref>(e.field(1));

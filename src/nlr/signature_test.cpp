@@ -23,6 +23,30 @@ std::vector<Signature> signaturesOf(const Wavefront& w, int rank, SignatureOptio
   return out;
 }
 
+TEST(Signature, EveryFieldTakesPartInEqualityAndOrder) {
+  // == compares the bytes: each field alone must make two signatures differ.
+  const std::vector<void (*)(Signature&)> changes = {
+      [](Signature& s) { s.kind = EventKind::MpiSend; },
+      [](Signature& s) { s.partnerRelative = true; },
+      [](Signature& s) { s.region = 7; },
+      [](Signature& s) { s.comm = 7; },
+      [](Signature& s) { s.tag = 7; },
+      [](Signature& s) { s.partner = -1; },
+      [](Signature& s) { s.size = 7; },
+      [](Signature& s) { s.size2 = 7; },
+      [](Signature& s) { s.ident = uint64_t{1} << 63; }};
+  const Signature base;
+  EXPECT_EQ(base, Signature{});
+  for (size_t i = 0; i < changes.size(); ++i) {
+    Signature other;
+    changes[i](other);
+    EXPECT_NE(other, base) << i;
+    EXPECT_NE(other <=> base, std::strong_ordering::equal) << i;
+    Signature copy = other;
+    EXPECT_EQ(copy, other) << i;
+  }
+}
+
 TEST(Signature, PartnersAreRelativeToTheOwnRank) {
   const Wavefront w(4, 4, 1, 1);
   SignatureContext ranks(w.defs);
