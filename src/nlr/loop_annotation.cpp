@@ -16,6 +16,11 @@ void LoopAnnotationSink::event(const Event& e) {
   nlr_.event(e);
 }
 
+void LoopAnnotationSink::events(const SharedEventBatch& batch) {
+  if (inner_) inner_->events(batch);
+  for (size_t i = 0; i < batch->size; ++i) nlr_.NlrSink::event(batch->events[i]);
+}
+
 void LoopAnnotationSink::end() {
   nlr_.end();
   if (inner_) inner_->end();

@@ -29,6 +29,7 @@ class LoopAnnotationSink : public TraceSink {
   explicit LoopAnnotationSink(std::unique_ptr<TraceSink> inner);
   void begin(const Definitions& defs) override;
   void event(const Event& e) override;
+  void events(const SharedEventBatch& batch) override;
   // Finishes NLR first, then the inner sink (whose end may ask for blobs()).
   void end() override;
   LossReport losses() const override { return inner_ ? inner_->losses() : LossReport{}; }

@@ -9,13 +9,6 @@ namespace mtf {
 
 namespace {
 
-class NullSink : public TraceSink {
- public:
-  void begin(const Definitions&) override {}
-  void event(const Event&) override {}
-  void end() override {}
-};
-
 // Gives the sinks below whole batches even when the reader hands on single events
 // (Paraver, TAU, MTF): each event is copied once here, not once per thread below.
 class BatchingSink : public TraceSink {
@@ -68,7 +61,7 @@ class WriterWithLoops : public TraceSink {
  public:
   explicit WriterWithLoops(std::unique_ptr<TraceSink> writer)
       : writer_(std::move(writer)),
-        loops_(std::make_unique<NullSink>()),
+        loops_(nullptr),  // NLR only
         background_(loops_, 4096, 8) {}
   void begin(const Definitions& defs) override {
     background_.begin(defs);
