@@ -36,8 +36,7 @@ bool takeAttribute(Event& e, Ref ref, uint64_t& value) {
 
 // A ParameterUnsignedInt / ParameterInt written for a State / Generic (the convention of
 // the OTF2 writer) becomes that event again.
-void undoConvention(EventReadState& s) {
-  Event& e = *s.event;
+void undoConvention(const EventReadState& s, Event& e) {
   uint64_t extra = 0;
   if (e.kind == EventKind::ParameterUnsignedInt && e.fields[0] == s.stateParameter &&
       takeAttribute(e, s.stateEndAttribute, extra)) {
@@ -57,16 +56,23 @@ void undoConvention(EventReadState& s) {
   return OTF2_CALLBACK_INTERRUPT;
 }
 
-OTF2_CallbackCode deliver(EventReadState& s, const OTF2_AttributeList* attributes) {
-  std::vector<EventAttribute>& attributesOut = s.event->attributes;
+[[gnu::noinline]] void commitSlot(EventReadState& s) {
+  s.batcher->commit();
+}
+
+OTF2_CallbackCode deliver(EventReadState& s, Event& e, const OTF2_AttributeList* attributes) {
+  std::vector<EventAttribute>& attributesOut = e.attributes;
   if (!attributesOut.empty()) attributesOut.clear();
   const uint32_t count = attributes ? OTF2_AttributeList_GetNumberOfElements(attributes) : 0;
   try {
     if (count != 0) [[unlikely]]
       copyAttributes(attributes, count, attributesOut);
     if (s.conventionInUse) [[unlikely]]
-      undoConvention(s);
-    s.batcher->commit();  // hands a full batch on (the sink may throw)
+      undoConvention(s, e);
+    if (!s.batcher)
+      s.sink->event(e);
+    else
+      commitSlot(s);  // hands a full batch on (the sink may throw)
   } catch (...) {
     return failed(s);
   }
@@ -76,23 +82,29 @@ OTF2_CallbackCode deliver(EventReadState& s, const OTF2_AttributeList* attribute
   return OTF2_CALLBACK_SUCCESS;
 }
 
-EventReadState& start(void* user, EventKind kind, OTF2_LocationRef location, OTF2_TimeStamp time) {
-  auto& s = *static_cast<EventReadState*>(user);
-  Event& e = *(s.event = &s.batcher->next());
+// Out of line: the single-event path (mtf info, the writers) stays as small as it was.
+[[gnu::noinline]] Event& nextSlot(EventReadState& s) {
+  return s.batcher->next();
+}
+
+// The event to fill: the next slot of a batch, or the one single event.
+Event& start(EventReadState& s, EventKind kind, OTF2_LocationRef location, OTF2_TimeStamp time) {
+  Event& e = s.batcher ? nextSlot(s) : s.single;
   e.kind = kind;
   e.location = location;
   e.time = time;
   e.fields.clear();
-  return s;
+  return e;
 }
 
 // The common case: the callback's arguments are the event's fields, in order.
 template <EventKind Kind, typename... Args>
 OTF2_CallbackCode onEvent(OTF2_LocationRef location, OTF2_TimeStamp time, uint64_t, void* user,
                           OTF2_AttributeList* attributes, Args... args) {
-  EventReadState& s = start(user, Kind, location, time);
-  (appendField(s.event->fields, args), ...);
-  return deliver(s, attributes);
+  EventReadState& s = *static_cast<EventReadState*>(user);
+  Event& e = start(s, Kind, location, time);
+  (appendField(e.fields, args), ...);
+  return deliver(s, e, attributes);
 }
 
 template <EventKind Kind, typename... Args>
@@ -106,27 +118,29 @@ void bind(OTF2_ErrorCode (*setter)(OTF2_EvtReaderCallbacks*,
 OTF2_CallbackCode onMetric(OTF2_LocationRef location, OTF2_TimeStamp time, uint64_t, void* user,
                            OTF2_AttributeList* attributes, OTF2_MetricRef metric, uint8_t count,
                            const OTF2_Type* types, const OTF2_MetricValue* values) {
-  EventReadState& s = start(user, EventKind::Metric, location, time);
-  s.event->fields.push_back(metric);
-  s.event->fields.push_back(count);
+  EventReadState& s = *static_cast<EventReadState*>(user);
+  Event& e = start(s, EventKind::Metric, location, time);
+  e.fields.push_back(metric);
+  e.fields.push_back(count);
   for (uint8_t i = 0; i < count; ++i) {
     uint64_t bits;
     static_assert(sizeof(OTF2_MetricValue) == sizeof bits);
     std::memcpy(&bits, &values[i], sizeof bits);
-    s.event->fields.push_back(types[i]);
-    s.event->fields.push_back(bits);
+    e.fields.push_back(types[i]);
+    e.fields.push_back(bits);
   }
-  return deliver(s, attributes);
+  return deliver(s, e, attributes);
 }
 
 OTF2_CallbackCode onProgramBegin(OTF2_LocationRef location, OTF2_TimeStamp time, uint64_t,
                                  void* user, OTF2_AttributeList* attributes, OTF2_StringRef name,
                                  uint32_t argc, const OTF2_StringRef* argv) {
-  EventReadState& s = start(user, EventKind::ProgramBegin, location, time);
-  s.event->fields.push_back(name);
-  s.event->fields.push_back(argc);
-  for (uint32_t i = 0; i < argc; ++i) s.event->fields.push_back(argv[i]);
-  return deliver(s, attributes);
+  EventReadState& s = *static_cast<EventReadState*>(user);
+  Event& e = start(s, EventKind::ProgramBegin, location, time);
+  e.fields.push_back(name);
+  e.fields.push_back(argc);
+  for (uint32_t i = 0; i < argc; ++i) e.fields.push_back(argv[i]);
+  return deliver(s, e, attributes);
 }
 
 OTF2_CallbackCode onUnknown(OTF2_LocationRef, OTF2_TimeStamp, uint64_t, void* user,

@@ -11,11 +11,13 @@
 namespace mtf::otf2 {
 
 // Everything the event callbacks share. Events are written into the slots of batches
-// (model/event_batch.hpp) that are reused, so reading allocates nothing per event once
-// the vectors have grown.
+// (model/event_batch.hpp) if the sink prefers batches, else into one Event handed on at
+// once; both are reused, so reading allocates nothing per event once the vectors have
+// grown.
 struct EventReadState {
-  EventBatcher* batcher = nullptr;
-  Event* event = nullptr;  // the slot being filled
+  TraceSink* sink = nullptr;
+  EventBatcher* batcher = nullptr;  // null: single events
+  Event single;
   // References of the definitions that carry State and Generic (kUndefinedRef if absent).
   Ref stateParameter = kUndefinedRef;
   Ref stateEndAttribute = kUndefinedRef;

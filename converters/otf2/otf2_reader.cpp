@@ -147,7 +147,8 @@ void Otf2Reader::read(TraceSink& sink) {
   readLocalDefinitions(locations);
   EventBatcher batcher([&sink](const SharedEventBatch& batch) { sink.events(batch); });
   EventReadState state;
-  state.batcher = &batcher;
+  state.sink = &sink;
+  if (sink.prefersBatches()) state.batcher = &batcher;
   state.stateParameter = convention_.stateParameter;
   state.stateEndAttribute = convention_.stateEndAttribute;
   state.genericParameter = convention_.genericParameter;

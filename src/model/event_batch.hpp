@@ -20,11 +20,14 @@ struct EventBatch {
 };
 using SharedEventBatch = std::shared_ptr<const EventBatch>;
 
-// Fills batches of `batchEvents` events and hands each full one to `deliver`.
+// Fills batches of `batchEvents` events and hands each full one to `deliver`. The default
+// is small: a sink that works inline (mtf info, the writers) reads a batch right after it
+// was filled, while it is still in the processor's cache.
 class EventBatcher {
  public:
   using Deliver = std::function<void(const SharedEventBatch&)>;
-  explicit EventBatcher(Deliver deliver, size_t batchEvents = 4096);
+  static constexpr size_t kDefaultBatchEvents = 256;
+  explicit EventBatcher(Deliver deliver, size_t batchEvents = kDefaultBatchEvents);
   EventBatcher(const EventBatcher&) = delete;
   EventBatcher& operator=(const EventBatcher&) = delete;
 

@@ -31,6 +31,10 @@ class TraceSink {
   virtual void events(const SharedEventBatch& batch) {
     for (size_t i = 0; i < batch->size; ++i) event(batch->events[i]);
   }
+  // True if this sink gains from batches (it keeps them to work on another thread, or
+  // hands them to such a sink). A batching reader then hands on batches; otherwise single
+  // events, each processed while it is still in the processor's cache.
+  virtual bool prefersBatches() const { return false; }
   // Called once after the last event: the sink finishes (and commits its output).
   virtual void end() = 0;
   // What this sink had to drop because its format cannot hold it.
@@ -72,6 +76,11 @@ class TeeSink : public TraceSink {
   }
   void events(const SharedEventBatch& batch) override {
     for (auto* s : sinks_) s->events(batch);
+  }
+  bool prefersBatches() const override {
+    for (auto* s : sinks_)
+      if (s->prefersBatches()) return true;
+    return false;
   }
   void end() override {
     for (auto* s : sinks_) s->end();

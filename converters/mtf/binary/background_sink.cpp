@@ -1,10 +1,13 @@
 #include "converters/mtf/binary/background_sink.hpp"
 
+#include <algorithm>
+
 namespace mtf::mtfbin {
 
 BackgroundSink::BackgroundSink(TraceSink& sink, size_t batchEvents, size_t maxBatches)
     : sink_(sink),
-      maxBatches_(maxBatches > 1 ? maxBatches : 2),
+      maxQueued_(std::max<size_t>(batchEvents, 1) * std::max<size_t>(maxBatches, 2)),
+      wakeAt_(std::max<size_t>(maxQueued_ / 4, 1)),
       copies_([this](const SharedEventBatch& batch) { enqueue(batch); }, batchEvents) {}
 
 BackgroundSink::~BackgroundSink() {
@@ -39,16 +42,21 @@ void BackgroundSink::events(const SharedEventBatch& batch) {
 
 void BackgroundSink::enqueue(const SharedEventBatch& batch) {
   std::unique_lock lock(mutex_);
-  changed_.wait(lock, [&] { return queue_.size() < maxBatches_ || failure_; });
+  // A batch larger than the whole queue still goes in once the queue is empty.
+  changed_.wait(lock,
+                [&] { return queued_ == 0 || queued_ + batch->size <= maxQueued_ || failure_; });
   if (failure_) std::rethrow_exception(failure_);
   queue_.push_back(batch);
-  changed_.notify_all();
+  queued_ += batch->size;
+  if (workerAsleep_ && queued_ >= wakeAt_) changed_.notify_all();
 }
 
 void BackgroundSink::end() {
   copies_.flush();
   {
     std::unique_lock lock(mutex_);
+    ending_ = true;  // the worker takes what is left, however little
+    changed_.notify_all();
     changed_.wait(lock, [&] { return (queue_.empty() && !busy_) || failure_; });
     if (failure_) std::rethrow_exception(failure_);
   }
@@ -59,10 +67,16 @@ void BackgroundSink::end() {
 void BackgroundSink::run() {
   std::unique_lock lock(mutex_);
   for (;;) {
-    changed_.wait(lock, [&] { return stop_ || !queue_.empty(); });
+    if (!stop_ && queue_.empty()) {  // drained: sleep until enough has queued up
+      workerAsleep_ = true;
+      changed_.wait(lock,
+                    [&] { return stop_ || (!queue_.empty() && (queued_ >= wakeAt_ || ending_)); });
+      workerAsleep_ = false;
+    }
     if (stop_ || failure_) return;
     SharedEventBatch batch = std::move(queue_.front());
     queue_.pop_front();
+    queued_ -= batch->size;
     busy_ = true;
     lock.unlock();
     try {

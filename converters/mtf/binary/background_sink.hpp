@@ -4,6 +4,9 @@
 // its own. The sink sees the same events in the same order as if it were called
 // directly; begin() and end() run on the caller's thread (end() after the worker has seen
 // the last event).
+// The queue holds at most batchEvents x maxBatches events. A reader's batches are small
+// (they stay in the cache of a sink that works inline), so a sleeping worker is only woken
+// once a quarter of that has queued up, not for every batch.
 #pragma once
 
 #include <condition_variable>
@@ -28,6 +31,7 @@ class BackgroundSink : public TraceSink {
   void begin(const Definitions& defs) override;
   void event(const Event& e) override;
   void events(const SharedEventBatch& batch) override;
+  bool prefersBatches() const override { return true; }
   // Hands on the last events, waits for the worker, then calls the sink's end(); a
   // failure of the worker is rethrown here (or by a later event()).
   void end() override;
@@ -39,12 +43,14 @@ class BackgroundSink : public TraceSink {
   void stopWorker();
 
   TraceSink& sink_;
-  size_t maxBatches_;
+  size_t maxQueued_;     // events
+  size_t wakeAt_;        // events queued before a sleeping worker is woken
   EventBatcher copies_;  // batches of single events, copied
   std::mutex mutex_;
   std::condition_variable changed_;
   std::deque<SharedEventBatch> queue_;
-  bool busy_ = false, stop_ = false;
+  size_t queued_ = 0;  // events in queue_
+  bool busy_ = false, stop_ = false, ending_ = false, workerAsleep_ = false;
   std::exception_ptr failure_;
   std::thread worker_;
 };

@@ -30,6 +30,7 @@ class BatchingSink : public TraceSink {
     inner_->end();
   }
   LossReport losses() const override { return inner_->losses(); }
+  bool prefersBatches() const override { return true; }
 
  private:
   std::unique_ptr<TraceSink> inner_;
@@ -48,6 +49,7 @@ class OwnThreadSink : public TraceSink {
   void events(const SharedEventBatch& batch) override { background_.events(batch); }
   void end() override { background_.end(); }
   LossReport losses() const override { return sink_->losses(); }
+  bool prefersBatches() const override { return true; }
 
  private:
   std::unique_ptr<TraceSink> sink_;
@@ -80,6 +82,7 @@ class WriterWithLoops : public TraceSink {
     writer_->end();
   }
   LossReport losses() const override { return writer_->losses(); }
+  bool prefersBatches() const override { return true; }
   const nlr::LoopAnnotationSink& loops() const { return loops_; }
 
  private:
