@@ -51,6 +51,29 @@ TEST(BackgroundSink, SharedBatchesAndSingleEventsKeepTheirOrder) {
   EXPECT_EQ(compaction::testing::firstDifference(behind.events, t.events, t.defs), "");
 }
 
+// Batches larger than the whole queue, and a stream that ends before the worker's wake
+// threshold is reached: every event still arrives, in order.
+TEST(BackgroundSink, LargeBatchesAndShortStreamsArriveWhole) {
+  const auto t = compaction::testing::makeSyntheticTrace(2, 30, 15);
+  for (size_t readerBatch : {size_t{3}, size_t{50}}) {
+    for (size_t limit : {size_t{4}, t.events.size()}) {
+      CollectingSink behind;
+      BackgroundSink background(behind, /*batchEvents=*/8, /*maxBatches=*/2);
+      background.begin(t.defs);
+      EventBatcher batcher([&](const SharedEventBatch& b) { background.events(b); }, readerBatch);
+      for (size_t i = 0; i < limit; ++i) {
+        batcher.next() = t.events[i];
+        batcher.commit();
+      }
+      batcher.flush();
+      background.end();
+      const std::vector<Event> expected(t.events.begin(), t.events.begin() + limit);
+      EXPECT_EQ(compaction::testing::firstDifference(behind.events, expected, t.defs), "")
+          << "reader batch " << readerBatch << ", " << limit << " events";
+    }
+  }
+}
+
 class FailingSink : public CollectingSink {
  public:
   void event(const Event& e) override {
