@@ -107,8 +107,11 @@ FormatEntry mtfBinaryFormat() {
   entry.openWriter = [](const std::filesystem::path& output, const WriteOptions& options) {
     auto writer = std::make_unique<mtfbin::ArchiveWriter>(output);
     mtfbin::ArchiveWriter* archive = writer.get();
+    // Threads: the reader's; compaction (the writer); NLR; and the value columns' coding
+    // and deflate (the compactor's ChunkCompressor). Events reach the first two as shared
+    // batches (BatchingSink makes them if the reader gives single events).
     std::unique_ptr<TraceSink> sink = std::make_unique<OwnThreadSink>(std::move(writer));
-    // Loops (on by default): NLR runs beside the writer, on a second thread; each
+    // Loops (on by default): NLR runs beside the writer, on a thread of its own; each
     // location's loop nest becomes its annotation "nlr.loops" (src/nlr/loop_annotation.hpp)
     // through the model hook.
     const nlr::LoopAnnotationSink* loops = nullptr;
