@@ -25,13 +25,14 @@ struct RawChunk {
   std::vector<uint32_t> valueCounts;  // per event
   std::vector<uint64_t> values;       // all events' values, in order
   size_t size() const { return contexts.size(); }
-  // Room for `events` events (at most 2^16 reserved: chunks may be configured larger).
-  void reserve(uint64_t events) {
+  // Room for `events` events and `valueCount` values (at most 2^16 events reserved:
+  // chunks may be configured larger).
+  void reserve(uint64_t events, size_t valueCount) {
     const size_t n = static_cast<size_t>(events < (1u << 16) ? events : (1u << 16));
     contexts.reserve(n);
     times.reserve(n);
     valueCounts.reserve(n);
-    values.reserve(n);  // about one value per event in MPI traces (lengths, requests)
+    values.reserve(valueCount);
   }
   void add(uint32_t context, Tick time, const uint64_t* v, size_t count) {
     contexts.push_back(context);

@@ -26,7 +26,7 @@ Compactor::LocationState& Compactor::switchLocation(LocationId id) {
     s->id = id;
     s->stack.emplace_back();
     s->encoder = std::make_unique<ColumnEncoder>(options_.chunkEvents, options_.timePrediction);
-    if (compressor_) s->raw.reserve(chunkReserve(states_.size() + 1));
+    if (compressor_) s->raw.reserve(chunkReserve(states_.size() + 1), 0);
     states_.push_back(std::move(s));
   }
   last_ = states_[it->second].get();
@@ -64,9 +64,12 @@ void Compactor::flushChunk(LocationState& s) {
     if (s.raw.size() == 0) return;
     s.raw.firstEvent = s.chunkStart;
     s.chunkStart = s.events;
+    // The next chunk likely holds as many values per event as this one.
+    const uint64_t events = chunkReserve(states_.size());
+    const size_t values = static_cast<size_t>(s.raw.values.size() * events / s.raw.size());
     compressor_->submit(s.id, std::move(s.raw));
     s.raw = RawChunk{};
-    s.raw.reserve(chunkReserve(states_.size()));
+    s.raw.reserve(events, values);
     return;
   }
   if (s.encoder->empty()) return;
