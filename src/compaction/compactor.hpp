@@ -45,7 +45,7 @@ class Compactor : public TraceSink {
   void begin(const Definitions& defs) override;
   void event(const Event& e) override;
   void events(const SharedEventBatch& batch) override {
-    for (size_t i = 0; i < batch->size; ++i) Compactor::event(batch->events[i]);
+    forEachEvent(*batch, [this](const Event& e) { Compactor::event(e); });
   }
   void end() override;
 

@@ -18,7 +18,7 @@ void LoopAnnotationSink::event(const Event& e) {
 
 void LoopAnnotationSink::events(const SharedEventBatch& batch) {
   if (inner_) inner_->events(batch);
-  for (size_t i = 0; i < batch->size; ++i) nlr_.NlrSink::event(batch->events[i]);
+  forEachEvent(*batch, [this](const Event& e) { nlr_.NlrSink::event(e); });
 }
 
 void LoopAnnotationSink::end() {
