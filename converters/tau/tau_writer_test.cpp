@@ -248,7 +248,9 @@ TEST(TauWriter, MergingManyThreadFilesKeepsTimeAndInputOrder) {
   }
   while (merged.next(r)) {
     EXPECT_GE(r.time, previous.time);
-    if (r.time == previous.time) EXPECT_GT(r.thread, previous.thread);
+    if (r.time == previous.time) {
+      EXPECT_GT(r.thread, previous.thread);
+    }
     previous = r;
   }
 }

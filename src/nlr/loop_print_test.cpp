@@ -11,7 +11,7 @@ namespace {
 
 using testing::Wavefront;
 
-std::vector<LocationLoops> run(const Wavefront& w, const SignatureOptions& s, NlrSink& sink) {
+std::vector<LocationLoops> run(const Wavefront& w, NlrSink& sink) {
   sink.begin(w.defs);
   for (int r = 0; r < w.width * w.height; ++r)
     w.rankEvents(r, [&](const Event& e) { sink.event(e); });
@@ -29,7 +29,7 @@ TEST(LoopPrint, Figure3StyleProgram) {
   const Wavefront w(2, 2, 4, 3);
   const SignatureOptions s = compactNoSize();
   NlrSink sink({}, s);
-  const auto all = run(w, s, sink);
+  const auto all = run(w, sink);
   EventNamer namer(sink.definitions(), {s.fields});
   std::ostringstream out;
   printLoopProgram(out, all.at(0), namer);
@@ -67,7 +67,7 @@ TEST(LoopPrint, Figure3StyleProgram) {
 TEST(LoopPrint, SizesCallsAndEveryEvent) {
   const Wavefront w(2, 2, 3, 3);
   NlrSink sink({}, {});
-  const auto all = run(w, {}, sink);
+  const auto all = run(w, sink);
   EventNamer namer(sink.definitions(), {});
   std::ostringstream out;
   printLoopProgram(out, all.at(1), namer);
@@ -82,7 +82,7 @@ TEST(LoopPrint, JsonTreeAndStats) {
   const Wavefront w(2, 1, 3, 4);
   const SignatureOptions s = compactNoSize();
   NlrSink sink({}, s);
-  const auto all = run(w, s, sink);
+  const auto all = run(w, sink);
   EventNamer namer(sink.definitions(), {s.fields});
   std::ostringstream json;
   printLoopsJson(json, all, namer);
