@@ -68,21 +68,19 @@ struct Signature {
   // location's own rank in the communicator is unknown it is stored as is.
   std::vector<uint64_t> fields;
   std::vector<SignatureAttribute> attributes;  // in event order
-  bool operator==(const Signature&) const = default;
+  // Field by field: a signature holds a few fields and is compared once per event
+  // (the defaulted == compares the vectors through memcmp calls).
+  bool operator==(const Signature& o) const {
+    if (kind != o.kind || fields.size() != o.fields.size() ||
+        attributes.size() != o.attributes.size())
+      return false;
+    for (size_t i = 0; i < fields.size(); ++i)
+      if (fields[i] != o.fields[i]) return false;
+    for (size_t i = 0; i < attributes.size(); ++i)
+      if (!(attributes[i] == o.attributes[i])) return false;
+    return true;
+  }
 };
-
-// The same as ==, field by field: a signature holds a few fields, and this is on the
-// per-event path (vector == calls memcmp).
-inline bool sameSignature(const Signature& a, const Signature& b) {
-  if (a.kind != b.kind || a.fields.size() != b.fields.size() ||
-      a.attributes.size() != b.attributes.size())
-    return false;
-  for (size_t i = 0; i < a.fields.size(); ++i)
-    if (a.fields[i] != b.fields[i]) return false;
-  for (size_t i = 0; i < a.attributes.size(); ++i)
-    if (!(a.attributes[i] == b.attributes[i])) return false;
-  return true;
-}
 
 // True if field `index` of `kind` is kept in the structure; false if its value goes
 // into the columns. Refs, ranks, u8 enums and most u32 (tags, flags, counts) are

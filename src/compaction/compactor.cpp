@@ -94,7 +94,7 @@ SigId Compactor::internEvent(LocationState& s) {
   if (previous != kNoSig && previous < nextSig_.size()) {
     std::array<SigId, 2>& next = nextSig_[previous];
     for (int i = 0; i < 2; ++i) {
-      if (next[i] != kNoSig && sameSignature(model_.signatures[next[i]], scratchSig_)) {
+      if (next[i] != kNoSig && model_.signatures[next[i]] == scratchSig_) {
         std::swap(next[0], next[i]);  // the most recent first
         return s.lastSig = next[0];
       }

@@ -62,8 +62,7 @@ void DagBuilder::HashIndex::add(uint64_t h) {
 
 SigId DagBuilder::intern(const Signature& sig) {
   const uint64_t h = hashOf(sig);
-  const SigId found =
-      sigIndex_.find(h, [&](uint32_t id) { return sameSignature(model_.signatures[id], sig); });
+  const SigId found = sigIndex_.find(h, [&](uint32_t id) { return model_.signatures[id] == sig; });
   if (found != HashIndex::kNone) return found;
   if (model_.signatures.size() >= kNoSig - 1) throw std::length_error("too many signatures");
   model_.signatures.push_back(sig);
