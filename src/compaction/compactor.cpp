@@ -118,22 +118,28 @@ void Compactor::closeCall(LocationState& s, SigId leave) {
   if (leave != kNoSig) record(s, nodeContext(node), lastTime_);
 }
 
+namespace {
+
 // An Enter or Leave without attributes has the region as its only field and no value:
 // its signature is known by the region alone once seen (most events of a trace are
-// Enter or Leave). kNoSig if not known (yet) or not such an event.
+// Enter or Leave).
+bool isPlainRegionEvent(const Event& e) {
+  return (e.kind == EventKind::Enter || e.kind == EventKind::Leave) && e.fields.size() == 1 &&
+         e.attributes.empty();
+}
+
+}  // namespace
+
+// kNoSig if not known (yet) or not such an event.
 SigId Compactor::knownRegionSig(const Event& e) const {
-  if ((e.kind != EventKind::Enter && e.kind != EventKind::Leave) || e.fields.size() != 1 ||
-      !e.attributes.empty())
-    return kNoSig;
+  if (!isPlainRegionEvent(e)) return kNoSig;
   const std::vector<SigId>& table = regionSig_[e.kind == EventKind::Leave];
   return e.fields[0] < table.size() ? table[e.fields[0]] : kNoSig;
 }
 
 void Compactor::rememberRegionSig(const Event& e, SigId sig) {
   constexpr uint64_t kMaxRegions = uint64_t{1} << 20;  // the tables stay small
-  if ((e.kind != EventKind::Enter && e.kind != EventKind::Leave) || e.fields.size() != 1 ||
-      !e.attributes.empty() || e.fields[0] >= kMaxRegions)
-    return;
+  if (!isPlainRegionEvent(e) || e.fields[0] >= kMaxRegions) return;
   std::vector<SigId>& table = regionSig_[e.kind == EventKind::Leave];
   if (e.fields[0] >= table.size()) table.resize(e.fields[0] + 1, kNoSig);
   table[e.fields[0]] = sig;
