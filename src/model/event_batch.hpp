@@ -56,6 +56,11 @@ class EventBatcher {
   void commit() {
     if (++current_->size == batchEvents_) flush();
   }
+  // A copy of `e` as the next event.
+  void add(const Event& e) {
+    next() = e;
+    commit();
+  }
   // Hands on the events committed so far (nothing if there are none).
   void flush();
 

@@ -10,6 +10,12 @@ BackgroundSink::BackgroundSink(TraceSink& sink, size_t batchEvents, size_t maxBa
       wakeAt_(std::max<size_t>(maxQueued_ / 4, 1)),
       copies_([this](const SharedEventBatch& batch) { enqueue(batch); }, batchEvents) {}
 
+BackgroundSink::BackgroundSink(std::unique_ptr<TraceSink> sink, size_t batchEvents,
+                               size_t maxBatches)
+    : BackgroundSink(*sink, batchEvents, maxBatches) {
+  owned_ = std::move(sink);
+}
+
 BackgroundSink::~BackgroundSink() {
   stopWorker();
 }
@@ -31,8 +37,7 @@ void BackgroundSink::begin(const Definitions& defs) {
 }
 
 void BackgroundSink::event(const Event& e) {
-  copies_.next() = e;
-  copies_.commit();
+  copies_.add(e);
 }
 
 void BackgroundSink::events(const SharedEventBatch& batch) {

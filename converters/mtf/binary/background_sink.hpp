@@ -23,6 +23,9 @@ namespace mtf::mtfbin {
 class BackgroundSink : public TraceSink {
  public:
   explicit BackgroundSink(TraceSink& sink, size_t batchEvents = 4096, size_t maxBatches = 4);
+  // The same, owning the sink.
+  explicit BackgroundSink(std::unique_ptr<TraceSink> sink, size_t batchEvents = 4096,
+                          size_t maxBatches = 4);
   // Stops the worker (events not yet handed on are dropped).
   ~BackgroundSink() override;
   BackgroundSink(const BackgroundSink&) = delete;
@@ -42,6 +45,7 @@ class BackgroundSink : public TraceSink {
   void enqueue(const SharedEventBatch& batch);  // waits while the queue is full
   void stopWorker();
 
+  std::unique_ptr<TraceSink> owned_;  // empty if the caller owns the sink
   TraceSink& sink_;
   size_t maxQueued_;     // events
   size_t wakeAt_;        // events queued before a sleeping worker is woken

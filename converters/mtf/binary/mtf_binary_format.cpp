@@ -17,10 +17,7 @@ class BatchingSink : public TraceSink {
       : inner_(std::move(inner)),
         batcher_([this](const SharedEventBatch& batch) { inner_->events(batch); }) {}
   void begin(const Definitions& defs) override { inner_->begin(defs); }
-  void event(const Event& e) override {
-    batcher_.next() = e;
-    batcher_.commit();
-  }
+  void event(const Event& e) override { batcher_.add(e); }
   void events(const SharedEventBatch& batch) override {
     batcher_.flush();  // single events given before this batch go first
     inner_->events(batch);
@@ -35,25 +32,6 @@ class BatchingSink : public TraceSink {
  private:
   std::unique_ptr<TraceSink> inner_;
   EventBatcher batcher_;
-};
-
-// A sink that runs on a thread of its own, which it owns (a reader's batches reach it
-// without a copy): the archive writer, i.e. compaction, so that the reading thread only
-// reads.
-class OwnThreadSink : public TraceSink {
- public:
-  explicit OwnThreadSink(std::unique_ptr<TraceSink> sink)
-      : sink_(std::move(sink)), background_(*sink_, 4096, 8) {}
-  void begin(const Definitions& defs) override { background_.begin(defs); }
-  void event(const Event& e) override { background_.event(e); }
-  void events(const SharedEventBatch& batch) override { background_.events(batch); }
-  void end() override { background_.end(); }
-  LossReport losses() const override { return sink_->losses(); }
-  bool prefersBatches() const override { return true; }
-
- private:
-  std::unique_ptr<TraceSink> sink_;
-  mtfbin::BackgroundSink background_;
 };
 
 // The archive writer with NLR beside it on a second thread (NLR costs about as much as
@@ -110,7 +88,8 @@ FormatEntry mtfBinaryFormat() {
     // Threads: the reader's; compaction (the writer); NLR; and the value columns' coding
     // and deflate (the compactor's ChunkCompressor). Events reach the first two as shared
     // batches (BatchingSink makes them if the reader gives single events).
-    std::unique_ptr<TraceSink> sink = std::make_unique<OwnThreadSink>(std::move(writer));
+    std::unique_ptr<TraceSink> sink =
+        std::make_unique<mtfbin::BackgroundSink>(std::move(writer), 4096, 8);
     // Loops (on by default): NLR runs beside the writer, on a thread of its own; each
     // location's loop nest becomes its annotation "nlr.loops" (src/nlr/loop_annotation.hpp)
     // through the model hook.
