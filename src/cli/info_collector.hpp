@@ -16,15 +16,16 @@ class InfoCollector : public TraceSink {
   explicit InfoCollector(Progress* progress = nullptr) : progress_(progress) {}
   void begin(const Definitions&) override {}
   void event(const Event& e) override {
-    nesting_.NestingCheck::event(e);  // direct call: no second virtual dispatch per event
-    ++byKind_[static_cast<size_t>(e.kind)];
-    if (e.time < first_) first_ = e.time;
-    if (e.time > last_) last_ = e.time;
+    count(e);
     ++total_;
     if (progress_) progress_->tick(total_);
   }
   void events(const SharedEventBatch& batch) override {
-    for (size_t i = 0; i < batch->size; ++i) InfoCollector::event(batch->events[i]);
+    const Event* e = batch->events.data();
+    for (size_t i = 0; i < batch->size; ++i) count(e[i]);
+    const uint64_t before = total_;
+    total_ += batch->size;
+    if (progress_) progress_->advance(before, total_);
   }
   void end() override { nesting_.end(); }
 
@@ -37,6 +38,13 @@ class InfoCollector : public TraceSink {
   Tick last() const { return last_; }
 
  private:
+  void count(const Event& e) {
+    nesting_.NestingCheck::event(e);  // direct call: no second virtual dispatch per event
+    ++byKind_[static_cast<size_t>(e.kind)];
+    if (e.time < first_) first_ = e.time;
+    if (e.time > last_) last_ = e.time;
+  }
+
   Progress* progress_;
   NestingCheck nesting_;
   std::array<uint64_t, kEventKindCount> byKind_{};

@@ -14,13 +14,8 @@ NestingCheck::LocationNesting& NestingCheck::stateOf(LocationId id) {
   return *last_;
 }
 
-void NestingCheck::track(const Event& e) {
-  LocationNesting& s = last_ && last_->id == e.location ? *last_ : stateOf(e.location);
-  const uint64_t region = e.fields.empty() ? 0 : e.fields[0];
-  if (e.kind == EventKind::Leave) return leave(s, region);
-  if (s.regions.size() < kTrackedDepth) s.regions.push_back(region);
-  ++s.depth;
-  s.counts.maxDepth = std::max(s.counts.maxDepth, s.depth);
+void NestingCheck::grow(LocationNesting& s) {
+  s.regions.resize(std::min<size_t>(kTrackedDepth, std::max<size_t>(16, s.regions.size() * 2)));
 }
 
 void NestingCheck::leave(LocationNesting& s, uint64_t region) {
@@ -28,10 +23,7 @@ void NestingCheck::leave(LocationNesting& s, uint64_t region) {
     ++s.counts.unmatchedLeaves;
     return;
   }
-  if (s.regions.size() == s.depth) {
-    if (s.regions.back() != region) ++s.counts.mismatchedLeaves;
-    s.regions.pop_back();
-  }
+  if (s.depth <= kTrackedDepth && s.regions[s.depth - 1] != region) ++s.counts.mismatchedLeaves;
   --s.depth;
 }
 

@@ -44,14 +44,34 @@ class NestingCheck : public TraceSink {
   struct LocationNesting {
     LocationId id = 0;
     uint64_t depth = 0;
-    // Open regions, innermost last; beyond kTrackedDepth only the depth is counted (the
-    // region check is skipped there) so memory stays bounded on absurd nesting.
+    // regions[0, min(depth, kTrackedDepth)): the open regions, innermost last (entries
+    // past that are stale). Beyond kTrackedDepth only the depth is counted (the region
+    // check is skipped there) so memory stays bounded on absurd nesting.
     std::vector<uint64_t> regions;
     NestingSummary counts;
   };
   static constexpr uint64_t kTrackedDepth = uint64_t{1} << 20;
 
-  void track(const Event& e);
+  // Inline: the common cases (a nesting Enter, the Leave of the innermost open call) cost
+  // a few instructions; leave() handles the rest out of line.
+  void track(const Event& e) {
+    LocationNesting& s = last_ && last_->id == e.location ? *last_ : stateOf(e.location);
+    const uint64_t region = e.fields.empty() ? 0 : e.fields[0];
+    if (e.kind == EventKind::Leave) {
+      if (s.depth != 0 && s.depth <= kTrackedDepth && s.regions[s.depth - 1] == region) [[likely]] {
+        --s.depth;
+        return;
+      }
+      return leave(s, region);
+    }
+    if (s.depth < kTrackedDepth) [[likely]] {
+      if (s.depth == s.regions.size()) [[unlikely]]
+        grow(s);
+      s.regions[s.depth] = region;
+    }
+    if (++s.depth > s.counts.maxDepth) s.counts.maxDepth = s.depth;
+  }
+  static void grow(LocationNesting& s);
   LocationNesting& stateOf(LocationId id);
   void leave(LocationNesting& s, uint64_t region);
 

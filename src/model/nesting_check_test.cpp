@@ -55,6 +55,25 @@ TEST(NestingCheck, CountsCallsNeverLeftStrayAndCrossedLeaves) {
   EXPECT_EQ(check.describe(1).back(), "... and more locations");
 }
 
+// The open regions live in a buffer that grows and keeps stale entries past the depth:
+// after deep calls return, a shallower crossed Leave must still be compared with the
+// region actually open at its depth.
+TEST(NestingCheck, RegionsAreComparedAtTheirDepthAfterDeepCalls) {
+  NestingCheck check;
+  std::vector<std::string> steps;
+  for (int i = 0; i < 100; ++i) steps.push_back("E" + std::to_string(i));
+  for (int i = 99; i >= 1; --i) steps.push_back("L" + std::to_string(i));
+  steps.push_back("E7");
+  steps.push_back("L7");
+  steps.push_back("L5");  // crossed: region 0 is open
+  feed(check, 3, steps);
+  check.end();
+  EXPECT_EQ(check.summary().maxDepth, 100u);
+  EXPECT_EQ(check.summary().mismatchedLeaves, 1u);
+  EXPECT_EQ(check.summary().unmatchedLeaves, 0u);
+  EXPECT_EQ(check.summary().callsNeverLeft, 0u);
+}
+
 TEST(NestingCheck, VeryDeepNestingKeepsCounting) {
   NestingCheck check;
   std::vector<std::string> enters(300000, "E5");

@@ -15,6 +15,10 @@ class Progress {
   void tick(uint64_t done) {
     if (enabled_ && (done & 0xFFFF) == 0) maybePrint(done);
   }
+  // For a caller that counts in steps (a batch of events): `done` went up from `before`.
+  void advance(uint64_t before, uint64_t done) {
+    if (enabled_ && (before >> 16) != (done >> 16)) maybePrint(done);
+  }
   void finish();
 
  private:
