@@ -146,9 +146,23 @@ void splitPlane(const uint64_t* __restrict residuals, size_t n, unsigned plane,
   for (; i < n; ++i) bytes[i] = static_cast<uint8_t>(residuals[i] >> shift);
 }
 
+// How the byte plane bytes[0, n) is deflated, from its order-0 entropy:
+// - 7.875 bits per byte or more (the low plane of jittery times is near-uniform noise):
+//   stored. Huffman coding would save under 2% of it (measured: storing the low time plane
+//   of the 16 x 249 x 160 wavefront made its archive 2.5 KB smaller, the Huffman tables
+//   cost more than they saved) for most of the chunk thread's deflate time;
+// - 2 bits per byte or more: Huffman only (LZ77 finds nothing to match in noise);
+// - less: deflated at `level`.
+// Planes shorter than 4096 bytes are always deflated: too short to judge.
+ZlibSection planeSection(const uint8_t* bytes, size_t n, int level) {
+  const uint32_t entropy = n >= 4096 ? entropy256(bytes, n) : 0;
+  if (entropy >= 2016) return {n, 0, ZlibStrategy::Default};
+  if (entropy >= 2 * 256) return {n, 1, ZlibStrategy::HuffmanOnly};
+  return {n, level, ZlibStrategy::Default};
+}
+
 // Splits fixed 8-byte residuals (whose OR is `bits`) into byte planes, dropping all-zero
-// high planes; one section per plane: noisy planes (order-0 entropy of 2 bits per byte or
-// more) are only Huffman-coded, the others deflated at `level`.
+// high planes; one section per plane (planeSection).
 void putBytePlanes(std::vector<uint8_t>& out, std::vector<ZlibSection>& sections,
                    const uint64_t* residuals, size_t n, uint64_t bits, int level) {
   unsigned planes = 0;
@@ -160,9 +174,7 @@ void putBytePlanes(std::vector<uint8_t>& out, std::vector<ZlibSection>& sections
   for (unsigned p = 0; p < planes; ++p) {
     uint8_t* bytes = out.data() + start + p * n;
     splitPlane(residuals, n, p, bytes);
-    const bool noise = n >= 4096 && entropy256(bytes, n) >= 2 * 256;
-    addSection(sections,
-               {n, noise ? 1 : level, noise ? ZlibStrategy::HuffmanOnly : ZlibStrategy::Default});
+    addSection(sections, planeSection(bytes, n, level));
   }
 }
 

@@ -15,7 +15,7 @@ std::vector<uint8_t> zlibCompress(const uint8_t* data, size_t size, int level = 
 enum class ZlibStrategy : uint8_t { Default, HuffmanOnly, Rle };
 struct ZlibSection {
   size_t size;  // bytes of the input
-  int level;    // 1..9
+  int level;    // 0..9 (0: stored, not compressed)
   ZlibStrategy strategy;
 };
 // Compresses consecutive sections of `data` (their sizes sum to the input) into ONE zlib
