@@ -38,6 +38,9 @@ struct GlobalDefReaderCallbacksDeleter {
     OTF2_GlobalDefReaderCallbacks_Delete(c);
   }
 };
+struct DefReaderCallbacksDeleter {
+  void operator()(OTF2_DefReaderCallbacks* c) const { OTF2_DefReaderCallbacks_Delete(c); }
+};
 struct EvtReaderCallbacksDeleter {
   void operator()(OTF2_EvtReaderCallbacks* c) const { OTF2_EvtReaderCallbacks_Delete(c); }
 };
@@ -47,6 +50,7 @@ using ArchiveHandle = std::unique_ptr<OTF2_Archive, ArchiveCloser>;
 using AttributeListHandle = std::unique_ptr<OTF2_AttributeList, AttributeListDeleter>;
 using GlobalDefCallbacksHandle =
     std::unique_ptr<OTF2_GlobalDefReaderCallbacks, GlobalDefReaderCallbacksDeleter>;
+using DefCallbacksHandle = std::unique_ptr<OTF2_DefReaderCallbacks, DefReaderCallbacksDeleter>;
 using EvtCallbacksHandle = std::unique_ptr<OTF2_EvtReaderCallbacks, EvtReaderCallbacksDeleter>;
 
 // Routes the OTF2 library's own error messages into a per-thread buffer instead of

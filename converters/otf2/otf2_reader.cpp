@@ -103,6 +103,20 @@ void Otf2Reader::readGlobalDefinitions() {
   if (state.unknownRecords) losses_["OTF2 definitions of unknown kind"] += state.unknownRecords;
 }
 
+namespace {
+
+// Local definitions that change the events as the library reads them.
+OTF2_CallbackCode onMappingTable(void* mapped, OTF2_MappingType, const OTF2_IdMap*) {
+  *static_cast<bool*>(mapped) = true;
+  return OTF2_CALLBACK_SUCCESS;
+}
+OTF2_CallbackCode onClockOffset(void* mapped, OTF2_TimeStamp, int64_t, double) {
+  *static_cast<bool*>(mapped) = true;
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+}  // namespace
+
 // Local definitions hold the mapping tables and clock offsets the library applies to
 // the events; like otf2-print, a location without local definitions is fine.
 void Otf2Reader::readLocalDefinitions(const std::vector<LocationView>& locations) {
@@ -110,11 +124,18 @@ void Otf2Reader::readLocalDefinitions(const std::vector<LocationView>& locations
     takeLibraryMessage();
     return;
   }
+  const DefCallbacksHandle callbacks(OTF2_DefReaderCallbacks_New());
+  OTF2_DefReaderCallbacks_SetMappingTableCallback(callbacks.get(), &onMappingTable);
+  OTF2_DefReaderCallbacks_SetClockOffsetCallback(callbacks.get(), &onClockOffset);
   for (const LocationView& location : locations) {
     OTF2_DefReader* defReader = OTF2_Reader_GetDefReader(reader_.get(), location.id);
     if (!defReader) continue;
+    bool mapped = false;
+    OTF2_Reader_RegisterDefCallbacks(reader_.get(), defReader, callbacks.get(), &mapped);
     uint64_t records = 0;
-    OTF2_Reader_ReadAllLocalDefinitions(reader_.get(), defReader, &records);
+    if (OTF2_Reader_ReadAllLocalDefinitions(reader_.get(), defReader, &records) != OTF2_SUCCESS)
+      mapped = true;  // read in part: let the library apply whatever it has
+    if (mapped) mappedLocations_.insert(location.id);
     OTF2_Reader_CloseDefReader(reader_.get(), defReader);
   }
   OTF2_Reader_CloseDefFiles(reader_.get());
@@ -128,6 +149,10 @@ void Otf2Reader::readLocationEvents(OTF2_LocationRef location, OTF2_EvtReaderCal
     throw InputError(input_.string(), placeLocation(location),
                      "cannot read events: " + takeLibraryMessage());
   OTF2_Reader_RegisterEvtCallbacks(reader_.get(), evtReader, callbacks, &state);
+  if (!mappedLocations_.count(location)) {
+    OTF2_EvtReader_ApplyMappingTables(evtReader, false);
+    OTF2_EvtReader_ApplyClockOffsets(evtReader, false);
+  }
   uint64_t records = 0;
   const OTF2_ErrorCode status = OTF2_Reader_ReadAllLocalEvents(reader_.get(), evtReader, &records);
   OTF2_Reader_CloseEvtReader(reader_.get(), evtReader);
