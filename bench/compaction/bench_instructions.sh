@@ -47,12 +47,15 @@ thread_with() {
 }
 
 callgrind "$WORK/cg-bare" "$BARE" "$TRACE"
+callgrind "$WORK/cg-nomap" "$BARE" --no-mappings "$TRACE"
 callgrind "$WORK/cg-convert" "$MTF" -q convert "$TRACE" -o "$WORK/instructions.mtf" --force
 bare=$(instructions "$WORK"/cg-bare-*)
+nomap=$(instructions "$WORK"/cg-nomap-*)
 total=$(instructions "$WORK"/cg-convert-*)
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
 echo "trace: $TRACE ($("$BARE" "$TRACE" | awk '{print $1}') events)"
 printf "  %-34s %14s instructions\n" "otf2_bare_read" "$bare"
+printf "  %-34s %14s instructions\n" "otf2_bare_read --no-mappings" "$nomap"
 printf "  %-34s %14s instructions = %5sx the bare read\n" "mtf convert -> .mtf, all threads" \
   "$total" "$(ratio "$total" "$bare")"
 for part in "main thread:Otf2Reader::read" "compaction thread:Compactor::event" \
