@@ -2,7 +2,8 @@
 # Work of OTF2 -> .mtf counted in machine instructions (valgrind's callgrind), against the
 # bare OTF2 read of the same trace, and split by thread: unlike times, these counts do not
 # depend on what else runs on the machine, so a change can be judged on a loaded machine.
-# The trace is a small wavefront (16 ranks, ITERATIONS (default 10) x 160, ~0.57 M events):
+# The trace is a small wavefront (16 ranks, ITERATIONS (default 30) x 160, ~1.7 M events;
+# with 10 iterations the OTF2 library's fixed start-up cost was a third of the bare read):
 # callgrind runs about 50x slower than the program.
 #   total          every thread of `mtf convert`, against the bare read
 #   main thread        OTF2 reading and the event model (and the counts `convert` prints)
@@ -20,7 +21,7 @@ if ! command -v valgrind >/dev/null; then
   [[ $(id -u) = 0 ]] || { echo "needs valgrind (apt-get install valgrind)" >&2; exit 1; }
   apt-get install -y -qq valgrind >/dev/null
 fi
-ITERATIONS=${ITERATIONS:-10}
+ITERATIONS=${ITERATIONS:-30}
 TRACE=$WORK/wavefront-$ITERATIONS.otf2
 [[ -f $TRACE ]] || "$GEN" wavefront --ranks 16 --iterations "$ITERATIONS" --inner 160 \
   -o "$TRACE" >/dev/null 2>&1
