@@ -22,18 +22,11 @@ ColumnPredictor::Context& ColumnPredictor::firstUse(uint32_t id) {
 }
 
 uint64_t ColumnPredictor::predictDelta(const Context& c) const {
-  if (mode_ == 0) return static_cast<uint64_t>(c.history);
-  return static_cast<uint64_t>((c.history + 8) >> 4);
+  return mode_ == 0 ? predictPrevious(c) : predictAverage(c);
 }
 
 void ColumnPredictor::learnDelta(Context& c, uint64_t delta) const {
-  // Deltas are signed (times may go backwards); the average is exact integer arithmetic.
-  const __int128 signedDelta = static_cast<int64_t>(delta);
-  if (mode_ == 0)
-    c.history = signedDelta;
-  else
-    c.history = c.seenDelta ? c.history + (signedDelta * 16 - c.history) / 8 : signedDelta * 16;
-  c.seenDelta = true;
+  mode_ == 0 ? learnPrevious(c, delta) : learnAverage(c, delta);
 }
 
 // A context always carries the same number of values (it has one signature); a new count
@@ -56,6 +49,17 @@ void ColumnEncoder::addEvents(const uint32_t* contexts, const Tick* times, const
     firstTime_ = previousTime_ = minTime_ = maxTime_ = times[0];
   }
   if (timeResiduals_.size() < events_ + n) timeResiduals_.resize(events_ + n);
+  if (predictor_.mode() == 0)
+    addRows<0>(contexts, times, counts, values, n);
+  else
+    addRows<1>(contexts, times, counts, values, n);
+  events_ += n;
+}
+
+// The loop of addEvents, one copy per time prediction mode (no mode test per event).
+template <int Mode>
+void ColumnEncoder::addRows(const uint32_t* contexts, const Tick* times, const uint32_t* counts,
+                            const uint64_t* values, size_t n) {
   uint64_t* residuals = timeResiduals_.data() + events_;
   // Locals, not members: the stores through `residuals` would force members to memory.
   Tick previous = previousTime_, minTime = minTime_, maxTime = maxTime_;
@@ -67,8 +71,14 @@ void ColumnEncoder::addEvents(const uint32_t* contexts, const Tick* times, const
     minTime = time < minTime ? time : minTime;
     maxTime = time > maxTime ? time : maxTime;
     ColumnPredictor::Context& state = predictor_.context(contexts[i]);
-    const uint64_t predicted = predictor_.predictDelta(state);
-    predictor_.learnDelta(state, delta);
+    uint64_t predicted;
+    if constexpr (Mode == 0) {
+      predicted = ColumnPredictor::predictPrevious(state);
+      ColumnPredictor::learnPrevious(state, delta);
+    } else {
+      predicted = ColumnPredictor::predictAverage(state);
+      ColumnPredictor::learnAverage(state, delta);
+    }
     residuals[i] = zigzag(static_cast<int64_t>(delta - predicted));
     bits |= residuals[i];
     if (counts[i] > 0) {
@@ -80,7 +90,6 @@ void ColumnEncoder::addEvents(const uint32_t* contexts, const Tick* times, const
   minTime_ = minTime;
   maxTime_ = maxTime;
   residualBits_ = bits;
-  events_ += n;
 }
 
 // Codes `count` values as residuals against the previous values of `state`.

@@ -56,6 +56,24 @@ class ColumnPredictor {
   uint64_t predictDelta(const Context& c) const;
   // Learns the actual delta of `c`.
   void learnDelta(Context& c, uint64_t delta) const;
+  // The same for one mode, known where the caller is compiled (the encoder's loop).
+  static uint64_t predictPrevious(const Context& c) { return static_cast<uint64_t>(c.history); }
+  static void learnPrevious(Context& c, uint64_t delta) {
+    c.history = static_cast<int64_t>(delta);  // deltas are signed: times may go backwards
+    c.seenDelta = true;
+  }
+  static uint64_t predictAverage(const Context& c) {
+    return static_cast<uint64_t>((c.history + 8) >> 4);
+  }
+  static void learnAverage(Context& c, uint64_t delta) {
+    const int64_t d = static_cast<int64_t>(delta);
+    c.history = c.seenDelta ? averaged(c.history, d) : static_cast<__int128>(d) * 16;
+    c.seenDelta = true;
+  }
+  // The running average (times 16) after `delta`, in exact integer arithmetic.
+  static __int128 averaged(__int128 history, int64_t delta) {
+    return history + (static_cast<__int128>(delta) * 16 - history) / 8;
+  }
   // How deltas are predicted: 0 = the previous delta of the context; 1 = a running
   // average of the context's deltas (better when durations jitter around a mean).
   void setMode(uint8_t mode) { mode_ = mode; }
@@ -107,6 +125,9 @@ class ColumnEncoder {
   uint64_t events() const { return events_; }
 
  private:
+  template <int Mode>
+  void addRows(const uint32_t* contexts, const Tick* times, const uint32_t* counts,
+               const uint64_t* values, size_t n);
   void putValues(ColumnPredictor::Context& state, const uint64_t* values, size_t count);
 
   uint64_t chunkEvents_;
