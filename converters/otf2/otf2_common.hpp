@@ -16,11 +16,15 @@ namespace mtf::otf2 {
 // Appends an OTF2 value to a model record's fields: signed values as their two's
 // complement bits, so they round-trip exactly.
 template <typename T>
-void appendField(std::vector<uint64_t>& fields, T value) {
+uint64_t fieldBits(T value) {
   if constexpr (std::is_signed_v<T>)
-    fields.push_back(static_cast<uint64_t>(static_cast<int64_t>(value)));
+    return static_cast<uint64_t>(static_cast<int64_t>(value));
   else
-    fields.push_back(static_cast<uint64_t>(value));
+    return static_cast<uint64_t>(value);
+}
+template <typename T>
+void appendField(std::vector<uint64_t>& fields, T value) {
+  fields.push_back(fieldBits(value));
 }
 
 // Owning handles: every OTF2 object is released by its destructor.

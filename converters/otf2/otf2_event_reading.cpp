@@ -1,5 +1,6 @@
 #include "converters/otf2/otf2_event_reading.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <type_traits>
 
@@ -56,40 +57,59 @@ void undoConvention(const EventReadState& s, Event& e) {
   return OTF2_CALLBACK_INTERRUPT;
 }
 
-[[gnu::noinline]] void commitSlot(EventReadState& s) {
-  s.batcher->commit();
-}
-
-OTF2_CallbackCode deliver(EventReadState& s, Event& e, const OTF2_AttributeList* attributes) {
-  std::vector<EventAttribute>& attributesOut = e.attributes;
-  if (!attributesOut.empty()) attributesOut.clear();
-  const uint32_t count = attributes ? OTF2_AttributeList_GetNumberOfElements(attributes) : 0;
-  try {
-    if (count != 0) [[unlikely]]
-      copyAttributes(attributes, count, attributesOut);
-    if (s.conventionInUse) [[unlikely]]
-      undoConvention(s, e);
-    if (!s.batcher)
-      s.sink->event(e);
-    else
-      commitSlot(s);  // hands a full batch on (the sink may throw)
-  } catch (...) {
-    return failed(s);
-  }
+[[gnu::always_inline]] inline void countDelivered(EventReadState& s) {
   ++s.delivered;
   if (s.progress) [[unlikely]]
     s.progress->tick(s.delivered);
+}
+
+// Every case but the common one (an event without attributes into a batch with room
+// left): out of line, with the exception handling (the sink may throw).
+[[gnu::noinline]] OTF2_CallbackCode deliverRare(EventReadState& s, Event& e,
+                                                const OTF2_AttributeList* attributes,
+                                                uint32_t count) {
+  try {
+    if (count != 0) copyAttributes(attributes, count, e.attributes);
+    if (s.conventionInUse) undoConvention(s, e);
+    if (!s.batcher)
+      s.sink->event(e);
+    else
+      s.batcher->commit();  // the batch is full: it goes to the sink
+  } catch (...) {
+    return failed(s);
+  }
+  countDelivered(s);
   return OTF2_CALLBACK_SUCCESS;
 }
 
-// Out of line: the single-event path (mtf info, the writers) stays as small as it was.
-[[gnu::noinline]] Event& nextSlot(EventReadState& s) {
-  return s.batcher->next();
+// Inline in every callback: the common case is a few instructions and no call of ours.
+[[gnu::always_inline]] inline OTF2_CallbackCode deliver(EventReadState& s, Event& e,
+                                                        const OTF2_AttributeList* attributes) {
+  if (!e.attributes.empty()) e.attributes.clear();
+  const uint32_t count = attributes ? OTF2_AttributeList_GetNumberOfElements(attributes) : 0;
+  if (count != 0 || s.conventionInUse || !s.batcher || !s.batcher->commitIfRoom()) [[unlikely]]
+    return deliverRare(s, e, attributes, count);
+  countDelivered(s);
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+// A reused slot's fields keep their capacity: room for any OTF2 event's fields, made once.
+[[gnu::noinline]] void makeRoom(std::vector<uint64_t>& fields, size_t count) {
+  fields.reserve(std::max<size_t>(count, 8));
+}
+
+// push_back where there is room (makeRoom): telling the compiler so leaves the growth
+// path out of every callback.
+[[gnu::always_inline]] inline void appendWithinCapacity(std::vector<uint64_t>& fields,
+                                                        uint64_t value) {
+  if (fields.size() == fields.capacity()) __builtin_unreachable();
+  fields.push_back(value);
 }
 
 // The event to fill: the next slot of a batch, or the one single event.
-Event& start(EventReadState& s, EventKind kind, OTF2_LocationRef location, OTF2_TimeStamp time) {
-  Event& e = s.batcher ? nextSlot(s) : s.single;
+[[gnu::always_inline]] inline Event& start(EventReadState& s, EventKind kind,
+                                           OTF2_LocationRef location, OTF2_TimeStamp time) {
+  Event& e = s.batcher ? s.batcher->next() : s.single;
   e.kind = kind;
   e.location = location;
   e.time = time;
@@ -103,7 +123,9 @@ OTF2_CallbackCode onEvent(OTF2_LocationRef location, OTF2_TimeStamp time, uint64
                           OTF2_AttributeList* attributes, Args... args) {
   EventReadState& s = *static_cast<EventReadState*>(user);
   Event& e = start(s, Kind, location, time);
-  (appendField(e.fields, args), ...);
+  if (e.fields.capacity() < sizeof...(Args)) [[unlikely]]
+    makeRoom(e.fields, sizeof...(Args));
+  (appendWithinCapacity(e.fields, fieldBits(args)), ...);
   return deliver(s, e, attributes);
 }
 
