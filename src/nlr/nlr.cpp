@@ -101,6 +101,14 @@ void Nlr::startRunTable() const {
 }
 
 void Nlr::push(uint32_t symbol) {
+  pushSymbol(symbol);
+}
+
+void Nlr::push(std::span<const uint32_t> symbols) {
+  for (const uint32_t symbol : symbols) pushSymbol(symbol);
+}
+
+[[gnu::always_inline]] inline void Nlr::pushSymbol(uint32_t symbol) {
   ++pushed_;
   pushElement(eventKey(symbol));
   while (reduceOnce()) {

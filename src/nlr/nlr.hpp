@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <unordered_map>
 #include <vector>
 
@@ -75,6 +76,7 @@ class Nlr {
  public:
   explicit Nlr(const NlrOptions& options = {});
   void push(uint32_t symbol);
+  void push(std::span<const uint32_t> symbols);  // one after the other, in one loop
 
   uint64_t pushed() const { return pushed_; }
   size_t windowSize() const { return end_ - head_; }
@@ -99,6 +101,7 @@ class Nlr {
   Pos& lastPositionOf(ElementKey key);
   void forgetLastPosition(ElementKey key, Pos restored);
 
+  void pushSymbol(uint32_t symbol);
   void pushElement(ElementKey key);
   void popElement();
   void evictOldest();

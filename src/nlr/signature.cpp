@@ -149,7 +149,27 @@ std::optional<Signature> SignatureExtractor::signatureOf(const Event& e) {
   return s;
 }
 
+// Trace order in one loop, with the signature written inline: no call per event.
+void SignatureExtractor::appendSymbols(std::span<const Event> events, SignatureTable& table,
+                                       std::vector<uint32_t>& symbols) {
+  if (options_.canonicalCallOrder) {
+    for (const Event& e : events)
+      for (const Signature& s : releaseInCallOrder(e)) symbols.push_back(table.intern(s));
+    return;
+  }
+  constexpr size_t kAhead = 4;  // the fields of a batch were written on another core
+  for (size_t i = 0; i < events.size(); ++i) {
+    if (i + kAhead < events.size()) __builtin_prefetch(events[i + kAhead].fields.data());
+    if (writeSignature(events[i], current_)) symbols.push_back(table.intern(current_));
+  }
+}
+
 bool SignatureExtractor::signatureInto(const Event& e, Signature& s) {
+  return writeSignature(e, s);
+}
+
+[[gnu::always_inline]] inline bool SignatureExtractor::writeSignature(const Event& e,
+                                                                      Signature& s) {
   s = Signature{};
   s.kind = e.kind;
   const bool all = options_.selection == EventSelection::All;

@@ -140,6 +140,9 @@ class SignatureExtractor {
     if (!signatureInto(e, current_)) return {};
     return {&current_, 1};
   }
+  // Appends the symbols (interned in `table`) of the signatures `events` release, in order.
+  void appendSymbols(std::span<const Event> events, SignatureTable& table,
+                     std::vector<uint32_t>& symbols);
   // Releases what is held (at the end of the stream); valid until the next call.
   std::span<const Signature> releaseHeld();
   // The same, appended to `out`.
@@ -150,6 +153,7 @@ class SignatureExtractor {
  private:
   // Fills `s` with the signature of `e`; false if the selection leaves it out.
   bool signatureInto(const Event& e, Signature& s);
+  bool writeSignature(const Event& e, Signature& s);  // the same, inline in signature.cpp
   std::span<const Signature> releaseInCallOrder(const Event& e);
   void fillPointToPoint(const Event& e, Signature& s);
   void fillCollective(const Event& e, Signature& s) const;
