@@ -247,7 +247,7 @@ size_t Nlr::findFoldInTable(size_t limit) const {
   return 0;
 }
 
-inline bool Nlr::reduceOnce() {
+[[gnu::always_inline]] inline bool Nlr::reduceOnce() {
   if (windowSize() < 2) return false;
   size_t extensionLength = 0;
   const Pos loop = findExtension(extensionLength);

@@ -157,11 +157,16 @@ void SignatureExtractor::appendSymbols(std::span<const Event> events, SignatureT
       for (const Signature& s : releaseInCallOrder(e)) symbols.push_back(table.intern(s));
     return;
   }
+  // At most one symbol per event: written in place, no capacity check per symbol.
+  const size_t start = symbols.size();
+  symbols.resize(start + events.size());
+  uint32_t* out = symbols.data() + start;
   constexpr size_t kAhead = 4;  // the fields of a batch were written on another core
   for (size_t i = 0; i < events.size(); ++i) {
     if (i + kAhead < events.size()) __builtin_prefetch(events[i + kAhead].fields.data());
-    if (writeSignature(events[i], current_)) symbols.push_back(table.intern(current_));
+    if (writeSignature(events[i], current_)) *out++ = table.intern(current_);
   }
+  symbols.resize(static_cast<size_t>(out - symbols.data()));
 }
 
 bool SignatureExtractor::signatureInto(const Event& e, Signature& s) {
