@@ -69,7 +69,7 @@ void NlrSink::pushRun(LocationState& state, std::span<const Event> run) {
   state.eventsRead += run.size();
   runSymbols_.clear();
   state.extractor.appendSymbols(run, state.table, runSymbols_);
-  state.nlr.push(runSymbols_);
+  state.nlr.push(runSymbols_, state.table.size());
 }
 
 void NlrSink::end() {
