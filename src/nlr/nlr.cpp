@@ -106,11 +106,11 @@ void Nlr::push(uint32_t symbol) {
 
 void Nlr::push(std::span<const uint32_t> symbols, size_t symbolCount) {
   if (symbolCount > lastEvent_.size()) lastEvent_.resize(symbolCount, -1);
+  pushed_ += symbols.size();
   for (const uint32_t symbol : symbols) pushSymbol(symbol);
 }
 
 [[gnu::always_inline]] inline void Nlr::pushSymbol(uint32_t symbol) {
-  ++pushed_;
   pushElement(eventKey(symbol), lastEvent_[symbol]);
   while (reduceOnce()) {
   }

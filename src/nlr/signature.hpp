@@ -4,7 +4,6 @@
 // metric values). Signatures are hash-consed into small integer symbols.
 #pragma once
 
-#include <array>
 #include <cstdint>
 #include <cstring>
 #include <optional>
@@ -61,46 +60,72 @@ struct Signature {
   // The bytes (no padding, see below): six word comparisons instead of nine fields'.
   bool operator==(const Signature& o) const { return std::memcmp(this, &o, sizeof o) == 0; }
   auto operator<=>(const Signature&) const = default;
+  // The same as == Signature{kind, region} (the signature of an Enter or Leave), without
+  // writing that out: its first two words are made, the others are 0 (partner, size,
+  // size2 and ident default to 0).
+  bool isRegionEvent(EventKind k, Ref r) const {
+    Signature head;  // kind, flag, padding, region; comm, tag
+    head.kind = k;
+    head.region = r;
+    uint64_t expected[2], words[6];
+    std::memcpy(expected, &head, sizeof expected);
+    std::memcpy(words, this, sizeof words);
+    return words[0] == expected[0] && words[1] == expected[1] &&
+           (words[2] | words[3] | words[4] | words[5]) == 0;
+  }
 };
 static_assert(std::has_unique_object_representations_v<Signature>);
+static_assert(sizeof(Signature) == 6 * sizeof(uint64_t));  // isRegionEvent's words
 
 struct SignatureHash {
   size_t operator()(const Signature& s) const noexcept;
 };
 
 // Hash-consing: the same signature always gets the same symbol (0, 1, 2, ...).
-// Streams repeat themselves, so the table first tries the two symbols that followed the
-// previous symbol lately (a comparison each, no hash), then the hash table.
+// Streams repeat themselves, so the table first tries the symbol that followed the same
+// two symbols last time, then the one that followed the previous symbol (a comparison
+// each, no hash), then the hash table. Two symbols of context tell apart what one does
+// not: in a loop body, "Enter MPI_Recv" is followed by each of its receives in turn.
 class SignatureTable {
  public:
   uint32_t intern(const Signature& s) {
-    if (previous_ != kNone) {
-      Successors& next = successors_[previous_];
-      if (next[0] != kNone && bySymbol_[next[0]] == s) return previous_ = next[0];
-      if (next[1] != kNone && bySymbol_[next[1]] == s) {
-        std::swap(next[0], next[1]);
-        return previous_ = next[0];
-      }
-    }
-    const uint32_t symbol = lookup(s, SignatureHash{}(s));
-    if (previous_ != kNone) successors_[previous_] = {symbol, successors_[previous_][0]};
-    return previous_ = symbol;
+    const uint32_t guess = afterPair_[pairSlot()];
+    if (guess != kNone && bySymbol_[guess] == s) [[likely]]
+      return advance(guess);
+    return internUnguessed(s);
+  }
+  // intern(Signature{kind, region}), the signature of an Enter or Leave.
+  uint32_t internRegionEvent(EventKind kind, Ref region) {
+    const uint32_t guess = afterPair_[pairSlot()];
+    if (guess != kNone && bySymbol_[guess].isRegionEvent(kind, region)) [[likely]]
+      return advance(guess);
+    return internUnguessedRegionEvent(kind, region);
   }
   const std::vector<Signature>& all() const { return bySymbol_; }
   size_t size() const { return bySymbol_.size(); }
 
  private:
   static constexpr uint32_t kNone = 0xFFFFFFFFu;
+  size_t pairSlot() const { return (recent_ * 0x9E3779B97F4A7C15ull) >> pairShift_; }
+  uint32_t advance(uint32_t symbol) {
+    recent_ = (recent_ << 32) | symbol;
+    return symbol;
+  }
+  uint32_t internUnguessed(const Signature& s);
+  uint32_t internUnguessedRegionEvent(EventKind kind, Ref region);
   uint32_t lookup(const Signature& s, uint64_t hash);
   void grow();
   // Open addressing (linear probing), at most half full. A slot holds the upper 32 bits
   // of the hash (compared before the signature) and symbol+1 in the lower 32; 0 = empty.
   std::vector<uint64_t> slots_ = std::vector<uint64_t>(64, 0);
   std::vector<Signature> bySymbol_;
-  // symbol -> the last two symbols interned after it, the most recent first.
-  using Successors = std::array<uint32_t, 2>;
-  std::vector<Successors> successors_;
-  uint32_t previous_ = kNone;  // the symbol interned last
+  // The guesses, only ever checked: (the last two symbols, hashed) -> the symbol that
+  // followed them last time (twice the slots, emptied when they grow), and symbol -> the
+  // symbol interned after it last time.
+  std::vector<uint32_t> afterPair_ = std::vector<uint32_t>(128, kNone);
+  unsigned pairShift_ = 57;  // 64 - log2(afterPair_.size())
+  std::vector<uint32_t> follower_;
+  uint64_t recent_ = ~uint64_t{0};  // the last two symbols interned (kNone: none yet)
 };
 
 // What signatures need from the definitions: the world ranks of the members of every
@@ -154,6 +179,8 @@ class SignatureExtractor {
   // Fills `s` with the signature of `e`; false if the selection leaves it out.
   bool signatureInto(const Event& e, Signature& s);
   bool writeSignature(const Event& e, Signature& s);  // the same, inline in signature.cpp
+  static bool isRegionEvent(EventKind k) { return k == EventKind::Enter || k == EventKind::Leave; }
+  void trackRegion(const Event& e);  // after an Enter or Leave
   std::span<const Signature> releaseInCallOrder(const Event& e);
   void fillPointToPoint(const Event& e, Signature& s);
   void fillCollective(const Event& e, Signature& s) const;
