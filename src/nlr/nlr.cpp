@@ -138,21 +138,27 @@ inline void Nlr::forgetLastPosition(ElementKey key, Pos restored) {
 }
 
 // Forced: GCC keeps it out of line otherwise (three callers), at ~20 instructions a call.
-// `last` is lastPositionOf(key).
+// `last` is lastPositionOf(key). Members are read into locals before the first store: a
+// store of a position (int64) could alias them, and they would be read again after it.
 [[gnu::always_inline]] inline void Nlr::pushElement(ElementKey key, Pos& last) {
-  const Pos position = offset_ + static_cast<Pos>(end_);
+  const size_t end = end_;
+  const Pos position = offset_ + static_cast<Pos>(end);
   if (runs_) runs_->record(position, key);
-  prev_[end_] = last >= firstPos() ? last : -1;
+  const Pos first = firstPos();
+  ElementKey* const keys = buf_.get();
+  Pos* const prev = prev_.get();
+  Pos* const extNext = extNext_.get();
+  prev[end] = last >= first ? last : -1;
   last = position;
-  buf_[end_] = key;
+  keys[end] = key;
   if (isLoop(key)) {
     Pos& slot = extensionAt_[extensionSlot(position, key)];
-    extNext_[end_] = slot;
+    extNext[end] = slot;
     slot = position;
   } else {
-    extNext_[end_] = -1;
+    extNext[end] = -1;
   }
-  ++end_;
+  end_ = end + 1;
 }
 
 // Pops the `count` newest elements, newest first, restoring what their pushes changed.
