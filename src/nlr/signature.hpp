@@ -4,6 +4,9 @@
 // metric values). Signatures are hash-consed into small integer symbols.
 #pragma once
 
+#include <array>
+#include <bit>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <optional>
@@ -61,21 +64,24 @@ struct Signature {
   bool operator==(const Signature& o) const { return std::memcmp(this, &o, sizeof o) == 0; }
   auto operator<=>(const Signature&) const = default;
   // The same as == Signature{kind, region} (the signature of an Enter or Leave), without
-  // writing that out: its first two words are made, the others are 0 (partner, size,
-  // size2 and ident default to 0).
-  bool isRegionEvent(EventKind k, Ref r) const {
-    Signature head;  // kind, flag, padding, region; comm, tag
-    head.kind = k;
-    head.region = r;
-    uint64_t expected[2], words[6];
-    std::memcpy(expected, &head, sizeof expected);
-    std::memcpy(words, this, sizeof words);
-    return words[0] == expected[0] && words[1] == expected[1] &&
-           (words[2] | words[3] | words[4] | words[5]) == 0;
-  }
+  // making that: its first word is kind and region, the others are those of Signature{}.
+  bool isRegionEvent(EventKind k, Ref r) const;
 };
 static_assert(std::has_unique_object_representations_v<Signature>);
-static_assert(sizeof(Signature) == 6 * sizeof(uint64_t));  // isRegionEvent's words
+
+// isRegionEvent compares words: the layout it assumes.
+static_assert(sizeof(Signature) == 6 * sizeof(uint64_t) && offsetof(Signature, region) == 4 &&
+              std::endian::native == std::endian::little);
+inline constexpr std::array<uint64_t, 6> kEmptySignatureWords =
+    std::bit_cast<std::array<uint64_t, 6>>(Signature{});
+
+inline bool Signature::isRegionEvent(EventKind k, Ref r) const {
+  const auto words = std::bit_cast<std::array<uint64_t, 6>>(*this);
+  const uint64_t first = static_cast<uint64_t>(k) | uint64_t{r} << 32;  // flag, padding 0
+  return words[0] == first && words[1] == kEmptySignatureWords[1] &&
+         words[2] == kEmptySignatureWords[2] && words[3] == kEmptySignatureWords[3] &&
+         words[4] == kEmptySignatureWords[4] && words[5] == kEmptySignatureWords[5];
+}
 
 struct SignatureHash {
   size_t operator()(const Signature& s) const noexcept;
