@@ -57,8 +57,10 @@ void NlrSink::eventsOf(const EventBatch& batch) {
   const Event* events = batch.events.data();
   for (size_t first = 0; first < batch.size;) {
     const LocationId location = events[first].location;
-    size_t last = first + 1;
-    while (last < batch.size && events[last].location == location) ++last;
+    size_t last = first;
+    // The fields of a batch were written on another core: asked for as the run is found.
+    for (; last < batch.size && events[last].location == location; ++last)
+      __builtin_prefetch(events[last].fields.data());
     if (!onlyLocation_ || location == *onlyLocation_)
       pushRun(stateOf(location), {events + first, last - first});
     first = last;

@@ -183,10 +183,7 @@ void SignatureExtractor::appendSymbols(std::span<const Event> events, SignatureT
   // table's guess as such, without writing the signature out first.
   const bool regionsAsSuch =
       options_.fields == kAllFields && options_.selection == EventSelection::All;
-  constexpr size_t kAhead = 4;  // the fields of a batch were written on another core
-  for (size_t i = 0; i < events.size(); ++i) {
-    if (i + kAhead < events.size()) __builtin_prefetch(events[i + kAhead].fields.data());
-    const Event& e = events[i];
+  for (const Event& e : events) {
     if (regionsAsSuch && isRegionEvent(e.kind)) {
       trackRegion(e);
       *out++ = table.internRegionEvent(e.kind, static_cast<Ref>(e.field(0)));
