@@ -184,7 +184,7 @@ void SignatureExtractor::appendSymbols(std::span<const Event> events, SignatureT
   const bool regionsAsSuch =
       options_.fields == kAllFields && options_.selection == EventSelection::All;
   for (const Event& e : events) {
-    if (regionsAsSuch && isRegionEvent(e.kind)) {
+    if (regionsAsSuch && isEnterOrLeave(e.kind)) {
       trackRegion(e);
       *out++ = table.internRegionEvent(e.kind, static_cast<Ref>(e.field(0)));
     } else if (writeSignature(e, current_)) {
@@ -203,7 +203,7 @@ bool SignatureExtractor::signatureInto(const Event& e, Signature& s) {
   s = Signature{};
   s.kind = e.kind;
   const bool all = options_.selection == EventSelection::All;
-  if (isRegionEvent(e.kind)) {
+  if (isEnterOrLeave(e.kind)) {
     trackRegion(e);
     if (!all) return false;
     s.region = static_cast<Ref>(e.field(0));

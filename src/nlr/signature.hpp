@@ -185,7 +185,7 @@ class SignatureExtractor {
   // Fills `s` with the signature of `e`; false if the selection leaves it out.
   bool signatureInto(const Event& e, Signature& s);
   bool writeSignature(const Event& e, Signature& s);  // the same, inline in signature.cpp
-  static bool isRegionEvent(EventKind k) { return k == EventKind::Enter || k == EventKind::Leave; }
+  static bool isEnterOrLeave(EventKind k) { return k == EventKind::Enter || k == EventKind::Leave; }
   void trackRegion(const Event& e);  // after an Enter or Leave
   std::span<const Signature> releaseInCallOrder(const Event& e);
   void fillPointToPoint(const Event& e, Signature& s);
