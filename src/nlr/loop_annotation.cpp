@@ -18,7 +18,7 @@ void LoopAnnotationSink::event(const Event& e) {
 
 void LoopAnnotationSink::events(const SharedEventBatch& batch) {
   if (inner_) inner_->events(batch);
-  forEachEvent(*batch, [this](const Event& e) { nlr_.NlrSink::event(e); });
+  nlr_.eventsOf(*batch);
 }
 
 void LoopAnnotationSink::end() {

@@ -101,8 +101,17 @@ void Nlr::startRunTable() const {
 }
 
 void Nlr::push(uint32_t symbol) {
-  ++pushed_;
-  pushElement(eventKey(symbol));
+  push({&symbol, 1}, symbol + 1);
+}
+
+void Nlr::push(std::span<const uint32_t> symbols, size_t symbolCount) {
+  if (symbolCount > lastEvent_.size()) lastEvent_.resize(symbolCount, -1);
+  pushed_ += symbols.size();
+  for (const uint32_t symbol : symbols) pushSymbol(symbol);
+}
+
+[[gnu::always_inline]] inline void Nlr::pushSymbol(uint32_t symbol) {
+  pushElement(eventKey(symbol), lastEvent_[symbol]);
   while (reduceOnce()) {
   }
   while (windowSize() > options_.window) evictOldest();
@@ -111,16 +120,13 @@ void Nlr::push(uint32_t symbol) {
 // The helpers of push() below are `inline`: they run once or more per event, and as
 // calls their register saves and restores cost about as much as their work.
 inline Nlr::Pos& Nlr::lastPositionOf(ElementKey key) {
-  if (isLoop(key)) return lastLoop_[key];
-  const uint32_t symbol = symbolOf(key);
-  if (symbol >= lastEvent_.size()) lastEvent_.resize(symbol + 1, -1);
-  return lastEvent_[symbol];
+  return isLoop(key) ? lastLoop_[key] : lastEvent_[symbolOf(key)];
 }
 
-// Restores the last position of `key` after its newest occurrence left; loop keys with
-// no occurrence left in the window are erased so the index stays window-sized.
+// Restores the last position of `key` after its newest occurrence left (`restored`: a
+// position in the window or -1); loop keys with no occurrence left in the window are
+// erased so the index stays window-sized.
 inline void Nlr::forgetLastPosition(ElementKey key, Pos restored) {
-  if (restored < firstPos()) restored = -1;
   if (isLoop(key)) {
     if (restored < 0)
       lastLoop_.erase(key);
@@ -132,32 +138,52 @@ inline void Nlr::forgetLastPosition(ElementKey key, Pos restored) {
 }
 
 // Forced: GCC keeps it out of line otherwise (three callers), at ~20 instructions a call.
-[[gnu::always_inline]] inline void Nlr::pushElement(ElementKey key) {
-  const Pos position = offset_ + static_cast<Pos>(end_);
+// `last` is lastPositionOf(key). Members are read into locals before the first store: a
+// store of a position (int64) could alias them, and they would be read again after it.
+[[gnu::always_inline]] inline void Nlr::pushElement(ElementKey key, Pos& last) {
+  const size_t end = end_;
+  const Pos position = offset_ + static_cast<Pos>(end);
   if (runs_) runs_->record(position, key);
-  Pos& last = lastPositionOf(key);
-  prev_[end_] = last >= firstPos() ? last : -1;
+  const Pos first = firstPos();
+  ElementKey* const keys = buf_.get();
+  Pos* const prev = prev_.get();
+  Pos* const extNext = extNext_.get();
+  prev[end] = last >= first ? last : -1;
   last = position;
-  buf_[end_] = key;
+  keys[end] = key;
   if (isLoop(key)) {
     Pos& slot = extensionAt_[extensionSlot(position, key)];
-    extNext_[end_] = slot;
+    extNext[end] = slot;
     slot = position;
   } else {
-    extNext_[end_] = -1;
+    extNext[end] = -1;
   }
-  ++end_;
+  end_ = end + 1;
 }
 
-inline void Nlr::popElement() {
-  const size_t top = end_ - 1;
-  const ElementKey key = buf_[top];
-  forgetLastPosition(key, prev_[top]);
-  if (isLoop(key)) {
-    Pos& slot = extensionAt_[extensionSlot(topPos(), key)];
-    if (slot == topPos()) slot = extNext_[top];
+// Pops the `count` newest elements, newest first, restoring what their pushes changed.
+// Window bounds are kept in locals: the stores to the position arrays (int64) could
+// otherwise alias the members, which the compiler would then reload after each one.
+inline void Nlr::popElements(size_t count) {
+  const Pos first = firstPos();
+  const Pos offset = offset_;
+  const size_t stop = end_ - count;
+  const ElementKey* keys = buf_.get();
+  const Pos* prev = prev_.get();
+  Pos* lastEvent = lastEvent_.data();
+  for (size_t top = end_; top-- > stop;) {
+    const ElementKey key = keys[top];
+    const Pos restored = prev[top] >= first ? prev[top] : -1;
+    if (!isLoop(key)) [[likely]] {
+      lastEvent[symbolOf(key)] = restored;
+      continue;
+    }
+    forgetLastPosition(key, restored);
+    const Pos position = offset + static_cast<Pos>(top);
+    Pos& slot = extensionAt_[extensionSlot(position, key)];
+    if (slot == position) slot = extNext_[top];
   }
-  end_ = top;
+  end_ = stop;
 }
 
 void Nlr::evictOldest() {
@@ -239,7 +265,7 @@ size_t Nlr::findFoldInTable(size_t limit) const {
   return 0;
 }
 
-inline bool Nlr::reduceOnce() {
+[[gnu::always_inline]] inline bool Nlr::reduceOnce() {
   if (windowSize() < 2) return false;
   size_t extensionLength = 0;
   const Pos loop = findExtension(extensionLength);
@@ -254,16 +280,17 @@ inline bool Nlr::reduceOnce() {
 }
 
 void Nlr::extend(Pos loop, size_t k) {
-  for (size_t i = 0; i < k; ++i) popElement();
   const ElementKey key = at(loop);
-  popElement();
-  pushElement(loopKey(bodyOf(key), countOf(key) + 1));
+  popElements(k + 1);  // the copy, then the loop
+  const ElementKey extended = loopKey(bodyOf(key), countOf(key) + 1);
+  pushElement(extended, lastLoop_[extended]);
 }
 
 void Nlr::fold(size_t k) {
   const uint32_t body = bodies_.intern(&buf_[end_ - k], k);
-  for (size_t i = 0; i < k * options_.minReps; ++i) popElement();
-  pushElement(loopKey(body, options_.minReps));
+  popElements(k * options_.minReps);
+  const ElementKey loop = loopKey(body, options_.minReps);
+  pushElement(loop, lastLoop_[loop]);
 }
 
 LoopModel Nlr::model(std::vector<Signature> signatures) const {

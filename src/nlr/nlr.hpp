@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <unordered_map>
 #include <vector>
 
@@ -75,6 +76,8 @@ class Nlr {
  public:
   explicit Nlr(const NlrOptions& options = {});
   void push(uint32_t symbol);
+  // One after the other, in one loop; every symbol is below `symbolCount`.
+  void push(std::span<const uint32_t> symbols, size_t symbolCount);
 
   uint64_t pushed() const { return pushed_; }
   size_t windowSize() const { return end_ - head_; }
@@ -99,8 +102,9 @@ class Nlr {
   Pos& lastPositionOf(ElementKey key);
   void forgetLastPosition(ElementKey key, Pos restored);
 
-  void pushElement(ElementKey key);
-  void popElement();
+  void pushSymbol(uint32_t symbol);
+  void pushElement(ElementKey key, Pos& last);
+  void popElements(size_t count);
   void evictOldest();
   bool reduceOnce();
   Pos findExtension(size_t& bodyLength) const;

@@ -53,6 +53,27 @@ void NlrSink::event(const Event& e) {
   for (const Signature& s : state.extractor.release(e)) state.nlr.push(state.table.intern(s));
 }
 
+void NlrSink::eventsOf(const EventBatch& batch) {
+  const Event* events = batch.events.data();
+  for (size_t first = 0; first < batch.size;) {
+    const LocationId location = events[first].location;
+    size_t last = first;
+    // The fields of a batch were written on another core: asked for as the run is found.
+    for (; last < batch.size && events[last].location == location; ++last)
+      __builtin_prefetch(events[last].fields.data());
+    if (!onlyLocation_ || location == *onlyLocation_)
+      pushRun(stateOf(location), {events + first, last - first});
+    first = last;
+  }
+}
+
+void NlrSink::pushRun(LocationState& state, std::span<const Event> run) {
+  state.eventsRead += run.size();
+  runSymbols_.clear();
+  state.extractor.appendSymbols(run, state.table, runSymbols_);
+  state.nlr.push(runSymbols_, state.table.size());
+}
+
 void NlrSink::end() {
   for (auto& [id, state] : states_) {
     for (const Signature& s : state->extractor.releaseHeld())

@@ -5,10 +5,12 @@
 
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
+#include "model/event_batch.hpp"
 #include "model/trace_stream.hpp"
 #include "nlr/nlr.hpp"
 #include "nlr/signature.hpp"
@@ -31,6 +33,10 @@ class NlrSink : public TraceSink {
 
   void begin(const Definitions& defs) override;
   void event(const Event& e) override;
+  void events(const SharedEventBatch& batch) override { eventsOf(*batch); }
+  // The events of `batch`: each run of one location's events is turned into symbols, then
+  // pushed, stage by stage (no call per event, the state looked up once per run).
+  void eventsOf(const EventBatch& batch);
   void end() override;  // releases the events held for canonical order
 
   // One entry per location that had events, in the order of the location definitions
@@ -50,6 +56,7 @@ class NlrSink : public TraceSink {
     return switchTo(location);
   }
   LocationState& switchTo(LocationId location);
+  void pushRun(LocationState& state, std::span<const Event> run);
 
   NlrOptions nlrOptions_;
   SignatureOptions signatureOptions_;
@@ -63,6 +70,7 @@ class NlrSink : public TraceSink {
   std::vector<LocationState*> byDenseId_;
   LocationState* lastState_ = nullptr;
   LocationId lastLocation_ = kUndefinedId;
+  std::vector<uint32_t> runSymbols_;  // the symbols of the run being pushed (batch-sized)
 };
 
 }  // namespace mtf::nlr

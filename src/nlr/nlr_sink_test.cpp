@@ -154,5 +154,48 @@ TEST(NlrSink, OnlyLocationFilters) {
   EXPECT_EQ(results[0].worldRank, 1);
 }
 
+TEST(NlrSink, BatchesGiveTheSameResultsAsEventByEvent) {
+  // Batches of runs of one location (of several lengths, the locations interleaved by
+  // run), every view: the same models and counts as event by event.
+  const Wavefront w(3, 2, 6, 5);
+  std::vector<std::vector<Event>> perRank(6);
+  for (int r = 0; r < 6; ++r) w.rankEvents(r, [&](const Event& e) { perRank[r].push_back(e); });
+  SignatureOptions canonical;
+  canonical.canonicalCallOrder = true;
+  SignatureOptions noSize;
+  noSize.fields = kAllFields & ~kFieldSize;
+  for (const SignatureOptions& view : {SignatureOptions{}, compactView(), canonical, noSize}) {
+    NlrSink single({64, 3}, view), batched({64, 3}, view), only({64, 3}, view, LocationId{102});
+    for (NlrSink* sink : {&single, &batched, &only}) sink->begin(w.defs);
+    EventBatch batch;
+    std::vector<size_t> next(perRank.size(), 0);
+    for (size_t round = 0, done = 0; done < perRank.size(); ++round) {
+      done = 0;
+      for (size_t r = 0; r < perRank.size(); ++r) {
+        const size_t run = 1 + (round + r) % 9;
+        for (size_t i = 0; i < run && next[r] < perRank[r].size(); ++i) {
+          single.event(perRank[r][next[r]]);
+          batch.events.push_back(perRank[r][next[r]++]);
+        }
+        done += next[r] == perRank[r].size();
+      }
+      batch.size = batch.events.size();
+      batched.eventsOf(batch);
+      only.eventsOf(batch);
+      batch.events.clear();
+    }
+    for (NlrSink* sink : {&single, &batched, &only}) sink->end();
+    const auto a = single.results(), b = batched.results(), c = only.results();
+    ASSERT_EQ(a.size(), 6u);
+    ASSERT_EQ(b.size(), 6u);
+    for (size_t i = 0; i < a.size(); ++i) {
+      EXPECT_EQ(a[i].eventsRead, b[i].eventsRead);
+      EXPECT_EQ(a[i].model, b[i].model);
+    }
+    ASSERT_EQ(c.size(), 1u);
+    EXPECT_EQ(c[0].model, a[2].model);
+  }
+}
+
 }  // namespace
 }  // namespace mtf::nlr

@@ -64,6 +64,22 @@ size_t SignatureHash::operator()(const Signature& s) const noexcept {
   return static_cast<size_t>(h ^ (h >> 32));
 }
 
+uint32_t SignatureTable::internUnguessed(const Signature& s) {
+  const auto previous = static_cast<uint32_t>(recent_);
+  uint32_t symbol = previous == kNone ? kNone : follower_[previous];
+  if (symbol == kNone || !(bySymbol_[symbol] == s)) symbol = lookup(s, SignatureHash{}(s));
+  afterPair_[pairSlot()] = symbol;  // after lookup: it may have grown the table
+  if (previous != kNone) follower_[previous] = symbol;
+  return advance(symbol);
+}
+
+uint32_t SignatureTable::internUnguessedRegionEvent(EventKind kind, Ref region) {
+  Signature s;
+  s.kind = kind;
+  s.region = region;
+  return internUnguessed(s);
+}
+
 uint32_t SignatureTable::lookup(const Signature& s, uint64_t hash) {
   const size_t mask = slots_.size() - 1;
   const uint64_t tag = hash & ~uint64_t{0xFFFFFFFF};
@@ -72,7 +88,7 @@ uint32_t SignatureTable::lookup(const Signature& s, uint64_t hash) {
     if (slot == 0) {
       const auto symbol = static_cast<uint32_t>(bySymbol_.size());
       bySymbol_.push_back(s);
-      successors_.push_back({kNone, kNone});
+      follower_.push_back(kNone);
       slots_[i] = tag | (uint64_t{symbol} + 1);
       if (2 * bySymbol_.size() > slots_.size()) grow();
       return symbol;
@@ -93,6 +109,8 @@ void SignatureTable::grow() {
     slots[i] = slot;
   }
   slots_ = std::move(slots);
+  afterPair_.assign(2 * slots_.size(), kNone);
+  --pairShift_;
 }
 
 SignatureContext::SignatureContext(const Definitions& defs) {
@@ -149,22 +167,44 @@ std::optional<Signature> SignatureExtractor::signatureOf(const Event& e) {
   return s;
 }
 
+// Trace order in one loop, with the signature written inline: no call per event.
+void SignatureExtractor::appendSymbols(std::span<const Event> events, SignatureTable& table,
+                                       std::vector<uint32_t>& symbols) {
+  if (options_.canonicalCallOrder) {
+    for (const Event& e : events)
+      for (const Signature& s : releaseInCallOrder(e)) symbols.push_back(table.intern(s));
+    return;
+  }
+  // At most one symbol per event: written in place, no capacity check per symbol.
+  const size_t start = symbols.size();
+  symbols.resize(start + events.size());
+  uint32_t* out = symbols.data() + start;
+  // Enters and Leaves with every field kept are {kind, region}: checked against the
+  // table's guess as such, without writing the signature out first.
+  const bool regionsAsSuch =
+      options_.fields == kAllFields && options_.selection == EventSelection::All;
+  for (const Event& e : events) {
+    if (regionsAsSuch && isEnterOrLeave(e.kind)) {
+      trackRegion(e);
+      *out++ = table.internRegionEvent(e.kind, static_cast<Ref>(e.field(0)));
+    } else if (writeSignature(e, current_)) {
+      *out++ = table.intern(current_);
+    }
+  }
+  symbols.resize(static_cast<size_t>(out - symbols.data()));
+}
+
 bool SignatureExtractor::signatureInto(const Event& e, Signature& s) {
+  return writeSignature(e, s);
+}
+
+[[gnu::always_inline]] inline bool SignatureExtractor::writeSignature(const Event& e,
+                                                                      Signature& s) {
   s = Signature{};
   s.kind = e.kind;
   const bool all = options_.selection == EventSelection::All;
-  if (e.kind == EventKind::Enter) {
-    if (openRegions_.size() < kMaxCallDepth)
-      openRegions_.push_back(static_cast<Ref>(e.field(0)));
-    else
-      ++overflowDepth_;
-    if (!all) return false;
-    s.region = static_cast<Ref>(e.field(0));
-  } else if (e.kind == EventKind::Leave) {
-    if (overflowDepth_ > 0)
-      --overflowDepth_;
-    else if (!openRegions_.empty())
-      openRegions_.pop_back();
+  if (isEnterOrLeave(e.kind)) {
+    trackRegion(e);
     if (!all) return false;
     s.region = static_cast<Ref>(e.field(0));
   } else if (isMpiPointToPoint(e.kind)) {
@@ -177,6 +217,20 @@ bool SignatureExtractor::signatureInto(const Event& e, Signature& s) {
   }
   if (options_.fields != kAllFields) applyFieldMask(s);
   return true;
+}
+
+// Keeps the stack of open regions (the enclosing MPI call of an MPI event).
+[[gnu::always_inline]] inline void SignatureExtractor::trackRegion(const Event& e) {
+  if (e.kind == EventKind::Enter) {
+    if (openRegions_.size() < kMaxCallDepth)
+      openRegions_.push_back(static_cast<Ref>(e.field(0)));
+    else
+      ++overflowDepth_;
+  } else if (overflowDepth_ > 0) {
+    --overflowDepth_;
+  } else if (!openRegions_.empty()) {
+    openRegions_.pop_back();
+  }
 }
 
 // Signatures are written where they are released from (current_ or the end of held_),

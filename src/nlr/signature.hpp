@@ -5,6 +5,8 @@
 #pragma once
 
 #include <array>
+#include <bit>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <optional>
@@ -61,46 +63,75 @@ struct Signature {
   // The bytes (no padding, see below): six word comparisons instead of nine fields'.
   bool operator==(const Signature& o) const { return std::memcmp(this, &o, sizeof o) == 0; }
   auto operator<=>(const Signature&) const = default;
+  // The same as == Signature{kind, region} (the signature of an Enter or Leave), without
+  // making that: its first word is kind and region, the others are those of Signature{}.
+  bool isRegionEvent(EventKind k, Ref r) const;
 };
 static_assert(std::has_unique_object_representations_v<Signature>);
+
+// isRegionEvent compares words: the layout it assumes.
+static_assert(sizeof(Signature) == 6 * sizeof(uint64_t) && offsetof(Signature, region) == 4 &&
+              std::endian::native == std::endian::little);
+inline constexpr std::array<uint64_t, 6> kEmptySignatureWords =
+    std::bit_cast<std::array<uint64_t, 6>>(Signature{});
+
+inline bool Signature::isRegionEvent(EventKind k, Ref r) const {
+  const auto words = std::bit_cast<std::array<uint64_t, 6>>(*this);
+  const uint64_t first = static_cast<uint64_t>(k) | uint64_t{r} << 32;  // flag, padding 0
+  return words[0] == first && words[1] == kEmptySignatureWords[1] &&
+         words[2] == kEmptySignatureWords[2] && words[3] == kEmptySignatureWords[3] &&
+         words[4] == kEmptySignatureWords[4] && words[5] == kEmptySignatureWords[5];
+}
 
 struct SignatureHash {
   size_t operator()(const Signature& s) const noexcept;
 };
 
 // Hash-consing: the same signature always gets the same symbol (0, 1, 2, ...).
-// Streams repeat themselves, so the table first tries the two symbols that followed the
-// previous symbol lately (a comparison each, no hash), then the hash table.
+// Streams repeat themselves, so the table first tries the symbol that followed the same
+// two symbols last time, then the one that followed the previous symbol (a comparison
+// each, no hash), then the hash table. Two symbols of context tell apart what one does
+// not: in a loop body, "Enter MPI_Recv" is followed by each of its receives in turn.
 class SignatureTable {
  public:
   uint32_t intern(const Signature& s) {
-    if (previous_ != kNone) {
-      Successors& next = successors_[previous_];
-      if (next[0] != kNone && bySymbol_[next[0]] == s) return previous_ = next[0];
-      if (next[1] != kNone && bySymbol_[next[1]] == s) {
-        std::swap(next[0], next[1]);
-        return previous_ = next[0];
-      }
-    }
-    const uint32_t symbol = lookup(s, SignatureHash{}(s));
-    if (previous_ != kNone) successors_[previous_] = {symbol, successors_[previous_][0]};
-    return previous_ = symbol;
+    const uint32_t guess = afterPair_[pairSlot()];
+    if (guess != kNone && bySymbol_[guess] == s) [[likely]]
+      return advance(guess);
+    return internUnguessed(s);
+  }
+  // intern(Signature{kind, region}), the signature of an Enter or Leave.
+  uint32_t internRegionEvent(EventKind kind, Ref region) {
+    const uint32_t guess = afterPair_[pairSlot()];
+    if (guess != kNone && bySymbol_[guess].isRegionEvent(kind, region)) [[likely]]
+      return advance(guess);
+    return internUnguessedRegionEvent(kind, region);
   }
   const std::vector<Signature>& all() const { return bySymbol_; }
   size_t size() const { return bySymbol_.size(); }
 
  private:
   static constexpr uint32_t kNone = 0xFFFFFFFFu;
+  size_t pairSlot() const { return (recent_ * 0x9E3779B97F4A7C15ull) >> pairShift_; }
+  uint32_t advance(uint32_t symbol) {
+    recent_ = (recent_ << 32) | symbol;
+    return symbol;
+  }
+  uint32_t internUnguessed(const Signature& s);
+  uint32_t internUnguessedRegionEvent(EventKind kind, Ref region);
   uint32_t lookup(const Signature& s, uint64_t hash);
   void grow();
   // Open addressing (linear probing), at most half full. A slot holds the upper 32 bits
   // of the hash (compared before the signature) and symbol+1 in the lower 32; 0 = empty.
   std::vector<uint64_t> slots_ = std::vector<uint64_t>(64, 0);
   std::vector<Signature> bySymbol_;
-  // symbol -> the last two symbols interned after it, the most recent first.
-  using Successors = std::array<uint32_t, 2>;
-  std::vector<Successors> successors_;
-  uint32_t previous_ = kNone;  // the symbol interned last
+  // The guesses, only ever checked: (the last two symbols, hashed) -> the symbol that
+  // followed them last time (twice the slots, emptied when they grow), and symbol -> the
+  // symbol interned after it last time.
+  std::vector<uint32_t> afterPair_ = std::vector<uint32_t>(128, kNone);
+  unsigned pairShift_ = 57;  // 64 - log2(afterPair_.size())
+  std::vector<uint32_t> follower_;
+  uint64_t recent_ = ~uint64_t{0};  // the last two symbols interned (kNone: none yet)
 };
 
 // What signatures need from the definitions: the world ranks of the members of every
@@ -140,6 +171,9 @@ class SignatureExtractor {
     if (!signatureInto(e, current_)) return {};
     return {&current_, 1};
   }
+  // Appends the symbols (interned in `table`) of the signatures `events` release, in order.
+  void appendSymbols(std::span<const Event> events, SignatureTable& table,
+                     std::vector<uint32_t>& symbols);
   // Releases what is held (at the end of the stream); valid until the next call.
   std::span<const Signature> releaseHeld();
   // The same, appended to `out`.
@@ -150,6 +184,9 @@ class SignatureExtractor {
  private:
   // Fills `s` with the signature of `e`; false if the selection leaves it out.
   bool signatureInto(const Event& e, Signature& s);
+  bool writeSignature(const Event& e, Signature& s);  // the same, inline in signature.cpp
+  static bool isEnterOrLeave(EventKind k) { return k == EventKind::Enter || k == EventKind::Leave; }
+  void trackRegion(const Event& e);  // after an Enter or Leave
   std::span<const Signature> releaseInCallOrder(const Event& e);
   void fillPointToPoint(const Event& e, Signature& s);
   void fillCollective(const Event& e, Signature& s) const;

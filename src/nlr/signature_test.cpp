@@ -4,6 +4,7 @@
 
 #include <map>
 #include <random>
+#include <vector>
 
 #include "nlr/test_wavefront.hpp"
 #include "util/error.hpp"
@@ -150,6 +151,48 @@ TEST(SignatureTable, SymbolsFollowFirstAppearanceWhateverTheSuccessorGuess) {
     ASSERT_EQ(table.all()[symbol], s);
   }
   EXPECT_EQ(table.size(), reference.size());
+}
+
+TEST(Signature, IsRegionEventIsEqualityWithKindAndRegion) {
+  Signature enter;
+  enter.kind = EventKind::Enter;
+  enter.region = 7;
+  EXPECT_TRUE(enter.isRegionEvent(EventKind::Enter, 7));
+  EXPECT_FALSE(enter.isRegionEvent(EventKind::Leave, 7));
+  EXPECT_FALSE(enter.isRegionEvent(EventKind::Enter, 8));
+  // Any other field set makes it another signature.
+  const std::vector<void (*)(Signature&)> changes = {[](Signature& s) { s.partnerRelative = true; },
+                                                     [](Signature& s) { s.comm = 0; },
+                                                     [](Signature& s) { s.tag = 1; },
+                                                     [](Signature& s) { s.partner = -1; },
+                                                     [](Signature& s) { s.size = 1; },
+                                                     [](Signature& s) { s.size2 = 1; },
+                                                     [](Signature& s) { s.ident = 1; }};
+  for (const auto change : changes) {
+    Signature other = enter;
+    change(other);
+    EXPECT_FALSE(other.isRegionEvent(EventKind::Enter, 7));
+  }
+}
+
+TEST(SignatureTable, RegionEventsGetTheSymbolsOfTheirSignatures) {
+  // Enters and Leaves interned as such or as signatures, mixed with sends, in a cycle
+  // (the guesses are right) and at random (they are wrong): the same symbols.
+  std::mt19937 rng(5);
+  SignatureTable asSuch, asSignatures;
+  for (int i = 0; i < 20000; ++i) {
+    Signature s;
+    const uint32_t step = i % 11 == 0 ? rng() % 40 : i % 6;
+    s.kind = step % 3 == 0   ? EventKind::Enter
+             : step % 3 == 1 ? EventKind::Leave
+                             : EventKind::MpiSend;
+    s.region = step / 3;
+    const uint32_t expected = asSignatures.intern(s);
+    const bool regionEvent = s.kind != EventKind::MpiSend;
+    ASSERT_EQ(regionEvent ? asSuch.internRegionEvent(s.kind, s.region) : asSuch.intern(s),
+              expected);
+  }
+  EXPECT_EQ(asSuch.all(), asSignatures.all());
 }
 
 }  // namespace
