@@ -88,6 +88,7 @@ NodeId DagBuilder::internNode(NodeKind kind, SigId sig, SigId leaveSig,
   if (kind == NodeKind::Call) n.eventCount += 1 + (leaveSig != kNoSig ? 1 : 0);
   if (kind != NodeKind::Call && kind != NodeKind::Sequence) n.eventCount = 1;
   nodeIndex_.add(h);
+  callRegion_.push_back(kind == NodeKind::Call ? regionOf(model_.signatures[sig]) : kUndefinedRef);
   return static_cast<NodeId>(model_.nodes.size() - 1);
 }
 
@@ -97,8 +98,7 @@ uint64_t DagBuilder::eventCountOf(const std::vector<Edge>& edges) const {
   return n;
 }
 
-NodeId DagBuilder::leaf(SigId sig) {
-  if (sig < leafOfSig_.size() && leafOfSig_[sig] != kNoNode) return leafOfSig_[sig];
+NodeId DagBuilder::newLeaf(SigId sig) {
   static const std::vector<Edge> kNoEdges;
   const NodeId id = internNode(leafKindOf(model_.signatures[sig].kind), sig, kNoSig, kNoEdges);
   if (sig >= leafOfSig_.size()) leafOfSig_.resize(size_t{sig} + 1, kNoNode);
@@ -106,21 +106,16 @@ NodeId DagBuilder::leaf(SigId sig) {
   return id;
 }
 
-NodeId DagBuilder::call(SigId enter, SigId leave, const std::vector<Edge>& children) {
-  return internNode(NodeKind::Call, enter, leave, children);
+NodeId DagBuilder::newCall(SigId enter, SigId leave, const std::vector<Edge>& children) {
+  const NodeId id = internNode(NodeKind::Call, enter, leave, children);
+  if (enter >= lastCallsOf_.size())
+    lastCallsOf_.resize(size_t{enter} + 1, std::array<NodeId, 2>{kNoNode, kNoNode});
+  lastCallsOf_[enter] = {id, lastCallsOf_[enter][0]};
+  return id;
 }
 
 NodeId DagBuilder::sequence(const std::vector<Edge>& children) {
   return internNode(NodeKind::Sequence, kNoSig, kNoSig, children);
-}
-
-EdgeType DagBuilder::edgeType(NodeId child, Ref parentRegion) const {
-  const Node& n = model_.nodes[child];
-  if (n.kind == NodeKind::Sequence) return EdgeType::Sequence;
-  if (n.kind == NodeKind::Call && parentRegion != kUndefinedRef &&
-      regionOf(model_.signatures[n.sig]) == parentRegion)
-    return EdgeType::Recursive;
-  return EdgeType::Regular;
 }
 
 void DagBuilder::append(std::vector<Edge>& list, NodeId child, uint64_t repetitions,
