@@ -40,18 +40,25 @@ uint64_t Compactor::chunkReserve(size_t locations) const {
                   options_.bufferedEventBudget / std::max<size_t>(locations, 1));
 }
 
-void Compactor::record(LocationState& s, uint32_t context, Tick time) {
+// Once per event: inline.
+inline void Compactor::record(LocationState& s, uint32_t context, Tick time) {
   ++s.events;
   ++bufferedEvents_;
-  if (compressor_) {
-    s.raw.add(context, time, scratchValues_.data(), scratchValues_.size());
-    if (s.raw.size() >= options_.chunkEvents) flushChunk(s);
+  if (compressor_) [[likely]] {
+    s.raw.add(context, time, scratchValues_.data(), scratchValueCount_);
+    if (s.raw.size() >= options_.chunkEvents) [[unlikely]]
+      flushChunk(s);
   } else {
-    s.encoder->add(context, time, scratchValues_.data(), scratchValues_.size());
-    if (s.encoder->full()) flushChunk(s);
+    encodeRow(s, context, time);
   }
   // After the event is in its chunk: flushing before would leave it outside every chunk.
-  if (bufferedEvents_ > options_.bufferedEventBudget) flushAllChunks();
+  if (bufferedEvents_ > options_.bufferedEventBudget) [[unlikely]]
+    flushAllChunks();
+}
+
+void Compactor::encodeRow(LocationState& s, uint32_t context, Tick time) {
+  s.encoder->add(context, time, scratchValues_.data(), scratchValueCount_);
+  if (s.encoder->full()) flushChunk(s);
 }
 
 void Compactor::flushAllChunks() {
@@ -66,7 +73,7 @@ void Compactor::flushChunk(LocationState& s) {
     s.chunkStart = s.events;
     // The next chunk likely holds as many values per event as this one.
     const uint64_t events = chunkReserve(states_.size());
-    const size_t values = static_cast<size_t>(s.raw.values.size() * events / s.raw.size());
+    const size_t values = static_cast<size_t>(s.raw.valueCount() * events / s.raw.size());
     compressor_->submit(s.id, std::move(s.raw));
     s.raw = RawChunk{};
     s.raw.reserve(events, values);
@@ -148,10 +155,10 @@ void Compactor::rememberRegionSig(const Event& e, SigId sig) {
 SigId Compactor::signatureOf(LocationState& s, const Event& e) {
   SigId sig = knownRegionSig(e);
   if (sig != kNoSig) {
-    scratchValues_.clear();
+    scratchValueCount_ = 0;
     return s.lastSig = sig;
   }
-  splitEvent(e, *ranks_, scratchSig_, scratchValues_);
+  scratchValueCount_ = splitEvent(e, *ranks_, scratchSig_, scratchValues_);
   sig = internEvent(s);
   rememberRegionSig(e, sig);
   return sig;
@@ -178,6 +185,10 @@ void Compactor::event(const Event& e) {
   OpenCall& parent = s.stack[s.depth - 1];
   dag_->append(parent.children, node, 1, parent.region);
   record(s, nodeContext(node), e.time);
+}
+
+void Compactor::events(const SharedEventBatch& batch) {
+  forEachEvent(*batch, [this](const Event& e) { Compactor::event(e); });
 }
 
 void Compactor::finishLocation(LocationState& s) {

@@ -44,9 +44,7 @@ class Compactor : public TraceSink {
 
   void begin(const Definitions& defs) override;
   void event(const Event& e) override;
-  void events(const SharedEventBatch& batch) override {
-    forEachEvent(*batch, [this](const Event& e) { Compactor::event(e); });
-  }
+  void events(const SharedEventBatch& batch) override;
   void end() override;
 
   // The model (complete after end()).
@@ -78,6 +76,7 @@ class Compactor : public TraceSink {
   }
   LocationState& switchLocation(LocationId id);  // makes `id` the current location
   void record(LocationState& s, uint32_t context, Tick time);
+  void encodeRow(LocationState& s, uint32_t context, Tick time);  // without background compression
   void flushChunk(LocationState& s);
   uint64_t chunkReserve(size_t locations) const;
   void flushAllChunks();
@@ -101,7 +100,8 @@ class Compactor : public TraceSink {
   // nextSig_[a]: the two signatures that followed `a` lately, the most recent first
   // (tried before hashing: in loops, the next signature is nearly always one of them).
   std::vector<std::array<SigId, 2>> nextSig_;
-  std::vector<uint64_t> scratchValues_;
+  std::vector<uint64_t> scratchValues_;  // the event's values: the first scratchValueCount_
+  size_t scratchValueCount_ = 0;
   std::array<std::vector<SigId>, 2> regionSig_;  // [Enter, Leave][region]: see knownRegionSig
   Tick lastTime_ = 0;                            // time of the Leave closeCall records
   uint64_t bufferedEvents_ = 0;                  // events in unfinished chunks, all locations

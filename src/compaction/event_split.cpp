@@ -26,6 +26,8 @@ struct LayoutTable {
         layout.action.push_back(!layout.structural[i] ? KindLayout::kValue
                                 : rank                ? KindLayout::kRank
                                                       : KindLayout::kStructural);
+        (i < layout.fixedCount ? layout.fixedStructural : layout.groupStructural) +=
+            layout.structural[i];
       }
     }
   }
@@ -90,7 +92,7 @@ inline size_t expectedFieldCount(const KindLayout& layout, const std::vector<uin
 }  // namespace
 
 // The hot path of compaction (once per event): one table lookup, no schema walk.
-void splitEvent(const Event& e, OwnRanks& ranks, Signature& sig, std::vector<uint64_t>& values) {
+size_t splitEvent(const Event& e, OwnRanks& ranks, Signature& sig, std::vector<uint64_t>& values) {
   if (static_cast<size_t>(e.kind) >= kEventKindCount) [[unlikely]]
     unknownKind(e.kind);
   const KindLayout& layout = layoutTable().layouts[static_cast<size_t>(e.kind)];
@@ -98,10 +100,16 @@ void splitEvent(const Event& e, OwnRanks& ranks, Signature& sig, std::vector<uin
   const size_t expected = expectedFieldCount(layout, e.fields);
   if (n != expected) [[unlikely]]
     badFieldCount(e, expected);
+  // Sized first (usually as for the previous event: no change), then written in place.
+  const size_t groups = layout.groupSize ? (n - layout.fixedCount) / layout.groupSize : 0;
+  const size_t structuralCount = layout.fixedStructural + groups * layout.groupStructural;
   sig.kind = e.kind;
-  sig.fields.clear();
-  sig.attributes.clear();
-  values.clear();
+  sig.fields.resize(structuralCount);
+  sig.attributes.resize(e.attributes.size());
+  const size_t valueCount = n - structuralCount + e.attributes.size();
+  if (values.size() < valueCount) values.resize(valueCount);
+  uint64_t* structural = sig.fields.data();
+  uint64_t* value = values.data();
   const KindLayout::Action* action = layout.action.data();
   const size_t schemaEnd = layout.fixedCount + layout.groupSize;
   int64_t own = -1;
@@ -112,22 +120,22 @@ void splitEvent(const Event& e, OwnRanks& ranks, Signature& sig, std::vector<uin
     // The next schema field: the fixed ones, then the group's over and over.
     si = si + 1 < schemaEnd ? si + 1 : layout.fixedCount;
     if (a == KindLayout::kValue) {
-      values.push_back(v);
+      *value++ = v;
     } else if (a == KindLayout::kStructural) {
-      sig.fields.push_back(v);
+      *structural++ = v;
     } else {
       if (!ownKnown) {
         own = ranks.rankIn(static_cast<Ref>(e.fields[layout.commField]), e.location);
         ownKnown = true;
       }
-      sig.fields.push_back(own >= 0 ? zigzag(static_cast<int64_t>(v - static_cast<uint64_t>(own)))
-                                    : v);
+      *structural++ = own >= 0 ? zigzag(static_cast<int64_t>(v - static_cast<uint64_t>(own))) : v;
     }
   }
-  for (const EventAttribute& a : e.attributes) {
-    sig.attributes.push_back(SignatureAttribute{a.attribute, a.type});
-    values.push_back(a.value);
+  for (size_t i = 0; i < e.attributes.size(); ++i) {
+    sig.attributes[i] = SignatureAttribute{e.attributes[i].attribute, e.attributes[i].type};
+    *value++ = e.attributes[i].value;
   }
+  return valueCount;
 }
 
 namespace {

@@ -19,6 +19,8 @@ struct KindLayout {
   enum Action : uint8_t { kValue, kStructural, kRank };
   std::vector<Action> action;
   size_t fixedCount = 0, groupSize = 0;
+  // Structural fields among the fixed fields and among one group's (the rest are values).
+  size_t fixedStructural = 0, groupStructural = 0;
 };
 const KindLayout& layoutOf(EventKind kind);
 
@@ -36,9 +38,11 @@ class OwnRanks {
   Known* last_ = nullptr;  // cache_[lastLocation_] (node pointers stay valid)
 };
 
-// Fills `sig` with the structure of `e` and `values` with everything else (the time is
-// not included). Throws InputError if the event's field count contradicts its schema.
-void splitEvent(const Event& e, OwnRanks& ranks, Signature& sig, std::vector<uint64_t>& values);
+// Fills `sig` with the structure of `e` and the front of `values` with everything else
+// (the time is not included); returns the number of values. `values` grows as needed and
+// never shrinks (a scratch buffer: no work when the next event has fewer values).
+// Throws InputError if the event's field count contradicts its schema.
+size_t splitEvent(const Event& e, OwnRanks& ranks, Signature& sig, std::vector<uint64_t>& values);
 
 // True if `sig` has as many structural fields as its kind and repetition count imply
 // (checked on signatures read from a file before they are used).
