@@ -1,5 +1,6 @@
 #include "compaction/dag_builder.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace mtf::compaction {
@@ -123,7 +124,8 @@ void DagBuilder::append(std::vector<Edge>& list, NodeId child, uint64_t repetiti
   if (!list.empty() && list.back().child == child) {
     list.back().repetitions += repetitions;
   } else {
-    list.push_back(Edge{child, repetitions, edgeType(child, parentRegion)});
+    const Edge edge{child, repetitions, edgeType(child, parentRegion)};
+    list.push_back(edge);  // an lvalue: push_back's own inline fast path
   }
   while (foldTail(list)) {
   }
@@ -131,35 +133,43 @@ void DagBuilder::append(std::vector<Edge>& list, NodeId child, uint64_t repetiti
 
 bool DagBuilder::foldTail(std::vector<Edge>& list) {
   const size_t size = list.size();
-  for (size_t p = 2; p <= kMaxPeriod && p < size; ++p) {
-    // The last p edges repeat the body of the Sequence edge right before them.
-    const Edge& before = list[size - p - 1];
+  if (size < 3) return false;
+  const Edge last = list.back();
+  const size_t maxPeriod = std::min(kMaxPeriod, size - 1);
+  for (size_t p = 2; p <= maxPeriod; ++p) {
+    // The edge before the last p: a Sequence whose body may be the last p edges, or the
+    // start of p edges that the last p may repeat (then it equals the last edge).
+    Edge& before = list[size - p - 1];
     if (before.type == EdgeType::Sequence) {
       const std::vector<Edge>& body = model_.nodes[before.child].edges;
-      if (body.size() == p && body.back() == list.back() &&
+      if (body.size() == p && body.back() == last &&
           std::equal(body.begin(), body.end(), list.end() - static_cast<ptrdiff_t>(p))) {
-        list[size - p - 1].repetitions += 1;
+        before.repetitions += 1;
         list.resize(size - p);
         return true;
       }
     }
-    // The last p edges repeat the p edges before them.
-    if (2 * p <= size && list[size - 1] == list[size - 1 - p] &&
+    if (before.child == last.child && 2 * p <= size && before == last &&
         std::equal(list.end() - static_cast<ptrdiff_t>(2 * p),
                    list.end() - static_cast<ptrdiff_t>(p),
                    list.end() - static_cast<ptrdiff_t>(p))) {
-      body_.assign(list.end() - static_cast<ptrdiff_t>(p), list.end());
-      list.resize(size - 2 * p);
-      const NodeId seq = sequence(body_);
-      if (!list.empty() && list.back().child == seq) {
-        list.back().repetitions += 2;
-      } else {
-        list.push_back(Edge{seq, 2, EdgeType::Sequence});
-      }
+      foldRepeat(list, p);
       return true;
     }
   }
   return false;
+}
+
+// The last 2p edges of `list` are p edges twice: they become one Sequence edge.
+void DagBuilder::foldRepeat(std::vector<Edge>& list, size_t p) {
+  body_.assign(list.end() - static_cast<ptrdiff_t>(p), list.end());
+  list.resize(list.size() - 2 * p);
+  const NodeId seq = sequence(body_);
+  if (!list.empty() && list.back().child == seq) {
+    list.back().repetitions += 2;
+  } else {
+    list.push_back(Edge{seq, 2, EdgeType::Sequence});
+  }
 }
 
 }  // namespace mtf::compaction

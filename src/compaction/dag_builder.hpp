@@ -66,6 +66,7 @@ class DagBuilder {
     return EdgeType::Regular;
   }
   bool foldTail(std::vector<Edge>& list);
+  void foldRepeat(std::vector<Edge>& list, size_t p);
   uint64_t eventCountOf(const std::vector<Edge>& edges) const;
 
   // Open addressing over ids whose hashes are kept beside them: a lookup compares the

@@ -61,17 +61,17 @@ const KindLayout& layoutOf(EventKind kind) {
   return layoutTable().layouts.at(static_cast<size_t>(kind));
 }
 
-int64_t OwnRanks::rankIn(Ref comm, LocationId location) {
+int64_t OwnRanks::lookUp(Ref comm, LocationId location) {
   if (!last_ || lastLocation_ != location) {
     last_ = &cache_[location];
     lastLocation_ = location;
   }
-  Known& known = *last_;
-  for (const auto& [c, rank] : known)
-    if (c == comm) return rank;
-  const int64_t rank = ranks_.rankIn(comm, location);
-  known.emplace_back(comm, rank);
-  return rank;
+  lastComm_ = comm;
+  for (const auto& [c, rank] : *last_)
+    if (c == comm) return lastRank_ = rank;
+  lastRank_ = ranks_.rankIn(comm, location);
+  last_->emplace_back(comm, lastRank_);
+  return lastRank_;
 }
 
 namespace {

@@ -28,14 +28,21 @@ const KindLayout& layoutOf(EventKind kind);
 class OwnRanks {
  public:
   explicit OwnRanks(const Definitions& defs) : ranks_(defs) {}
-  int64_t rankIn(Ref comm, LocationId location);
+  int64_t rankIn(Ref comm, LocationId location) {
+    if (last_ && location == lastLocation_ && comm == lastComm_) [[likely]]
+      return lastRank_;
+    return lookUp(comm, location);
+  }
 
  private:
   using Known = std::vector<std::pair<Ref, int64_t>>;
+  int64_t lookUp(Ref comm, LocationId location);
   RankMap ranks_;
   std::unordered_map<LocationId, Known> cache_;
   LocationId lastLocation_ = 0;
-  Known* last_ = nullptr;  // cache_[lastLocation_] (node pointers stay valid)
+  Known* last_ = nullptr;         // cache_[lastLocation_] (node pointers stay valid)
+  Ref lastComm_ = kUndefinedRef;  // the answer of the last call, for lastLocation_
+  int64_t lastRank_ = -1;
 };
 
 // Fills `sig` with the structure of `e` and the front of `values` with everything else
