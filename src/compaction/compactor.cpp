@@ -96,24 +96,38 @@ void Compactor::flushChunk(LocationState& s) {
   }
 }
 
-SigId Compactor::internEvent(LocationState& s) {
-  const SigId previous = s.lastSig;
-  if (previous != kNoSig && previous < nextSig_.size()) {
-    std::array<SigId, 2>& next = nextSig_[previous];
-    for (int i = 0; i < 2; ++i) {
-      if (next[i] != kNoSig && model_.signatures[next[i]] == scratchSig_) {
-        std::swap(next[0], next[i]);  // the most recent first
-        return s.lastSig = next[0];
-      }
+// One of the two signatures that followed the location's previous one lately, if `e`
+// has it (in loops it nearly always has).
+SigId Compactor::predictedSig(const LocationState& s, const Event& e) {
+  if (s.lastSig >= nextSig_.size()) return kNoSig;
+  Successors& next = nextSig_[s.lastSig];
+  const int first = next.first();
+  for (const int slot : {first, 1 - first}) {
+    if (next.sigs[slot] == kNoSig) continue;
+    const size_t count =
+        splitIfSignature(e, *ranks_, model_.signatures[next.sigs[slot]], scratchValues_);
+    if (count != kNotThisSignature) {
+      scratchValueCount_ = count;
+      next.followed(slot);
+      return next.sigs[slot];
     }
   }
+  return kNoSig;
+}
+
+SigId Compactor::internEvent(const LocationState& s, const Event& e) {
+  scratchValueCount_ = splitEvent(e, *ranks_, scratchSig_, scratchValues_);
   const SigId sig = dag_->intern(scratchSig_);
+  const SigId previous = s.lastSig;
   if (previous != kNoSig) {
-    if (previous >= nextSig_.size())
-      nextSig_.resize(size_t{previous} * 2 + 16, std::array<SigId, 2>{kNoSig, kNoSig});
-    nextSig_[previous] = {sig, nextSig_[previous][0]};
+    if (previous >= nextSig_.size()) nextSig_.resize(size_t{previous} * 2 + 16);
+    // Replaces the one that did not follow latest.
+    Successors& next = nextSig_[previous];
+    const int slot = next.sigs[next.latest] == kNoSig ? next.latest : 1 - next.latest;
+    next.sigs[slot] = sig;
+    next.followed(slot);
   }
-  return s.lastSig = sig;
+  return sig;
 }
 
 void Compactor::closeCall(LocationState& s, SigId leave) {
@@ -158,10 +172,10 @@ SigId Compactor::signatureOf(LocationState& s, const Event& e) {
     scratchValueCount_ = 0;
     return s.lastSig = sig;
   }
-  scratchValueCount_ = splitEvent(e, *ranks_, scratchSig_, scratchValues_);
-  sig = internEvent(s);
+  sig = predictedSig(s, e);
+  if (sig == kNoSig) sig = internEvent(s, e);
   rememberRegionSig(e, sig);
-  return sig;
+  return s.lastSig = sig;
 }
 
 void Compactor::event(const Event& e) {

@@ -84,7 +84,8 @@ class Compactor : public TraceSink {
   SigId signatureOf(LocationState& s, const Event& e);  // fills scratchValues_
   SigId knownRegionSig(const Event& e) const;
   void rememberRegionSig(const Event& e, SigId sig);
-  SigId internEvent(LocationState& s);
+  SigId predictedSig(const LocationState& s, const Event& e);  // fills scratchValues_
+  SigId internEvent(const LocationState& s, const Event& e);   // fills scratchValues_
   void closeCall(LocationState& s, SigId leave);
 
   CompactorOptions options_;
@@ -97,9 +98,20 @@ class Compactor : public TraceSink {
   std::vector<std::unique_ptr<LocationState>> states_;
   LocationState* last_ = nullptr;  // the location of the previous event (fast path)
   Signature scratchSig_;
-  // nextSig_[a]: the two signatures that followed `a` lately, the most recent first
-  // (tried before hashing: in loops, the next signature is nearly always one of them).
-  std::vector<std::array<SigId, 2>> nextSig_;
+  // The two signatures that followed one signature lately (tried before splitting and
+  // hashing: in loops, the next signature is nearly always one of them).
+  struct Successors {
+    std::array<SigId, 2> sigs{kNoSig, kNoSig};
+    uint8_t latest = 0;        // slot of the latest one that followed
+    uint8_t beforeLatest = 0;  // slot of the one before it
+    // The slot to try first: a loop either repeats the latest or alternates two.
+    int first() const { return latest == beforeLatest ? latest : beforeLatest; }
+    void followed(int slot) {
+      beforeLatest = latest;
+      latest = static_cast<uint8_t>(slot);
+    }
+  };
+  std::vector<Successors> nextSig_;      // indexed by SigId
   std::vector<uint64_t> scratchValues_;  // the event's values: the first scratchValueCount_
   size_t scratchValueCount_ = 0;
   std::array<std::vector<SigId>, 2> regionSig_;  // [Enter, Leave][region]: see knownRegionSig

@@ -51,6 +51,14 @@ class OwnRanks {
 // Throws InputError if the event's field count contradicts its schema.
 size_t splitEvent(const Event& e, OwnRanks& ranks, Signature& sig, std::vector<uint64_t>& values);
 
+// splitEvent when its signature is known to be `sig` or else nothing: if `e` splits into
+// `sig`, puts its values in front of `values` and returns their number; otherwise
+// returns kNotThisSignature (`values` may then hold anything). Cheaper than splitting and
+// comparing: the compactor tries the signatures that it predicts.
+inline constexpr size_t kNotThisSignature = ~size_t{0};
+size_t splitIfSignature(const Event& e, OwnRanks& ranks, const Signature& sig,
+                        std::vector<uint64_t>& values);
+
 // True if `sig` has as many structural fields as its kind and repetition count imply
 // (checked on signatures read from a file before they are used).
 bool signatureWellFormed(const Signature& sig);
