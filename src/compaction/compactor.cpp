@@ -41,7 +41,8 @@ uint64_t Compactor::chunkReserve(size_t locations) const {
 }
 
 // Once per event: inline.
-inline void Compactor::record(LocationState& s, uint32_t context, Tick time) {
+[[gnu::always_inline]] inline void Compactor::record(LocationState& s, uint32_t context,
+                                                     Tick time) {
   ++s.events;
   ++bufferedEvents_;
   if (compressor_) [[likely]] {
@@ -152,7 +153,7 @@ bool isPlainRegionEvent(const Event& e) {
 }  // namespace
 
 // kNoSig if not known (yet) or not such an event.
-SigId Compactor::knownRegionSig(const Event& e) const {
+[[gnu::always_inline]] inline SigId Compactor::knownRegionSig(const Event& e) const {
   if (!isPlainRegionEvent(e)) return kNoSig;
   const std::vector<SigId>& table = regionSig_[e.kind == EventKind::Leave];
   return e.fields[0] < table.size() ? table[e.fields[0]] : kNoSig;
@@ -166,7 +167,7 @@ void Compactor::rememberRegionSig(const Event& e, SigId sig) {
   table[e.fields[0]] = sig;
 }
 
-SigId Compactor::signatureOf(LocationState& s, const Event& e) {
+[[gnu::always_inline]] inline SigId Compactor::signatureOf(LocationState& s, const Event& e) {
   SigId sig = knownRegionSig(e);
   if (sig != kNoSig) {
     scratchValueCount_ = 0;

@@ -117,20 +117,16 @@ inline bool walkFields(const Event& e, const KindLayout& layout, OwnRanks& ranks
                        Structural&& structural) {
   // In locals: the values written through `value` could alias the layout and the event.
   const KindLayout::Action* action = layout.action.data();
-  const size_t fixedCount = layout.fixedCount;
-  const size_t schemaEnd = fixedCount + layout.groupSize;
   const uint64_t* fields = e.fields.data();
   const size_t n = e.fields.size();
+  const size_t fixedCount = layout.fixedCount;
   int64_t own = -1;
   bool ownKnown = false;
-  for (size_t i = 0, si = 0, k = 0; i < n; ++i) {
-    uint64_t v = fields[i];
-    const KindLayout::Action a = action[si];
-    // The next schema field: the fixed ones, then the group's over and over.
-    si = si + 1 < schemaEnd ? si + 1 : fixedCount;
+  size_t k = 0;  // structural fields so far
+  auto walk = [&](uint64_t v, KindLayout::Action a) {
     if (a == KindLayout::kValue) {
       *value++ = v;
-      continue;
+      return true;
     }
     if (a == KindLayout::kRank) {
       if (!ownKnown) {
@@ -139,7 +135,14 @@ inline bool walkFields(const Event& e, const KindLayout& layout, OwnRanks& ranks
       }
       if (own >= 0) v = zigzag(static_cast<int64_t>(v - static_cast<uint64_t>(own)));
     }
-    if (!structural(k++, v)) return false;
+    return structural(k++, v);
+  };
+  for (size_t i = 0; i < fixedCount; ++i)
+    if (!walk(fields[i], action[i])) return false;
+  // Then the group's schema fields over and over.
+  for (size_t i = fixedCount, si = fixedCount; i < n; ++i) {
+    if (!walk(fields[i], action[si])) return false;
+    si = si + 1 < fixedCount + layout.groupSize ? si + 1 : fixedCount;
   }
   return true;
 }
