@@ -119,6 +119,8 @@ SigId Compactor::predictedSig(const LocationState& s, const Event& e) {
 SigId Compactor::internEvent(const LocationState& s, const Event& e) {
   scratchValueCount_ = splitEvent(e, *ranks_, scratchSig_, scratchValues_);
   const SigId sig = dag_->intern(scratchSig_);
+  // Here only: a plain region event's signature is interned by such an event first.
+  rememberRegionSig(e, sig);
   const SigId previous = s.lastSig;
   if (previous != kNoSig) {
     if (previous >= nextSig_.size()) nextSig_.resize(size_t{previous} * 2 + 16);
@@ -175,7 +177,6 @@ void Compactor::rememberRegionSig(const Event& e, SigId sig) {
   }
   sig = predictedSig(s, e);
   if (sig == kNoSig) sig = internEvent(s, e);
-  rememberRegionSig(e, sig);
   return s.lastSig = sig;
 }
 

@@ -127,7 +127,7 @@ void DagBuilder::append(std::vector<Edge>& list, NodeId child, uint64_t repetiti
     const Edge edge{child, repetitions, edgeType(child, parentRegion)};
     list.push_back(edge);  // an lvalue: push_back's own inline fast path
   }
-  while (foldTail(list)) {
+  while (list.size() >= 3 && foldTail(list)) {  // fewer than 3 edges never fold
   }
 }
 
