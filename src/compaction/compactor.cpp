@@ -180,7 +180,8 @@ void Compactor::rememberRegionSig(const Event& e, SigId sig) {
   return s.lastSig = sig;
 }
 
-void Compactor::event(const Event& e) {
+// Inline into events(): once per event, its registers saved once per batch.
+[[gnu::always_inline]] inline void Compactor::handle(const Event& e) {
   LocationState& s = stateOf(e.location);
   const SigId sig = signatureOf(s, e);
   if (e.kind == EventKind::Enter) {
@@ -203,8 +204,12 @@ void Compactor::event(const Event& e) {
   record(s, nodeContext(node), e.time);
 }
 
+void Compactor::event(const Event& e) {
+  handle(e);
+}
+
 void Compactor::events(const SharedEventBatch& batch) {
-  forEachEvent(*batch, [this](const Event& e) { Compactor::event(e); });
+  forEachEvent(*batch, [this](const Event& e) { handle(e); });
 }
 
 void Compactor::finishLocation(LocationState& s) {

@@ -75,6 +75,7 @@ class Compactor : public TraceSink {
     return switchLocation(id);
   }
   LocationState& switchLocation(LocationId id);  // makes `id` the current location
+  void handle(const Event& e);                   // what event() does
   void record(LocationState& s, uint32_t context, Tick time);
   void encodeRow(LocationState& s, uint32_t context, Tick time);  // without background compression
   void flushChunk(LocationState& s);
