@@ -133,7 +133,7 @@ SigId Compactor::internEvent(const LocationState& s, const Event& e) {
   return sig;
 }
 
-void Compactor::closeCall(LocationState& s, SigId leave) {
+[[gnu::always_inline]] inline void Compactor::closeCall(LocationState& s, SigId leave) {
   OpenCall& call = s.stack[--s.depth];
   const NodeId node = dag_->call(call.enter, leave, call.children);
   call.children.clear();

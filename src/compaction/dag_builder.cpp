@@ -119,18 +119,6 @@ NodeId DagBuilder::sequence(const std::vector<Edge>& children) {
   return internNode(NodeKind::Sequence, kNoSig, kNoSig, children);
 }
 
-void DagBuilder::append(std::vector<Edge>& list, NodeId child, uint64_t repetitions,
-                        Ref parentRegion) {
-  if (!list.empty() && list.back().child == child) {
-    list.back().repetitions += repetitions;
-  } else {
-    const Edge edge{child, repetitions, edgeType(child, parentRegion)};
-    list.push_back(edge);  // an lvalue: push_back's own inline fast path
-  }
-  while (list.size() >= 3 && foldTail(list)) {  // fewer than 3 edges never fold
-  }
-}
-
 bool DagBuilder::foldTail(std::vector<Edge>& list) {
   const size_t size = list.size();
   if (size < 3) return false;

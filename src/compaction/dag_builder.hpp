@@ -51,7 +51,17 @@ class DagBuilder {
   //  - the last p edges equal the body of the Sequence edge just before them: that
   //    edge's repetitions grow by one.
   // Folding never reorders events, so the expansion is unchanged.
-  void append(std::vector<Edge>& list, NodeId child, uint64_t repetitions, Ref parentRegion);
+  // Inline: once per call and leaf event.
+  void append(std::vector<Edge>& list, NodeId child, uint64_t repetitions, Ref parentRegion) {
+    if (!list.empty() && list.back().child == child) {
+      list.back().repetitions += repetitions;
+    } else {
+      const Edge edge{child, repetitions, edgeType(child, parentRegion)};
+      list.push_back(edge);  // an lvalue: push_back's own inline fast path
+    }
+    while (list.size() >= 3 && foldTail(list)) {  // fewer than 3 edges never fold
+    }
+  }
 
   static constexpr size_t kMaxPeriod = 48;
 
