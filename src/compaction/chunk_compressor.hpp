@@ -24,6 +24,15 @@ namespace mtf::compaction {
 template <typename T>
 class RowArray {
  public:
+  RowArray() = default;
+  // A moved-from array is empty (no room), like a vector.
+  RowArray(RowArray&& o) noexcept
+      : data_(std::move(o.data_)), capacity_(std::exchange(o.capacity_, 0)) {}
+  RowArray& operator=(RowArray&& o) noexcept {
+    data_ = std::move(o.data_);
+    capacity_ = std::exchange(o.capacity_, 0);
+    return *this;
+  }
   T* data() { return data_.get(); }
   const T* data() const { return data_.get(); }
   size_t capacity() const { return capacity_; }
@@ -49,6 +58,19 @@ struct RawChunk {
   RowArray<Tick> times;            // per event
   RowArray<uint32_t> valueCounts;  // per event
   RowArray<uint64_t> values;       // all events' values, in order
+  RawChunk() = default;
+  // A moved-from chunk is empty, like one of vectors.
+  RawChunk(RawChunk&& o) noexcept { *this = std::move(o); }
+  RawChunk& operator=(RawChunk&& o) noexcept {
+    firstEvent = o.firstEvent;
+    contexts = std::move(o.contexts);
+    times = std::move(o.times);
+    valueCounts = std::move(o.valueCounts);
+    values = std::move(o.values);
+    rows_ = std::exchange(o.rows_, 0);
+    valuesUsed_ = std::exchange(o.valuesUsed_, 0);
+    return *this;
+  }
   size_t size() const { return rows_; }
   size_t valueCount() const { return valuesUsed_; }
   // Room for `events` events and `valueCount` values (at most 2^16 events reserved:

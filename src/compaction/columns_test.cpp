@@ -242,6 +242,11 @@ TEST(Columns, RawChunkKeepsRowsWhenItGrows) {
       ASSERT_EQ(raw.valueCounts[i], rows[i].values.size());
       for (const uint64_t value : rows[i].values) ASSERT_EQ(raw.values[v++], value);
     }
+    const RawChunk taken = std::move(raw);
+    EXPECT_EQ(taken.size(), rows.size());
+    EXPECT_EQ(raw.size(), 0u);  // NOLINT(bugprone-use-after-move): moved-from is empty
+    raw.add(1, 2, nullptr, 0);
+    EXPECT_EQ(raw.size(), 1u);
   }
 }
 

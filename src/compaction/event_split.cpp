@@ -89,10 +89,6 @@ inline size_t expectedFieldCount(const KindLayout& layout, const std::vector<uin
   return layout.fixedCount + static_cast<size_t>(fields[layout.fixedCount - 1]) * layout.groupSize;
 }
 
-}  // namespace
-
-namespace {
-
 // The layout of `e`'s kind, once its kind and field count are known good (else throws).
 inline const KindLayout& checkedLayout(const Event& e) {
   if (static_cast<size_t>(e.kind) >= kEventKindCount) [[unlikely]]
@@ -155,7 +151,7 @@ inline uint64_t* valueRoom(size_t valueCount, std::vector<uint64_t>& values) {
 
 }  // namespace
 
-// The hot path of compaction: one table lookup, no schema walk.
+// One table lookup, no schema walk (splitIfSignature is the path of most events).
 size_t splitEvent(const Event& e, OwnRanks& ranks, Signature& sig, std::vector<uint64_t>& values) {
   const KindLayout& layout = checkedLayout(e);
   // Sized first (usually as for the previous event: no change), then written in place.
