@@ -2,6 +2,26 @@
 
 namespace mtf::compaction {
 
+void RawChunk::reserveRows(size_t n) {
+  contexts.grow(n, rows_);
+  times.grow(n, rows_);
+  valueCounts.grow(n, rows_);
+}
+
+void RawChunk::reserve(uint64_t events, size_t valueCount) {
+  const size_t n = static_cast<size_t>(events < (1u << 16) ? events : (1u << 16));
+  if (n > contexts.capacity()) reserveRows(n);
+  if (valueCount > values.capacity()) values.grow(valueCount, valuesUsed_);
+}
+
+void RawChunk::makeRoom(size_t count) {
+  if (rows_ == contexts.capacity()) reserveRows(rows_ < 32 ? 64 : rows_ * 2);
+  if (values.capacity() - valuesUsed_ < count) {
+    const size_t doubled = values.capacity() < 128 ? 256 : values.capacity() * 2;
+    values.grow(std::max(valuesUsed_ + count, doubled), valuesUsed_);
+  }
+}
+
 ChunkCompressor::ChunkCompressor(Deliver deliver, uint8_t timeMode, int zlibLevel, size_t maxQueued)
     : deliver_(std::move(deliver)),
       timeMode_(timeMode),

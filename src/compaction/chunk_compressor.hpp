@@ -5,10 +5,12 @@
 // is bounded: a producer that runs ahead waits (memory stays bounded).
 #pragma once
 
+#include <algorithm>
 #include <condition_variable>
 #include <deque>
 #include <exception>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <utility>
@@ -17,29 +19,80 @@
 
 namespace mtf::compaction {
 
-// The column rows of one chunk, as the compactor saw them (not coded yet).
+// Room for rows that are written once each: unlike a vector's, its elements are not
+// initialized (a chunk reserves room for 2^16 events and more).
+template <typename T>
+class RowArray {
+ public:
+  RowArray() = default;
+  // A moved-from array is empty (no room), like a vector.
+  RowArray(RowArray&& o) noexcept
+      : data_(std::move(o.data_)), capacity_(std::exchange(o.capacity_, 0)) {}
+  RowArray& operator=(RowArray&& o) noexcept {
+    data_ = std::move(o.data_);
+    capacity_ = std::exchange(o.capacity_, 0);
+    return *this;
+  }
+  T* data() { return data_.get(); }
+  const T* data() const { return data_.get(); }
+  size_t capacity() const { return capacity_; }
+  T& operator[](size_t i) { return data_[i]; }
+  // Room for `n` elements; the first `used` are kept.
+  void grow(size_t n, size_t used) {
+    std::unique_ptr<T[]> bigger = std::make_unique_for_overwrite<T[]>(n);
+    std::copy_n(data_.get(), used, bigger.get());
+    data_ = std::move(bigger);
+    capacity_ = n;
+  }
+
+ private:
+  std::unique_ptr<T[]> data_;
+  size_t capacity_ = 0;
+};
+
+// The column rows of one chunk, as the compactor saw them (not coded yet). add() writes
+// in place after one check for room.
 struct RawChunk {
   uint64_t firstEvent = 0;
-  std::vector<uint32_t> contexts;     // per event
-  std::vector<Tick> times;            // per event
-  std::vector<uint32_t> valueCounts;  // per event
-  std::vector<uint64_t> values;       // all events' values, in order
-  size_t size() const { return contexts.size(); }
+  RowArray<uint32_t> contexts;     // per event
+  RowArray<Tick> times;            // per event
+  RowArray<uint32_t> valueCounts;  // per event
+  RowArray<uint64_t> values;       // all events' values, in order
+  RawChunk() = default;
+  // A moved-from chunk is empty, like one of vectors.
+  RawChunk(RawChunk&& o) noexcept { *this = std::move(o); }
+  RawChunk& operator=(RawChunk&& o) noexcept {
+    firstEvent = o.firstEvent;
+    contexts = std::move(o.contexts);
+    times = std::move(o.times);
+    valueCounts = std::move(o.valueCounts);
+    values = std::move(o.values);
+    rows_ = std::exchange(o.rows_, 0);
+    valuesUsed_ = std::exchange(o.valuesUsed_, 0);
+    return *this;
+  }
+  size_t size() const { return rows_; }
+  size_t valueCount() const { return valuesUsed_; }
   // Room for `events` events and `valueCount` values (at most 2^16 events reserved:
   // chunks may be configured larger).
-  void reserve(uint64_t events, size_t valueCount) {
-    const size_t n = static_cast<size_t>(events < (1u << 16) ? events : (1u << 16));
-    contexts.reserve(n);
-    times.reserve(n);
-    valueCounts.reserve(n);
-    values.reserve(valueCount);
-  }
+  void reserve(uint64_t events, size_t valueCount);
   void add(uint32_t context, Tick time, const uint64_t* v, size_t count) {
-    contexts.push_back(context);
-    times.push_back(time);
-    valueCounts.push_back(static_cast<uint32_t>(count));
-    for (size_t i = 0; i < count; ++i) values.push_back(v[i]);  // a few: no memmove call
+    if (rows_ == contexts.capacity() || values.capacity() - valuesUsed_ < count) [[unlikely]]
+      makeRoom(count);
+    contexts[rows_] = context;
+    times[rows_] = time;
+    valueCounts[rows_] = static_cast<uint32_t>(count);
+    ++rows_;
+    uint64_t* out = values.data() + valuesUsed_;
+    for (size_t i = 0; i < count; ++i) out[i] = v[i];  // a few: no memmove call
+    valuesUsed_ += count;
   }
+
+ private:
+  void reserveRows(size_t n);
+  void makeRoom(size_t count);  // room for one more event with `count` values
+  size_t rows_ = 0;
+  size_t valuesUsed_ = 0;
 };
 
 class ChunkCompressor {

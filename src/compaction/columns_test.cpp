@@ -249,6 +249,33 @@ TEST(Columns, ChunkCompressorCodesLikeTheEncoder) {
   }
 }
 
+// Rows added past the room reserved (and with none reserved) are all kept, in order.
+TEST(Columns, RawChunkKeepsRowsWhenItGrows) {
+  const std::vector<Row> rows = mixedRows(15, 3000);
+  for (const uint64_t reserved : {uint64_t{0}, uint64_t{10}}) {
+    RawChunk raw;
+    raw.reserve(reserved, reserved);
+    size_t valueCount = 0;
+    for (const Row& r : rows) {
+      raw.add(r.context, r.time, r.values.data(), r.values.size());
+      valueCount += r.values.size();
+    }
+    ASSERT_EQ(raw.size(), rows.size());
+    ASSERT_EQ(raw.valueCount(), valueCount);
+    for (size_t i = 0, v = 0; i < rows.size(); ++i) {
+      ASSERT_EQ(raw.contexts[i], rows[i].context);
+      ASSERT_EQ(raw.times[i], rows[i].time);
+      ASSERT_EQ(raw.valueCounts[i], rows[i].values.size());
+      for (const uint64_t value : rows[i].values) ASSERT_EQ(raw.values[v++], value);
+    }
+    const RawChunk taken = std::move(raw);
+    EXPECT_EQ(taken.size(), rows.size());
+    EXPECT_EQ(raw.size(), 0u);  // NOLINT(bugprone-use-after-move): moved-from is empty
+    raw.add(1, 2, nullptr, 0);
+    EXPECT_EQ(raw.size(), 1u);
+  }
+}
+
 TEST(Columns, MixedRowsRoundTrip) {
   const std::vector<Row> rows = mixedRows(13, 20000);
   EXPECT_TRUE(sameRows(roundTrip(rows), rows));

@@ -1,10 +1,12 @@
 // Tree building, repeat collapsing, hash-consing, and lossless decompaction.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 
 #include "compaction/compactor.hpp"
 #include "compaction/decompactor.hpp"
+#include "compaction/event_split.hpp"
 #include "compaction/expander.hpp"
 #include "compaction/test_support.hpp"
 
@@ -214,6 +216,28 @@ TEST(Compaction, CheckFindsBrokenReferences) {
   auto other = compact(makeSyntheticTrace(2, 5, 9, false));
   other->locations[0].eventCount += 1;
   EXPECT_FALSE(other->check().empty());
+}
+
+// splitIfSignature accepts exactly the signature splitEvent gives, with the same values;
+// splitEvent's value buffer keeps its room when an event has fewer values.
+TEST(Compaction, SplitIfSignatureAgreesWithSplitEvent) {
+  const auto t = makeSyntheticTrace(4, 30, 1);
+  OwnRanks ranks(t.defs);
+  std::vector<Signature> seen;
+  std::vector<uint64_t> values, checked;
+  for (const Event& e : t.events) {
+    Signature sig;
+    const size_t count = splitEvent(e, ranks, sig, values);
+    ASSERT_LE(count, values.size());
+    ASSERT_EQ(splitIfSignature(e, ranks, sig, checked), count);
+    EXPECT_TRUE(std::equal(values.begin(), values.begin() + static_cast<ptrdiff_t>(count),
+                           checked.begin()));
+    // Some other signatures met before: accepted only if equal to the event's.
+    for (size_t i = seen.size(), tried = 0; i-- > 0 && tried < 8; ++tried)
+      EXPECT_EQ(splitIfSignature(e, ranks, seen[i], checked) != kNotThisSignature, seen[i] == sig);
+    if (std::find(seen.begin(), seen.end(), sig) == seen.end()) seen.push_back(sig);
+  }
+  EXPECT_GT(seen.size(), 20u);
 }
 
 }  // namespace

@@ -40,18 +40,26 @@ uint64_t Compactor::chunkReserve(size_t locations) const {
                   options_.bufferedEventBudget / std::max<size_t>(locations, 1));
 }
 
-void Compactor::record(LocationState& s, uint32_t context, Tick time) {
+// Once per event: inline.
+[[gnu::always_inline]] inline void Compactor::record(LocationState& s, uint32_t context,
+                                                     Tick time) {
   ++s.events;
   ++bufferedEvents_;
-  if (compressor_) {
-    s.raw.add(context, time, scratchValues_.data(), scratchValues_.size());
-    if (s.raw.size() >= options_.chunkEvents) flushChunk(s);
+  if (compressor_) [[likely]] {
+    s.raw.add(context, time, scratchValues_.data(), scratchValueCount_);
+    if (s.raw.size() >= options_.chunkEvents) [[unlikely]]
+      flushChunk(s);
   } else {
-    s.encoder->add(context, time, scratchValues_.data(), scratchValues_.size());
-    if (s.encoder->full()) flushChunk(s);
+    encodeRow(s, context, time);
   }
   // After the event is in its chunk: flushing before would leave it outside every chunk.
-  if (bufferedEvents_ > options_.bufferedEventBudget) flushAllChunks();
+  if (bufferedEvents_ > options_.bufferedEventBudget) [[unlikely]]
+    flushAllChunks();
+}
+
+void Compactor::encodeRow(LocationState& s, uint32_t context, Tick time) {
+  s.encoder->add(context, time, scratchValues_.data(), scratchValueCount_);
+  if (s.encoder->full()) flushChunk(s);
 }
 
 void Compactor::flushAllChunks() {
@@ -66,7 +74,7 @@ void Compactor::flushChunk(LocationState& s) {
     s.chunkStart = s.events;
     // The next chunk likely holds as many values per event as this one.
     const uint64_t events = chunkReserve(states_.size());
-    const size_t values = static_cast<size_t>(s.raw.values.size() * events / s.raw.size());
+    const size_t values = static_cast<size_t>(s.raw.valueCount() * events / s.raw.size());
     compressor_->submit(s.id, std::move(s.raw));
     s.raw = RawChunk{};
     s.raw.reserve(events, values);
@@ -89,27 +97,43 @@ void Compactor::flushChunk(LocationState& s) {
   }
 }
 
-SigId Compactor::internEvent(LocationState& s) {
-  const SigId previous = s.lastSig;
-  if (previous != kNoSig && previous < nextSig_.size()) {
-    std::array<SigId, 2>& next = nextSig_[previous];
-    for (int i = 0; i < 2; ++i) {
-      if (next[i] != kNoSig && model_.signatures[next[i]] == scratchSig_) {
-        std::swap(next[0], next[i]);  // the most recent first
-        return s.lastSig = next[0];
-      }
+// One of the two signatures that followed the location's previous one lately, if `e`
+// has it (in loops it nearly always has).
+SigId Compactor::predictedSig(const LocationState& s, const Event& e) {
+  if (s.lastSig >= nextSig_.size()) return kNoSig;
+  Successors& next = nextSig_[s.lastSig];
+  const int first = next.first();
+  for (const int slot : {first, 1 - first}) {
+    if (next.sigs[slot] == kNoSig) continue;
+    const size_t count =
+        splitIfSignature(e, *ranks_, model_.signatures[next.sigs[slot]], scratchValues_);
+    if (count != kNotThisSignature) {
+      scratchValueCount_ = count;
+      next.followed(slot);
+      return next.sigs[slot];
     }
   }
-  const SigId sig = dag_->intern(scratchSig_);
-  if (previous != kNoSig) {
-    if (previous >= nextSig_.size())
-      nextSig_.resize(size_t{previous} * 2 + 16, std::array<SigId, 2>{kNoSig, kNoSig});
-    nextSig_[previous] = {sig, nextSig_[previous][0]};
-  }
-  return s.lastSig = sig;
+  return kNoSig;
 }
 
-void Compactor::closeCall(LocationState& s, SigId leave) {
+SigId Compactor::internEvent(const LocationState& s, const Event& e) {
+  scratchValueCount_ = splitEvent(e, *ranks_, scratchSig_, scratchValues_);
+  const SigId sig = dag_->intern(scratchSig_);
+  // Here only: a plain region event's signature is interned by such an event first.
+  rememberRegionSig(e, sig);
+  const SigId previous = s.lastSig;
+  if (previous != kNoSig) {
+    if (previous >= nextSig_.size()) nextSig_.resize(size_t{previous} * 2 + 16);
+    // Replaces the one that did not follow latest.
+    Successors& next = nextSig_[previous];
+    const int slot = next.sigs[next.latest] == kNoSig ? next.latest : 1 - next.latest;
+    next.sigs[slot] = sig;
+    next.followed(slot);
+  }
+  return sig;
+}
+
+[[gnu::always_inline]] inline void Compactor::closeCall(LocationState& s, SigId leave) {
   OpenCall& call = s.stack[--s.depth];
   const NodeId node = dag_->call(call.enter, leave, call.children);
   call.children.clear();
@@ -131,7 +155,7 @@ bool isPlainRegionEvent(const Event& e) {
 }  // namespace
 
 // kNoSig if not known (yet) or not such an event.
-SigId Compactor::knownRegionSig(const Event& e) const {
+[[gnu::always_inline]] inline SigId Compactor::knownRegionSig(const Event& e) const {
   if (!isPlainRegionEvent(e)) return kNoSig;
   const std::vector<SigId>& table = regionSig_[e.kind == EventKind::Leave];
   return e.fields[0] < table.size() ? table[e.fields[0]] : kNoSig;
@@ -145,19 +169,19 @@ void Compactor::rememberRegionSig(const Event& e, SigId sig) {
   table[e.fields[0]] = sig;
 }
 
-SigId Compactor::signatureOf(LocationState& s, const Event& e) {
+[[gnu::always_inline]] inline SigId Compactor::signatureOf(LocationState& s, const Event& e) {
   SigId sig = knownRegionSig(e);
   if (sig != kNoSig) {
-    scratchValues_.clear();
+    scratchValueCount_ = 0;
     return s.lastSig = sig;
   }
-  splitEvent(e, *ranks_, scratchSig_, scratchValues_);
-  sig = internEvent(s);
-  rememberRegionSig(e, sig);
-  return sig;
+  sig = predictedSig(s, e);
+  if (sig == kNoSig) sig = internEvent(s, e);
+  return s.lastSig = sig;
 }
 
-void Compactor::event(const Event& e) {
+// Inline into events(): once per event, its registers saved once per batch.
+[[gnu::always_inline]] inline void Compactor::handle(const Event& e) {
   LocationState& s = stateOf(e.location);
   const SigId sig = signatureOf(s, e);
   if (e.kind == EventKind::Enter) {
@@ -178,6 +202,14 @@ void Compactor::event(const Event& e) {
   OpenCall& parent = s.stack[s.depth - 1];
   dag_->append(parent.children, node, 1, parent.region);
   record(s, nodeContext(node), e.time);
+}
+
+void Compactor::event(const Event& e) {
+  handle(e);
+}
+
+void Compactor::events(const SharedEventBatch& batch) {
+  forEachEvent(*batch, [this](const Event& e) { handle(e); });
 }
 
 void Compactor::finishLocation(LocationState& s) {

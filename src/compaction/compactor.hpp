@@ -44,9 +44,7 @@ class Compactor : public TraceSink {
 
   void begin(const Definitions& defs) override;
   void event(const Event& e) override;
-  void events(const SharedEventBatch& batch) override {
-    forEachEvent(*batch, [this](const Event& e) { Compactor::event(e); });
-  }
+  void events(const SharedEventBatch& batch) override;
   void end() override;
 
   // The model (complete after end()).
@@ -77,7 +75,9 @@ class Compactor : public TraceSink {
     return switchLocation(id);
   }
   LocationState& switchLocation(LocationId id);  // makes `id` the current location
+  void handle(const Event& e);                   // what event() does
   void record(LocationState& s, uint32_t context, Tick time);
+  void encodeRow(LocationState& s, uint32_t context, Tick time);  // without background compression
   void flushChunk(LocationState& s);
   uint64_t chunkReserve(size_t locations) const;
   void flushAllChunks();
@@ -85,7 +85,8 @@ class Compactor : public TraceSink {
   SigId signatureOf(LocationState& s, const Event& e);  // fills scratchValues_
   SigId knownRegionSig(const Event& e) const;
   void rememberRegionSig(const Event& e, SigId sig);
-  SigId internEvent(LocationState& s);
+  SigId predictedSig(const LocationState& s, const Event& e);  // fills scratchValues_
+  SigId internEvent(const LocationState& s, const Event& e);   // fills scratchValues_
   void closeCall(LocationState& s, SigId leave);
 
   CompactorOptions options_;
@@ -98,10 +99,22 @@ class Compactor : public TraceSink {
   std::vector<std::unique_ptr<LocationState>> states_;
   LocationState* last_ = nullptr;  // the location of the previous event (fast path)
   Signature scratchSig_;
-  // nextSig_[a]: the two signatures that followed `a` lately, the most recent first
-  // (tried before hashing: in loops, the next signature is nearly always one of them).
-  std::vector<std::array<SigId, 2>> nextSig_;
-  std::vector<uint64_t> scratchValues_;
+  // The two signatures that followed one signature lately (tried before splitting and
+  // hashing: in loops, the next signature is nearly always one of them).
+  struct Successors {
+    std::array<SigId, 2> sigs{kNoSig, kNoSig};
+    uint8_t latest = 0;        // slot of the latest one that followed
+    uint8_t beforeLatest = 0;  // slot of the one before it
+    // The slot to try first: a loop either repeats the latest or alternates two.
+    int first() const { return latest == beforeLatest ? latest : beforeLatest; }
+    void followed(int slot) {
+      beforeLatest = latest;
+      latest = static_cast<uint8_t>(slot);
+    }
+  };
+  std::vector<Successors> nextSig_;      // indexed by SigId
+  std::vector<uint64_t> scratchValues_;  // the event's values: the first scratchValueCount_
+  size_t scratchValueCount_ = 0;
   std::array<std::vector<SigId>, 2> regionSig_;  // [Enter, Leave][region]: see knownRegionSig
   Tick lastTime_ = 0;                            // time of the Leave closeCall records
   uint64_t bufferedEvents_ = 0;                  // events in unfinished chunks, all locations

@@ -1,5 +1,6 @@
 #include "compaction/dag_builder.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace mtf::compaction {
@@ -88,6 +89,7 @@ NodeId DagBuilder::internNode(NodeKind kind, SigId sig, SigId leaveSig,
   if (kind == NodeKind::Call) n.eventCount += 1 + (leaveSig != kNoSig ? 1 : 0);
   if (kind != NodeKind::Call && kind != NodeKind::Sequence) n.eventCount = 1;
   nodeIndex_.add(h);
+  callRegion_.push_back(kind == NodeKind::Call ? regionOf(model_.signatures[sig]) : kUndefinedRef);
   return static_cast<NodeId>(model_.nodes.size() - 1);
 }
 
@@ -97,8 +99,7 @@ uint64_t DagBuilder::eventCountOf(const std::vector<Edge>& edges) const {
   return n;
 }
 
-NodeId DagBuilder::leaf(SigId sig) {
-  if (sig < leafOfSig_.size() && leafOfSig_[sig] != kNoNode) return leafOfSig_[sig];
+NodeId DagBuilder::newLeaf(SigId sig) {
   static const std::vector<Edge> kNoEdges;
   const NodeId id = internNode(leafKindOf(model_.signatures[sig].kind), sig, kNoSig, kNoEdges);
   if (sig >= leafOfSig_.size()) leafOfSig_.resize(size_t{sig} + 1, kNoNode);
@@ -106,65 +107,57 @@ NodeId DagBuilder::leaf(SigId sig) {
   return id;
 }
 
-NodeId DagBuilder::call(SigId enter, SigId leave, const std::vector<Edge>& children) {
-  return internNode(NodeKind::Call, enter, leave, children);
+NodeId DagBuilder::newCall(SigId enter, SigId leave, const std::vector<Edge>& children) {
+  const NodeId id = internNode(NodeKind::Call, enter, leave, children);
+  if (enter >= lastCallsOf_.size())
+    lastCallsOf_.resize(size_t{enter} + 1, std::array<NodeId, 2>{kNoNode, kNoNode});
+  lastCallsOf_[enter] = {id, lastCallsOf_[enter][0]};
+  return id;
 }
 
 NodeId DagBuilder::sequence(const std::vector<Edge>& children) {
   return internNode(NodeKind::Sequence, kNoSig, kNoSig, children);
 }
 
-EdgeType DagBuilder::edgeType(NodeId child, Ref parentRegion) const {
-  const Node& n = model_.nodes[child];
-  if (n.kind == NodeKind::Sequence) return EdgeType::Sequence;
-  if (n.kind == NodeKind::Call && parentRegion != kUndefinedRef &&
-      regionOf(model_.signatures[n.sig]) == parentRegion)
-    return EdgeType::Recursive;
-  return EdgeType::Regular;
-}
-
-void DagBuilder::append(std::vector<Edge>& list, NodeId child, uint64_t repetitions,
-                        Ref parentRegion) {
-  if (!list.empty() && list.back().child == child) {
-    list.back().repetitions += repetitions;
-  } else {
-    list.push_back(Edge{child, repetitions, edgeType(child, parentRegion)});
-  }
-  while (foldTail(list)) {
-  }
-}
-
 bool DagBuilder::foldTail(std::vector<Edge>& list) {
   const size_t size = list.size();
-  for (size_t p = 2; p <= kMaxPeriod && p < size; ++p) {
-    // The last p edges repeat the body of the Sequence edge right before them.
-    const Edge& before = list[size - p - 1];
+  if (size < 3) return false;
+  const Edge last = list.back();
+  const size_t maxPeriod = std::min(kMaxPeriod, size - 1);
+  for (size_t p = 2; p <= maxPeriod; ++p) {
+    // The edge before the last p: a Sequence whose body may be the last p edges, or the
+    // start of p edges that the last p may repeat (then it equals the last edge).
+    Edge& before = list[size - p - 1];
     if (before.type == EdgeType::Sequence) {
       const std::vector<Edge>& body = model_.nodes[before.child].edges;
-      if (body.size() == p && body.back() == list.back() &&
+      if (body.size() == p && body.back() == last &&
           std::equal(body.begin(), body.end(), list.end() - static_cast<ptrdiff_t>(p))) {
-        list[size - p - 1].repetitions += 1;
+        before.repetitions += 1;
         list.resize(size - p);
         return true;
       }
     }
-    // The last p edges repeat the p edges before them.
-    if (2 * p <= size && list[size - 1] == list[size - 1 - p] &&
+    if (before.child == last.child && 2 * p <= size && before == last &&
         std::equal(list.end() - static_cast<ptrdiff_t>(2 * p),
                    list.end() - static_cast<ptrdiff_t>(p),
                    list.end() - static_cast<ptrdiff_t>(p))) {
-      body_.assign(list.end() - static_cast<ptrdiff_t>(p), list.end());
-      list.resize(size - 2 * p);
-      const NodeId seq = sequence(body_);
-      if (!list.empty() && list.back().child == seq) {
-        list.back().repetitions += 2;
-      } else {
-        list.push_back(Edge{seq, 2, EdgeType::Sequence});
-      }
+      foldRepeat(list, p);
       return true;
     }
   }
   return false;
+}
+
+// The last 2p edges of `list` are p edges twice: they become one Sequence edge.
+void DagBuilder::foldRepeat(std::vector<Edge>& list, size_t p) {
+  body_.assign(list.end() - static_cast<ptrdiff_t>(p), list.end());
+  list.resize(list.size() - 2 * p);
+  const NodeId seq = sequence(body_);
+  if (!list.empty() && list.back().child == seq) {
+    list.back().repetitions += 2;
+  } else {
+    list.push_back(Edge{seq, 2, EdgeType::Sequence});
+  }
 }
 
 }  // namespace mtf::compaction

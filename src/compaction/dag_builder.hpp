@@ -3,11 +3,17 @@
 // collapsing contiguous repeats on the fly.
 #pragma once
 
+#include <array>
 #include <vector>
 
 #include "compaction/compact_model.hpp"
 
 namespace mtf::compaction {
+
+// The region of a call signature (its Enter's region field).
+inline Ref regionOf(const Signature& s) {
+  return s.fields.empty() ? kUndefinedRef : static_cast<Ref>(s.fields[0]);
+}
 
 class DagBuilder {
  public:
@@ -15,9 +21,25 @@ class DagBuilder {
   explicit DagBuilder(CompactModel& model) : model_(model) {}
 
   SigId intern(const Signature& sig);
-  NodeId leaf(SigId sig);
+  NodeId leaf(SigId sig) {
+    if (sig < leafOfSig_.size() && leafOfSig_[sig] != kNoNode) [[likely]]
+      return leafOfSig_[sig];
+    return newLeaf(sig);
+  }
   // A call node over `children` (copied only if the node is new: the caller reuses them).
-  NodeId call(SigId enter, SigId leave, const std::vector<Edge>& children);
+  NodeId call(SigId enter, SigId leave, const std::vector<Edge>& children) {
+    if (enter < lastCallsOf_.size()) [[likely]] {
+      std::array<NodeId, 2>& last = lastCallsOf_[enter];
+      for (int i = 0; i < 2; ++i) {
+        if (last[i] != kNoNode && model_.nodes[last[i]].leaveSig == leave &&
+            model_.nodes[last[i]].edges == children) {
+          std::swap(last[0], last[i]);  // the most recent first
+          return last[0];
+        }
+      }
+    }
+    return newCall(enter, leave, children);
+  }
   // A Sequence node over `children` (a repeated loop body, or a location's root).
   NodeId sequence(const std::vector<Edge>& children);
 
@@ -29,14 +51,32 @@ class DagBuilder {
   //  - the last p edges equal the body of the Sequence edge just before them: that
   //    edge's repetitions grow by one.
   // Folding never reorders events, so the expansion is unchanged.
-  void append(std::vector<Edge>& list, NodeId child, uint64_t repetitions, Ref parentRegion);
+  // Inline: once per call and leaf event.
+  void append(std::vector<Edge>& list, NodeId child, uint64_t repetitions, Ref parentRegion) {
+    if (!list.empty() && list.back().child == child) {
+      list.back().repetitions += repetitions;
+    } else {
+      const Edge edge{child, repetitions, edgeType(child, parentRegion)};
+      list.push_back(edge);  // an lvalue: push_back's own inline fast path
+    }
+    while (list.size() >= 3 && foldTail(list)) {  // fewer than 3 edges never fold
+    }
+  }
 
   static constexpr size_t kMaxPeriod = 48;
 
  private:
   NodeId internNode(NodeKind kind, SigId sig, SigId leaveSig, const std::vector<Edge>& edges);
-  EdgeType edgeType(NodeId child, Ref parentRegion) const;
+  NodeId newLeaf(SigId sig);
+  NodeId newCall(SigId enter, SigId leave, const std::vector<Edge>& children);
+  EdgeType edgeType(NodeId child, Ref parentRegion) const {
+    if (model_.nodes[child].kind == NodeKind::Sequence) return EdgeType::Sequence;
+    if (parentRegion != kUndefinedRef && callRegion_[child] == parentRegion)
+      return EdgeType::Recursive;
+    return EdgeType::Regular;
+  }
   bool foldTail(std::vector<Edge>& list);
+  void foldRepeat(std::vector<Edge>& list, size_t p);
   uint64_t eventCountOf(const std::vector<Edge>& edges) const;
 
   // Open addressing over ids whose hashes are kept beside them: a lookup compares the
@@ -68,12 +108,12 @@ class DagBuilder {
   HashIndex sigIndex_;
   HashIndex nodeIndex_;
   std::vector<NodeId> leafOfSig_;
-  std::vector<Edge> body_;  // scratch of foldTail
+  // lastCallsOf_[enter]: the two call nodes of that Enter signature met last, the most
+  // recent first. Calls of one Enter nearly always repeat one of them: comparing with
+  // those nodes spares hashing the children (a node found is the one hashing finds).
+  std::vector<std::array<NodeId, 2>> lastCallsOf_;
+  std::vector<Ref> callRegion_;  // per node: regionOf its Enter if a call, else undefined
+  std::vector<Edge> body_;       // scratch of foldTail
 };
-
-// The region of a call signature (its Enter's region field).
-inline Ref regionOf(const Signature& s) {
-  return s.fields.empty() ? kUndefinedRef : static_cast<Ref>(s.fields[0]);
-}
 
 }  // namespace mtf::compaction

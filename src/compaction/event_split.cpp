@@ -26,6 +26,8 @@ struct LayoutTable {
         layout.action.push_back(!layout.structural[i] ? KindLayout::kValue
                                 : rank                ? KindLayout::kRank
                                                       : KindLayout::kStructural);
+        (i < layout.fixedCount ? layout.fixedStructural : layout.groupStructural) +=
+            layout.structural[i];
       }
     }
   }
@@ -59,17 +61,17 @@ const KindLayout& layoutOf(EventKind kind) {
   return layoutTable().layouts.at(static_cast<size_t>(kind));
 }
 
-int64_t OwnRanks::rankIn(Ref comm, LocationId location) {
+int64_t OwnRanks::lookUp(Ref comm, LocationId location) {
   if (!last_ || lastLocation_ != location) {
     last_ = &cache_[location];
     lastLocation_ = location;
   }
-  Known& known = *last_;
-  for (const auto& [c, rank] : known)
-    if (c == comm) return rank;
-  const int64_t rank = ranks_.rankIn(comm, location);
-  known.emplace_back(comm, rank);
-  return rank;
+  lastComm_ = comm;
+  for (const auto& [c, rank] : *last_)
+    if (c == comm) return lastRank_ = rank;
+  lastRank_ = ranks_.rankIn(comm, location);
+  last_->emplace_back(comm, lastRank_);
+  return lastRank_;
 }
 
 namespace {
@@ -87,47 +89,111 @@ inline size_t expectedFieldCount(const KindLayout& layout, const std::vector<uin
   return layout.fixedCount + static_cast<size_t>(fields[layout.fixedCount - 1]) * layout.groupSize;
 }
 
-}  // namespace
-
-// The hot path of compaction (once per event): one table lookup, no schema walk.
-void splitEvent(const Event& e, OwnRanks& ranks, Signature& sig, std::vector<uint64_t>& values) {
+// The layout of `e`'s kind, once its kind and field count are known good (else throws).
+inline const KindLayout& checkedLayout(const Event& e) {
   if (static_cast<size_t>(e.kind) >= kEventKindCount) [[unlikely]]
     unknownKind(e.kind);
   const KindLayout& layout = layoutTable().layouts[static_cast<size_t>(e.kind)];
-  const size_t n = e.fields.size();
   const size_t expected = expectedFieldCount(layout, e.fields);
-  if (n != expected) [[unlikely]]
+  if (e.fields.size() != expected) [[unlikely]]
     badFieldCount(e, expected);
-  sig.kind = e.kind;
-  sig.fields.clear();
-  sig.attributes.clear();
-  values.clear();
+  return layout;
+}
+
+inline size_t structuralCountOf(const KindLayout& layout, size_t fieldCount) {
+  const size_t groups = layout.groupSize ? (fieldCount - layout.fixedCount) / layout.groupSize : 0;
+  return layout.fixedStructural + groups * layout.groupStructural;
+}
+
+// Walks the fields of `e` in order: each value goes to *value++, each structural field
+// (a rank one made relative to the own rank) to structural(index, field), which may stop
+// the walk by returning false. Returns false if stopped.
+template <typename Structural>
+inline bool walkFields(const Event& e, const KindLayout& layout, OwnRanks& ranks, uint64_t* value,
+                       Structural&& structural) {
+  // In locals: the values written through `value` could alias the layout and the event.
   const KindLayout::Action* action = layout.action.data();
-  const size_t schemaEnd = layout.fixedCount + layout.groupSize;
+  const uint64_t* fields = e.fields.data();
+  const size_t n = e.fields.size();
+  const size_t fixedCount = layout.fixedCount;
   int64_t own = -1;
   bool ownKnown = false;
-  for (size_t i = 0, si = 0; i < n; ++i) {
-    const uint64_t v = e.fields[i];
-    const KindLayout::Action a = action[si];
-    // The next schema field: the fixed ones, then the group's over and over.
-    si = si + 1 < schemaEnd ? si + 1 : layout.fixedCount;
+  size_t k = 0;  // structural fields so far
+  auto walk = [&](uint64_t v, KindLayout::Action a) {
     if (a == KindLayout::kValue) {
-      values.push_back(v);
-    } else if (a == KindLayout::kStructural) {
-      sig.fields.push_back(v);
-    } else {
+      *value++ = v;
+      return true;
+    }
+    if (a == KindLayout::kRank) {
       if (!ownKnown) {
-        own = ranks.rankIn(static_cast<Ref>(e.fields[layout.commField]), e.location);
+        own = ranks.rankIn(static_cast<Ref>(fields[layout.commField]), e.location);
         ownKnown = true;
       }
-      sig.fields.push_back(own >= 0 ? zigzag(static_cast<int64_t>(v - static_cast<uint64_t>(own)))
-                                    : v);
+      if (own >= 0) v = zigzag(static_cast<int64_t>(v - static_cast<uint64_t>(own)));
     }
+    return structural(k++, v);
+  };
+  for (size_t i = 0; i < fixedCount; ++i)
+    if (!walk(fields[i], action[i])) return false;
+  // Then the group's schema fields over and over.
+  for (size_t i = fixedCount, si = fixedCount; i < n; ++i) {
+    if (!walk(fields[i], action[si])) return false;
+    si = si + 1 < fixedCount + layout.groupSize ? si + 1 : fixedCount;
   }
-  for (const EventAttribute& a : e.attributes) {
-    sig.attributes.push_back(SignatureAttribute{a.attribute, a.type});
-    values.push_back(a.value);
+  return true;
+}
+
+// Room for `valueCount` values at the front of `values` (they are written by pointer).
+inline uint64_t* valueRoom(size_t valueCount, std::vector<uint64_t>& values) {
+  if (values.size() < valueCount) values.resize(valueCount);
+  return values.data();
+}
+
+}  // namespace
+
+// One table lookup, no schema walk (splitIfSignature is the path of most events).
+size_t splitEvent(const Event& e, OwnRanks& ranks, Signature& sig, std::vector<uint64_t>& values) {
+  const KindLayout& layout = checkedLayout(e);
+  // Sized first (usually as for the previous event: no change), then written in place.
+  const size_t structuralCount = structuralCountOf(layout, e.fields.size());
+  sig.kind = e.kind;
+  sig.fields.resize(structuralCount);
+  sig.attributes.resize(e.attributes.size());
+  const size_t valueCount = e.fields.size() - structuralCount + e.attributes.size();
+  uint64_t* value = valueRoom(valueCount, values);
+  uint64_t* structural = sig.fields.data();
+  walkFields(e, layout, ranks, value, [structural](size_t k, uint64_t v) {
+    structural[k] = v;
+    return true;
+  });
+  value += valueCount - e.attributes.size();
+  for (size_t i = 0; i < e.attributes.size(); ++i) {
+    sig.attributes[i] = SignatureAttribute{e.attributes[i].attribute, e.attributes[i].type};
+    *value++ = e.attributes[i].value;
   }
+  return valueCount;
+}
+
+size_t splitIfSignature(const Event& e, OwnRanks& ranks, const Signature& sig,
+                        std::vector<uint64_t>& values) {
+  if (sig.kind != e.kind || sig.attributes.size() != e.attributes.size()) return kNotThisSignature;
+  const KindLayout& layout = checkedLayout(e);
+  const size_t structuralCount = structuralCountOf(layout, e.fields.size());
+  if (sig.fields.size() != structuralCount) return kNotThisSignature;
+  const size_t valueCount = e.fields.size() - structuralCount + e.attributes.size();
+  uint64_t* value = valueRoom(valueCount, values);
+  const uint64_t* structural = sig.fields.data();
+  if (!walkFields(e, layout, ranks, value,
+                  [structural](size_t k, uint64_t v) { return structural[k] == v; }))
+    return kNotThisSignature;
+  value += valueCount - e.attributes.size();
+  for (size_t i = 0; i < e.attributes.size(); ++i) {
+    if (sig.attributes[i].attribute != e.attributes[i].attribute ||
+        sig.attributes[i].type != e.attributes[i].type)
+      return kNotThisSignature;
+    *value++ = e.attributes[i].value;
+  }
+  return valueCount;
 }
 
 namespace {

@@ -19,6 +19,8 @@ struct KindLayout {
   enum Action : uint8_t { kValue, kStructural, kRank };
   std::vector<Action> action;
   size_t fixedCount = 0, groupSize = 0;
+  // Structural fields among the fixed fields and among one group's (the rest are values).
+  size_t fixedStructural = 0, groupStructural = 0;
 };
 const KindLayout& layoutOf(EventKind kind);
 
@@ -26,19 +28,36 @@ const KindLayout& layoutOf(EventKind kind);
 class OwnRanks {
  public:
   explicit OwnRanks(const Definitions& defs) : ranks_(defs) {}
-  int64_t rankIn(Ref comm, LocationId location);
+  int64_t rankIn(Ref comm, LocationId location) {
+    if (last_ && location == lastLocation_ && comm == lastComm_) [[likely]]
+      return lastRank_;
+    return lookUp(comm, location);
+  }
 
  private:
   using Known = std::vector<std::pair<Ref, int64_t>>;
+  int64_t lookUp(Ref comm, LocationId location);
   RankMap ranks_;
   std::unordered_map<LocationId, Known> cache_;
   LocationId lastLocation_ = 0;
-  Known* last_ = nullptr;  // cache_[lastLocation_] (node pointers stay valid)
+  Known* last_ = nullptr;         // cache_[lastLocation_] (node pointers stay valid)
+  Ref lastComm_ = kUndefinedRef;  // the answer of the last call, for lastLocation_
+  int64_t lastRank_ = -1;
 };
 
-// Fills `sig` with the structure of `e` and `values` with everything else (the time is
-// not included). Throws InputError if the event's field count contradicts its schema.
-void splitEvent(const Event& e, OwnRanks& ranks, Signature& sig, std::vector<uint64_t>& values);
+// Fills `sig` with the structure of `e` and the front of `values` with everything else
+// (the time is not included); returns the number of values. `values` grows as needed and
+// never shrinks (a scratch buffer: no work when the next event has fewer values).
+// Throws InputError if the event's field count contradicts its schema.
+size_t splitEvent(const Event& e, OwnRanks& ranks, Signature& sig, std::vector<uint64_t>& values);
+
+// splitEvent when its signature is known to be `sig` or else nothing: if `e` splits into
+// `sig`, puts its values in front of `values` and returns their number; otherwise
+// returns kNotThisSignature (`values` may then hold anything). Cheaper than splitting and
+// comparing: the compactor tries the signatures that it predicts.
+inline constexpr size_t kNotThisSignature = ~size_t{0};
+size_t splitIfSignature(const Event& e, OwnRanks& ranks, const Signature& sig,
+                        std::vector<uint64_t>& values);
 
 // True if `sig` has as many structural fields as its kind and repetition count imply
 // (checked on signatures read from a file before they are used).
