@@ -173,12 +173,13 @@ inline void Nlr::popElements(size_t count) {
   Pos* lastEvent = lastEvent_.data();
   for (size_t top = end_; top-- > stop;) {
     const ElementKey key = keys[top];
-    const Pos restored = prev[top] >= first ? prev[top] : -1;
+    // An event's last position may be left below the window: pushElement clamps it, and
+    // evictOldest never meets it.
     if (!isLoop(key)) [[likely]] {
-      lastEvent[symbolOf(key)] = restored;
+      lastEvent[symbolOf(key)] = prev[top];
       continue;
     }
-    forgetLastPosition(key, restored);
+    forgetLastPosition(key, prev[top] >= first ? prev[top] : -1);
     const Pos position = offset + static_cast<Pos>(top);
     Pos& slot = extensionAt_[extensionSlot(position, key)];
     if (slot == position) slot = extNext_[top];

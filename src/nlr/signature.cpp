@@ -88,6 +88,7 @@ uint32_t SignatureTable::lookup(const Signature& s, uint64_t hash) {
     if (slot == 0) {
       const auto symbol = static_cast<uint32_t>(bySymbol_.size());
       bySymbol_.push_back(s);
+      regionKeys_.push_back(s.regionEventKey());
       follower_.push_back(kNone);
       slots_[i] = tag | (uint64_t{symbol} + 1);
       if (2 * bySymbol_.size() > slots_.size()) grow();

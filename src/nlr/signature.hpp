@@ -65,22 +65,31 @@ struct Signature {
   auto operator<=>(const Signature&) const = default;
   // The same as == Signature{kind, region} (the signature of an Enter or Leave), without
   // making that: its first word is kind and region, the others are those of Signature{}.
-  bool isRegionEvent(EventKind k, Ref r) const;
+  bool isRegionEvent(EventKind k, Ref r) const { return regionEventKey() == regionEventKey(k, r); }
+  // The first word of Signature{k, r}: kind and region (flag and padding 0).
+  static constexpr uint64_t regionEventKey(EventKind k, Ref r) {
+    return static_cast<uint64_t>(k) | uint64_t{r} << 32;
+  }
+  // regionEventKey(kind, region) if this is Signature{kind, region}, else kNotRegionEvent.
+  uint64_t regionEventKey() const;
+  // Never a key: its padding bits are not 0.
+  static constexpr uint64_t kNotRegionEvent = ~uint64_t{0};
 };
 static_assert(std::has_unique_object_representations_v<Signature>);
 
-// isRegionEvent compares words: the layout it assumes.
+// regionEventKey reads words: the layout it assumes.
 static_assert(sizeof(Signature) == 6 * sizeof(uint64_t) && offsetof(Signature, region) == 4 &&
               std::endian::native == std::endian::little);
 inline constexpr std::array<uint64_t, 6> kEmptySignatureWords =
     std::bit_cast<std::array<uint64_t, 6>>(Signature{});
 
-inline bool Signature::isRegionEvent(EventKind k, Ref r) const {
+inline uint64_t Signature::regionEventKey() const {
   const auto words = std::bit_cast<std::array<uint64_t, 6>>(*this);
-  const uint64_t first = static_cast<uint64_t>(k) | uint64_t{r} << 32;  // flag, padding 0
-  return words[0] == first && words[1] == kEmptySignatureWords[1] &&
-         words[2] == kEmptySignatureWords[2] && words[3] == kEmptySignatureWords[3] &&
-         words[4] == kEmptySignatureWords[4] && words[5] == kEmptySignatureWords[5];
+  const bool regionEvent =
+      words[0] == regionEventKey(kind, region) && words[1] == kEmptySignatureWords[1] &&
+      words[2] == kEmptySignatureWords[2] && words[3] == kEmptySignatureWords[3] &&
+      words[4] == kEmptySignatureWords[4] && words[5] == kEmptySignatureWords[5];
+  return regionEvent ? words[0] : kNotRegionEvent;
 }
 
 struct SignatureHash {
@@ -103,7 +112,8 @@ class SignatureTable {
   // intern(Signature{kind, region}), the signature of an Enter or Leave.
   uint32_t internRegionEvent(EventKind kind, Ref region) {
     const uint32_t guess = afterPair_[pairSlot()];
-    if (guess != kNone && bySymbol_[guess].isRegionEvent(kind, region)) [[likely]]
+    // One word per symbol, not the six of its signature.
+    if (guess != kNone && regionKeys_[guess] == Signature::regionEventKey(kind, region)) [[likely]]
       return advance(guess);
     return internUnguessedRegionEvent(kind, region);
   }
@@ -125,6 +135,7 @@ class SignatureTable {
   // of the hash (compared before the signature) and symbol+1 in the lower 32; 0 = empty.
   std::vector<uint64_t> slots_ = std::vector<uint64_t>(64, 0);
   std::vector<Signature> bySymbol_;
+  std::vector<uint64_t> regionKeys_;  // symbol -> bySymbol_[symbol].regionEventKey()
   // The guesses, only ever checked: (the last two symbols, hashed) -> the symbol that
   // followed them last time (twice the slots, emptied when they grow), and symbol -> the
   // symbol interned after it last time.

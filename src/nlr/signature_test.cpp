@@ -160,6 +160,7 @@ TEST(Signature, IsRegionEventIsEqualityWithKindAndRegion) {
   EXPECT_TRUE(enter.isRegionEvent(EventKind::Enter, 7));
   EXPECT_FALSE(enter.isRegionEvent(EventKind::Leave, 7));
   EXPECT_FALSE(enter.isRegionEvent(EventKind::Enter, 8));
+  EXPECT_EQ(enter.regionEventKey(), Signature::regionEventKey(EventKind::Enter, 7));
   // Any other field set makes it another signature.
   const std::vector<void (*)(Signature&)> changes = {[](Signature& s) { s.partnerRelative = true; },
                                                      [](Signature& s) { s.comm = 0; },
@@ -172,6 +173,7 @@ TEST(Signature, IsRegionEventIsEqualityWithKindAndRegion) {
     Signature other = enter;
     change(other);
     EXPECT_FALSE(other.isRegionEvent(EventKind::Enter, 7));
+    EXPECT_EQ(other.regionEventKey(), Signature::kNotRegionEvent);
   }
 }
 
