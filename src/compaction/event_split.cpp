@@ -29,6 +29,7 @@ struct LayoutTable {
         (i < layout.fixedCount ? layout.fixedStructural : layout.groupStructural) +=
             layout.structural[i];
         if (i >= layout.fixedCount) continue;
+        layout.fixedRank |= rank;
         if (layout.structural[i])
           layout.fixedStructuralFields.push_back({static_cast<uint8_t>(i), rank});
         else
@@ -202,17 +203,13 @@ size_t splitFixedIfSignature(const Event& e, const KindLayout& layout, OwnRanks&
   const KindLayout::StructuralField* structural = layout.fixedStructuralFields.data();
   const uint64_t* fields = e.fields.data();
   const uint64_t* expected = sig.fields.data();
-  int64_t own = 0;
-  bool ownKnown = false;
+  // Looked up before the walk, not at the first rank field (the answer is the same).
+  const int64_t own =
+      layout.fixedRank ? ranks.rankIn(static_cast<Ref>(fields[layout.commField]), e.location) : -1;
   for (size_t k = 0; k < structuralCount; ++k) {
     uint64_t v = fields[structural[k].index];
-    if (structural[k].rank) {
-      if (!ownKnown) {
-        own = ranks.rankIn(static_cast<Ref>(fields[layout.commField]), e.location);
-        ownKnown = true;
-      }
-      if (own >= 0) v = zigzag(static_cast<int64_t>(v - static_cast<uint64_t>(own)));
-    }
+    if (structural[k].rank && own >= 0)
+      v = zigzag(static_cast<int64_t>(v - static_cast<uint64_t>(own)));
     if (v != expected[k]) return kNotThisSignature;
   }
   const size_t fieldValues = layout.fixedValueFields.size();

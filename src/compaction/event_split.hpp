@@ -29,6 +29,7 @@ struct KindLayout {
   };
   std::vector<StructuralField> fixedStructuralFields;
   std::vector<uint8_t> fixedValueFields;
+  bool fixedRank = false;  // a fixed field is kRank
 };
 const KindLayout& layoutOf(EventKind kind);
 
