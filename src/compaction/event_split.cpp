@@ -29,11 +29,13 @@ struct LayoutTable {
         (i < layout.fixedCount ? layout.fixedStructural : layout.groupStructural) +=
             layout.structural[i];
         if (i >= layout.fixedCount) continue;
-        layout.fixedRank |= rank;
-        if (layout.structural[i])
-          layout.fixedStructuralFields.push_back({static_cast<uint8_t>(i), rank});
-        else
+        if (!layout.structural[i]) {
           layout.fixedValueFields.push_back(static_cast<uint8_t>(i));
+          continue;
+        }
+        const auto slot = static_cast<uint8_t>(layout.fixedStructural - 1);  // counted above
+        (rank ? layout.fixedRankFields : layout.fixedPlainFields)
+            .push_back({static_cast<uint8_t>(i), slot});
       }
     }
   }
@@ -198,19 +200,18 @@ inline bool attributesMatch(const Event& e, const Signature& sig, uint64_t* valu
 // fields are where the layout lists them.
 size_t splitFixedIfSignature(const Event& e, const KindLayout& layout, OwnRanks& ranks,
                              const Signature& sig, std::vector<uint64_t>& values) {
-  const size_t structuralCount = layout.fixedStructuralFields.size();
-  if (sig.fields.size() != structuralCount) return kNotThisSignature;
-  const KindLayout::StructuralField* structural = layout.fixedStructuralFields.data();
+  if (sig.fields.size() != layout.fixedStructural) return kNotThisSignature;
   const uint64_t* fields = e.fields.data();
   const uint64_t* expected = sig.fields.data();
-  // Looked up before the walk, not at the first rank field (the answer is the same).
-  const int64_t own =
-      layout.fixedRank ? ranks.rankIn(static_cast<Ref>(fields[layout.commField]), e.location) : -1;
-  for (size_t k = 0; k < structuralCount; ++k) {
-    uint64_t v = fields[structural[k].index];
-    if (structural[k].rank && own >= 0)
-      v = zigzag(static_cast<int64_t>(v - static_cast<uint64_t>(own)));
-    if (v != expected[k]) return kNotThisSignature;
+  for (const KindLayout::StructuralField& f : layout.fixedPlainFields)
+    if (fields[f.index] != expected[f.slot]) return kNotThisSignature;
+  if (!layout.fixedRankFields.empty()) {
+    const int64_t own = ranks.rankIn(static_cast<Ref>(fields[layout.commField]), e.location);
+    for (const KindLayout::StructuralField& f : layout.fixedRankFields) {
+      uint64_t v = fields[f.index];
+      if (own >= 0) v = zigzag(static_cast<int64_t>(v - static_cast<uint64_t>(own)));
+      if (v != expected[f.slot]) return kNotThisSignature;
+    }
   }
   const size_t fieldValues = layout.fixedValueFields.size();
   const size_t valueCount = fieldValues + e.attributes.size();

@@ -25,11 +25,11 @@ struct KindLayout {
   // without a group: no test of the action per field).
   struct StructuralField {
     uint8_t index;  // schema field
-    bool rank;      // kRank
+    uint8_t slot;   // its place among the structural fields (in the signature)
   };
-  std::vector<StructuralField> fixedStructuralFields;
-  std::vector<uint8_t> fixedValueFields;
-  bool fixedRank = false;  // a fixed field is kRank
+  std::vector<StructuralField> fixedPlainFields;  // kStructural
+  std::vector<StructuralField> fixedRankFields;   // kRank
+  std::vector<uint8_t> fixedValueFields;          // kValue
 };
 const KindLayout& layoutOf(EventKind kind);
 
