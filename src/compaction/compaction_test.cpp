@@ -240,5 +240,25 @@ TEST(Compaction, SplitIfSignatureAgreesWithSplitEvent) {
   EXPECT_GT(seen.size(), 20u);
 }
 
+// Kinds without a group take a path of their own: an event that differs only in its rank
+// field is not of the signature; a wrong field count still throws.
+TEST(Compaction, SplitIfSignatureChecksRankAndFieldCount) {
+  const auto t = makeSyntheticTrace(4, 30, 1);
+  OwnRanks ranks(t.defs);
+  const auto send = std::find_if(t.events.begin(), t.events.end(),
+                                 [](const Event& e) { return e.kind == EventKind::MpiIsend; });
+  ASSERT_NE(send, t.events.end());
+  Signature sig;
+  std::vector<uint64_t> values;
+  const size_t count = splitEvent(*send, ranks, sig, values);
+  EXPECT_EQ(splitIfSignature(*send, ranks, sig, values), count);
+  Event other = *send;
+  other.fields[0] += 1;  // receiver: another rank
+  EXPECT_EQ(splitIfSignature(other, ranks, sig, values), kNotThisSignature);
+  other = *send;
+  other.fields.push_back(0);
+  EXPECT_ANY_THROW(splitIfSignature(other, ranks, sig, values));
+}
+
 }  // namespace
 }  // namespace mtf::compaction

@@ -28,6 +28,14 @@ struct LayoutTable {
                                                       : KindLayout::kStructural);
         (i < layout.fixedCount ? layout.fixedStructural : layout.groupStructural) +=
             layout.structural[i];
+        if (i >= layout.fixedCount) continue;
+        if (!layout.structural[i]) {
+          layout.fixedValueFields.push_back(static_cast<uint8_t>(i));
+          continue;
+        }
+        const auto slot = static_cast<uint8_t>(layout.fixedStructural - 1);  // counted above
+        (rank ? layout.fixedRankFields : layout.fixedPlainFields)
+            .push_back({static_cast<uint8_t>(i), slot});
       }
     }
   }
@@ -174,10 +182,56 @@ size_t splitEvent(const Event& e, OwnRanks& ranks, Signature& sig, std::vector<u
   return valueCount;
 }
 
+namespace {
+
+// Puts the attribute values of `e` at `value` if its attributes are those of `sig` (as
+// many of them, checked by the caller).
+inline bool attributesMatch(const Event& e, const Signature& sig, uint64_t* value) {
+  for (size_t i = 0; i < e.attributes.size(); ++i) {
+    if (sig.attributes[i].attribute != e.attributes[i].attribute ||
+        sig.attributes[i].type != e.attributes[i].type)
+      return false;
+    *value++ = e.attributes[i].value;
+  }
+  return true;
+}
+
+// splitIfSignature for an event of a kind without group whose field count is right: its
+// fields are where the layout lists them.
+size_t splitFixedIfSignature(const Event& e, const KindLayout& layout, OwnRanks& ranks,
+                             const Signature& sig, std::vector<uint64_t>& values) {
+  if (sig.fields.size() != layout.fixedStructural) return kNotThisSignature;
+  const uint64_t* fields = e.fields.data();
+  const uint64_t* expected = sig.fields.data();
+  for (const KindLayout::StructuralField& f : layout.fixedPlainFields)
+    if (fields[f.index] != expected[f.slot]) return kNotThisSignature;
+  if (!layout.fixedRankFields.empty()) {
+    const int64_t own = ranks.rankIn(static_cast<Ref>(fields[layout.commField]), e.location);
+    for (const KindLayout::StructuralField& f : layout.fixedRankFields) {
+      uint64_t v = fields[f.index];
+      if (own >= 0) v = zigzag(static_cast<int64_t>(v - static_cast<uint64_t>(own)));
+      if (v != expected[f.slot]) return kNotThisSignature;
+    }
+  }
+  const size_t fieldValues = layout.fixedValueFields.size();
+  const size_t valueCount = fieldValues + e.attributes.size();
+  uint64_t* value = valueRoom(valueCount, values);
+  const uint8_t* valueFields = layout.fixedValueFields.data();
+  for (size_t i = 0; i < fieldValues; ++i) value[i] = fields[valueFields[i]];
+  return attributesMatch(e, sig, value + fieldValues) ? valueCount : kNotThisSignature;
+}
+
+}  // namespace
+
 size_t splitIfSignature(const Event& e, OwnRanks& ranks, const Signature& sig,
                         std::vector<uint64_t>& values) {
   if (sig.kind != e.kind || sig.attributes.size() != e.attributes.size()) return kNotThisSignature;
-  const KindLayout& layout = checkedLayout(e);
+  if (static_cast<size_t>(e.kind) < kEventKindCount) [[likely]] {
+    const KindLayout& layout = layoutTable().layouts[static_cast<size_t>(e.kind)];
+    if (layout.groupSize == 0 && e.fields.size() == layout.fixedCount)
+      return splitFixedIfSignature(e, layout, ranks, sig, values);
+  }
+  const KindLayout& layout = checkedLayout(e);  // throws if the field count is wrong
   const size_t structuralCount = structuralCountOf(layout, e.fields.size());
   if (sig.fields.size() != structuralCount) return kNotThisSignature;
   const size_t valueCount = e.fields.size() - structuralCount + e.attributes.size();
@@ -187,13 +241,7 @@ size_t splitIfSignature(const Event& e, OwnRanks& ranks, const Signature& sig,
                   [structural](size_t k, uint64_t v) { return structural[k] == v; }))
     return kNotThisSignature;
   value += valueCount - e.attributes.size();
-  for (size_t i = 0; i < e.attributes.size(); ++i) {
-    if (sig.attributes[i].attribute != e.attributes[i].attribute ||
-        sig.attributes[i].type != e.attributes[i].type)
-      return kNotThisSignature;
-    *value++ = e.attributes[i].value;
-  }
-  return valueCount;
+  return attributesMatch(e, sig, value) ? valueCount : kNotThisSignature;
 }
 
 namespace {

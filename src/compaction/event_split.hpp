@@ -21,6 +21,15 @@ struct KindLayout {
   size_t fixedCount = 0, groupSize = 0;
   // Structural fields among the fixed fields and among one group's (the rest are values).
   size_t fixedStructural = 0, groupStructural = 0;
+  // The fixed fields by action, in schema order (splitIfSignature's path for kinds
+  // without a group: no test of the action per field).
+  struct StructuralField {
+    uint8_t index;  // schema field
+    uint8_t slot;   // its place among the structural fields (in the signature)
+  };
+  std::vector<StructuralField> fixedPlainFields;  // kStructural
+  std::vector<StructuralField> fixedRankFields;   // kRank
+  std::vector<uint8_t> fixedValueFields;          // kValue
 };
 const KindLayout& layoutOf(EventKind kind);
 
