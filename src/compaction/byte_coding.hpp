@@ -4,8 +4,10 @@
 
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace mtf::compaction {
@@ -16,6 +18,30 @@ inline uint64_t zigzag(int64_t v) {
 inline int64_t unzigzag(uint64_t v) {
   return static_cast<int64_t>(v >> 1) ^ -static_cast<int64_t>(v & 1);
 }
+
+// An allocator whose construct() without arguments leaves the element uninitialised: a
+// vector using it grows (resize) without zero-filling bytes that are about to be
+// overwritten. Everything else is std::allocator's.
+template <class T>
+struct NoZeroFillAllocator : std::allocator<T> {
+  template <class U>
+  struct rebind {
+    using other = NoZeroFillAllocator<U>;
+  };
+  NoZeroFillAllocator() = default;
+  template <class U>
+  NoZeroFillAllocator(const NoZeroFillAllocator<U>&) noexcept {}
+  template <class U>
+  void construct(U* p) noexcept {
+    ::new (static_cast<void*>(p)) U;
+  }
+  template <class U, class... Args>
+  void construct(U* p, Args&&... args) {
+    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+  }
+};
+// Bytes that resize() leaves indeterminate (write them before reading them).
+using ByteBuffer = std::vector<uint8_t, NoZeroFillAllocator<uint8_t>>;
 
 inline void putVarint(std::vector<uint8_t>& out, uint64_t v) {
   while (v >= 0x80) {

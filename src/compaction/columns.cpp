@@ -1,6 +1,7 @@
 #include "compaction/columns.hpp"
 
 #include <cmath>
+#include <cstring>
 
 #include "compaction/byte_coding.hpp"
 #include "compaction/zlib_codec.hpp"
@@ -172,8 +173,8 @@ ZlibSection planeSection(const uint8_t* bytes, size_t n, int level) {
 
 // Splits fixed 8-byte residuals (whose OR is `bits`) into byte planes, dropping all-zero
 // high planes; one section per plane (planeSection).
-void putBytePlanes(std::vector<uint8_t>& out, std::vector<ZlibSection>& sections,
-                   const uint64_t* residuals, size_t n, uint64_t bits, int level) {
+void putBytePlanes(ByteBuffer& out, std::vector<ZlibSection>& sections, const uint64_t* residuals,
+                   size_t n, uint64_t bits, int level) {
   unsigned planes = 0;
   while (planes < 8 && (bits >> (8 * planes)) != 0) ++planes;
   out.push_back(static_cast<uint8_t>(planes));
@@ -190,15 +191,18 @@ void putBytePlanes(std::vector<uint8_t>& out, std::vector<ZlibSection>& sections
 }  // namespace
 
 void ColumnEncoder::finishPayload(uint64_t firstEvent, int zlibLevel, PendingChunk& out) {
-  std::vector<uint8_t>& payload = out.payload;
-  payload.clear();
+  ByteBuffer& payload = out.payload;
   out.sections.clear();
   payload.reserve(events_ * 3 + valueBytes_ + 32);
-  putVarint(payload, firstTime_);
-  putVarint(payload, events_);
-  payload.push_back(predictor_.mode());
+  payload.resize(2 * kMaxVarintBytes + 1);  // room for the header, trimmed to its size
+  uint8_t* end = putVarint(putVarint(payload.data(), firstTime_), events_);
+  *end++ = predictor_.mode();
+  payload.resize(static_cast<size_t>(end - payload.data()));
   putBytePlanes(payload, out.sections, timeResiduals_.data(), events_, residualBits_, zlibLevel);
-  payload.insert(payload.end(), valueStream_.data(), valueStream_.data() + valueBytes_);
+  // Not insert(): with this allocator it would copy byte by byte, not with memcpy.
+  const size_t valuesAt = payload.size();
+  payload.resize(valuesAt + valueBytes_);
+  if (valueBytes_ > 0) std::memcpy(payload.data() + valuesAt, valueStream_.data(), valueBytes_);
   addSection(out.sections, {valueBytes_, zlibLevel, ZlibStrategy::Default});
 
   ColumnChunk& chunk = out.chunk;

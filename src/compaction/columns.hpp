@@ -28,6 +28,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "compaction/byte_coding.hpp"
 #include "compaction/compact_model.hpp"
 #include "compaction/zlib_codec.hpp"
 
@@ -96,8 +97,8 @@ class ColumnPredictor {
 // A finished chunk whose payload is coded but not compressed yet (compressChunk does it,
 // possibly on another thread).
 struct PendingChunk {
-  ColumnChunk chunk;  // everything but `encoded`
-  std::vector<uint8_t> payload;
+  ColumnChunk chunk;                  // everything but `encoded`
+  ByteBuffer payload;                 // not zero-filled when it grows: every byte is written
   std::vector<ZlibSection> sections;  // how to deflate the payload, in order
 };
 // Fills pending.chunk.encoded from the payload (kept, to reuse its buffer).

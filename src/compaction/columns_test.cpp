@@ -281,5 +281,20 @@ TEST(Columns, MixedRowsRoundTrip) {
   EXPECT_TRUE(sameRows(roundTrip(rows), rows));
 }
 
+// A ByteBuffer grows without zero-filling, but keeps what was written when it grows or
+// shrinks, and copies like a vector (PendingChunk::payload is one).
+TEST(Columns, ByteBufferKeepsWrittenBytes) {
+  ByteBuffer buffer;
+  buffer.resize(3);
+  for (uint8_t i = 0; i < 3; ++i) buffer[i] = static_cast<uint8_t>(10 + i);
+  buffer.resize(100000);  // reallocates: the written bytes move along
+  EXPECT_EQ(buffer[0], 10);
+  EXPECT_EQ(buffer[2], 12);
+  buffer.resize(2);
+  buffer.push_back(7);
+  const ByteBuffer copy = buffer;
+  EXPECT_EQ(std::vector<uint8_t>(copy.begin(), copy.end()), (std::vector<uint8_t>{10, 11, 7}));
+}
+
 }  // namespace
 }  // namespace mtf::compaction

@@ -6,6 +6,8 @@
 #include <new>
 #include <stdexcept>
 
+#include "compaction/byte_coding.hpp"
+
 namespace mtf::compaction {
 
 namespace {
@@ -45,7 +47,9 @@ std::vector<uint8_t> zlibCompress(const uint8_t* data, size_t size, int level) {
 
 struct ZlibSectionCompressor::State {
   ZStream z{ZStream::Mode::Deflate, 6};
-  std::vector<uint8_t>* out = nullptr;
+  // The stream is deflated here, then appended to the caller's vector: this buffer is
+  // reused from call to call and never zero-filled (only its first `used` bytes count).
+  ByteBuffer buffer;
   size_t used = 0;
 
   // Deflates the pending input with `flush` until it is consumed and, for Z_BLOCK and
@@ -53,11 +57,11 @@ struct ZlibSectionCompressor::State {
   void pump(int flush) {
     z_stream* s = z.get();
     for (;;) {
-      if (out->size() - used < 256) out->resize(out->size() + out->size() / 4 + 4096);
-      s->next_out = out->data() + used;
-      s->avail_out = static_cast<uInt>(std::min<size_t>(out->size() - used, 1u << 30));
+      if (buffer.size() - used < 256) buffer.resize(buffer.size() + buffer.size() / 4 + 4096);
+      s->next_out = buffer.data() + used;
+      s->avail_out = static_cast<uInt>(std::min<size_t>(buffer.size() - used, 1u << 30));
       const int rc = deflate(s, flush);
-      used = static_cast<size_t>(s->next_out - out->data());
+      used = static_cast<size_t>(s->next_out - buffer.data());
       if (rc == Z_STREAM_ERROR) throw std::runtime_error("zlib deflate failed");
       if (flush == Z_FINISH ? rc == Z_STREAM_END : s->avail_in == 0 && s->avail_out > 0) return;
     }
@@ -76,9 +80,9 @@ void ZlibSectionCompressor::compress(const uint8_t* data, const std::vector<Zlib
     throw std::runtime_error("zlib reset failed");
   size_t total = 0;
   for (const ZlibSection& sec : sections) total += sec.size;
-  st.out = &out;
-  st.used = out.size();
-  out.resize(st.used + total + total / 500 + 64 + 16 * sections.size());
+  st.used = 0;
+  const size_t bound = total + total / 500 + 64 + 16 * sections.size();
+  if (st.buffer.size() < bound) st.buffer.resize(bound);
   for (const ZlibSection& sec : sections) {
     static constexpr int kStrategy[] = {Z_DEFAULT_STRATEGY, Z_HUFFMAN_ONLY, Z_RLE};
     st.pump(Z_BLOCK);  // the previous section is out: its parameters no longer apply
@@ -94,8 +98,7 @@ void ZlibSectionCompressor::compress(const uint8_t* data, const std::vector<Zlib
     data += sec.size;
   }
   st.pump(Z_FINISH);
-  out.resize(st.used);
-  st.out = nullptr;
+  out.insert(out.end(), st.buffer.data(), st.buffer.data() + st.used);
 }
 
 bool zlibDecompress(const uint8_t* data, size_t size, size_t expectedSize,
