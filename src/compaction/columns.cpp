@@ -57,6 +57,20 @@ void ColumnEncoder::addEvents(const uint32_t* contexts, const Tick* times, const
   events_ += n;
 }
 
+// Codes `count` values as residuals against the previous values of `state`.
+inline void ColumnEncoder::putValues(ColumnPredictor::Context& state, const uint64_t* values,
+                                     size_t count) {
+  if (valueStream_.size() - valueBytes_ < count * kMaxVarintBytes)
+    valueStream_.resize(valueBytes_ + count * kMaxVarintBytes + valueStream_.size() / 2 + 4096);
+  uint8_t* out = valueStream_.data() + valueBytes_;
+  uint64_t* previous = predictor_.values(state, count);
+  for (size_t i = 0; i < count; ++i) {
+    out = putVarint(out, zigzag(static_cast<int64_t>(values[i] - previous[i])));
+    previous[i] = values[i];
+  }
+  valueBytes_ = static_cast<size_t>(out - valueStream_.data());
+}
+
 // The loop of addEvents, one copy per time prediction mode (no mode test per event).
 template <int Mode>
 void ColumnEncoder::addRows(const uint32_t* contexts, const Tick* times, const uint32_t* counts,
@@ -91,20 +105,6 @@ void ColumnEncoder::addRows(const uint32_t* contexts, const Tick* times, const u
   minTime_ = minTime;
   maxTime_ = maxTime;
   residualBits_ = bits;
-}
-
-// Codes `count` values as residuals against the previous values of `state`.
-void ColumnEncoder::putValues(ColumnPredictor::Context& state, const uint64_t* values,
-                              size_t count) {
-  if (valueStream_.size() - valueBytes_ < count * kMaxVarintBytes)
-    valueStream_.resize(valueBytes_ + count * kMaxVarintBytes + valueStream_.size() / 2 + 4096);
-  uint8_t* out = valueStream_.data() + valueBytes_;
-  uint64_t* previous = predictor_.values(state, count);
-  for (size_t i = 0; i < count; ++i) {
-    out = putVarint(out, zigzag(static_cast<int64_t>(values[i] - previous[i])));
-    previous[i] = values[i];
-  }
-  valueBytes_ = static_cast<size_t>(out - valueStream_.data());
 }
 
 namespace {
