@@ -1,6 +1,7 @@
 #include "compaction/event_split.hpp"
 
 #include <array>
+#include <stdexcept>
 
 #include "compaction/byte_coding.hpp"
 #include "util/error.hpp"
@@ -20,6 +21,8 @@ struct LayoutTable {
         layout.structural.push_back(isStructuralField(kind, i));
       layout.commField = schema.indexOf("comm");
       layout.fixedCount = schema.fixedCount;
+      // Field positions are kept as bytes below (event_kinds.def has at most a few).
+      if (schema.fixedCount > 255) throw std::logic_error("event kind with over 255 fields");
       layout.groupSize = schema.hasGroup() ? schema.groupSize : 0;
       for (size_t i = 0; i < schema.fields.size(); ++i) {
         const bool rank = schema.fields[i].type == FieldType::Rank && layout.commField >= 0;
