@@ -119,8 +119,9 @@ void undoConvention(const EventReadState& s, Event& e) {
 
 // The common case: the callback's arguments are the event's fields, in order.
 template <EventKind Kind, typename... Args>
-[[gnu::flatten]] OTF2_CallbackCode onEvent(OTF2_LocationRef location, OTF2_TimeStamp time, uint64_t, void* user,
-                          OTF2_AttributeList* attributes, Args... args) {
+[[gnu::flatten]] OTF2_CallbackCode onEvent(OTF2_LocationRef location, OTF2_TimeStamp time, uint64_t,
+                                           void* user, OTF2_AttributeList* attributes,
+                                           Args... args) {
   EventReadState& s = *static_cast<EventReadState*>(user);
   Event& e = start(s, Kind, location, time);
   if (e.fields.capacity() < sizeof...(Args)) [[unlikely]]
