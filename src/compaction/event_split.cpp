@@ -116,6 +116,12 @@ inline size_t structuralCountOf(const KindLayout& layout, size_t fieldCount) {
   return layout.fixedStructural + groups * layout.groupStructural;
 }
 
+// A partner rank as the signature keeps it: relative to the own rank `own` (zigzag), or
+// as is if the own rank is unknown (-1).
+inline uint64_t relativeRank(uint64_t rank, int64_t own) {
+  return own >= 0 ? zigzag(static_cast<int64_t>(rank - static_cast<uint64_t>(own))) : rank;
+}
+
 // Walks the fields of `e` in order: each value goes to *value++, each structural field
 // (a rank one made relative to the own rank) to structural(index, field), which may stop
 // the walk by returning false. Returns false if stopped.
@@ -140,7 +146,7 @@ inline bool walkFields(const Event& e, const KindLayout& layout, OwnRanks& ranks
         own = ranks.rankIn(static_cast<Ref>(fields[layout.commField]), e.location);
         ownKnown = true;
       }
-      if (own >= 0) v = zigzag(static_cast<int64_t>(v - static_cast<uint64_t>(own)));
+      v = relativeRank(v, own);
     }
     return structural(k++, v);
   };
@@ -211,9 +217,7 @@ size_t splitFixedIfSignature(const Event& e, const KindLayout& layout, OwnRanks&
   if (!layout.fixedRankFields.empty()) {
     const int64_t own = ranks.rankIn(static_cast<Ref>(fields[layout.commField]), e.location);
     for (const KindLayout::StructuralField& f : layout.fixedRankFields) {
-      uint64_t v = fields[f.index];
-      if (own >= 0) v = zigzag(static_cast<int64_t>(v - static_cast<uint64_t>(own)));
-      if (v != expected[f.slot]) return kNotThisSignature;
+      if (relativeRank(fields[f.index], own) != expected[f.slot]) return kNotThisSignature;
     }
   }
   const size_t fieldValues = layout.fixedValueFields.size();
