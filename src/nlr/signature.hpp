@@ -63,10 +63,8 @@ struct Signature {
   // The bytes (no padding, see below): six word comparisons instead of nine fields'.
   bool operator==(const Signature& o) const { return std::memcmp(this, &o, sizeof o) == 0; }
   auto operator<=>(const Signature&) const = default;
-  // The same as == Signature{kind, region} (the signature of an Enter or Leave), without
-  // making that: its first word is kind and region, the others are those of Signature{}.
-  bool isRegionEvent(EventKind k, Ref r) const { return regionEventKey() == regionEventKey(k, r); }
-  // The first word of Signature{k, r}: kind and region (flag and padding 0).
+  // The first word of Signature{k, r}: kind and region (flag and padding 0). A signature
+  // is Signature{k, r} (an Enter or Leave) exactly when regionEventKey() gives this.
   static constexpr uint64_t regionEventKey(EventKind k, Ref r) {
     return static_cast<uint64_t>(k) | uint64_t{r} << 32;
   }

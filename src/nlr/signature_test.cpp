@@ -153,14 +153,13 @@ TEST(SignatureTable, SymbolsFollowFirstAppearanceWhateverTheSuccessorGuess) {
   EXPECT_EQ(table.size(), reference.size());
 }
 
-TEST(Signature, IsRegionEventIsEqualityWithKindAndRegion) {
+TEST(Signature, RegionEventKeyIsEqualityWithKindAndRegion) {
   Signature enter;
   enter.kind = EventKind::Enter;
   enter.region = 7;
-  EXPECT_TRUE(enter.isRegionEvent(EventKind::Enter, 7));
-  EXPECT_FALSE(enter.isRegionEvent(EventKind::Leave, 7));
-  EXPECT_FALSE(enter.isRegionEvent(EventKind::Enter, 8));
   EXPECT_EQ(enter.regionEventKey(), Signature::regionEventKey(EventKind::Enter, 7));
+  EXPECT_NE(enter.regionEventKey(), Signature::regionEventKey(EventKind::Leave, 7));
+  EXPECT_NE(enter.regionEventKey(), Signature::regionEventKey(EventKind::Enter, 8));
   // Any other field set makes it another signature.
   const std::vector<void (*)(Signature&)> changes = {[](Signature& s) { s.partnerRelative = true; },
                                                      [](Signature& s) { s.comm = 0; },
@@ -172,7 +171,7 @@ TEST(Signature, IsRegionEventIsEqualityWithKindAndRegion) {
   for (const auto change : changes) {
     Signature other = enter;
     change(other);
-    EXPECT_FALSE(other.isRegionEvent(EventKind::Enter, 7));
+    EXPECT_NE(other.regionEventKey(), Signature::regionEventKey(EventKind::Enter, 7));
     EXPECT_EQ(other.regionEventKey(), Signature::kNotRegionEvent);
   }
 }
