@@ -40,8 +40,10 @@ struct NoZeroFillAllocator : std::allocator<T> {
     ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
   }
 };
-// Bytes that resize() leaves indeterminate (write them before reading them).
-using ByteBuffer = std::vector<uint8_t, NoZeroFillAllocator<uint8_t>>;
+// A vector whose resize() leaves new elements indeterminate (write them before reading).
+template <class T>
+using NoZeroFillVector = std::vector<T, NoZeroFillAllocator<T>>;
+using ByteBuffer = NoZeroFillVector<uint8_t>;
 
 inline void putVarint(std::vector<uint8_t>& out, uint64_t v) {
   while (v >= 0x80) {

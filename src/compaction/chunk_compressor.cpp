@@ -1,24 +1,26 @@
 #include "compaction/chunk_compressor.hpp"
 
+#include <algorithm>
+
 namespace mtf::compaction {
 
 void RawChunk::reserveRows(size_t n) {
-  contexts.grow(n, rows_);
-  times.grow(n, rows_);
-  valueCounts.grow(n, rows_);
+  contexts.resize(n);
+  times.resize(n);
+  valueCounts.resize(n);
 }
 
 void RawChunk::reserve(uint64_t events, size_t valueCount) {
   const size_t n = static_cast<size_t>(events < (1u << 16) ? events : (1u << 16));
-  if (n > contexts.capacity()) reserveRows(n);
-  if (valueCount > values.capacity()) values.grow(valueCount, valuesUsed_);
+  if (n > contexts.size()) reserveRows(n);
+  if (valueCount > values.size()) values.resize(valueCount);
 }
 
 void RawChunk::makeRoom(size_t count) {
-  if (rows_ == contexts.capacity()) reserveRows(rows_ < 32 ? 64 : rows_ * 2);
-  if (values.capacity() - valuesUsed_ < count) {
-    const size_t doubled = values.capacity() < 128 ? 256 : values.capacity() * 2;
-    values.grow(std::max(valuesUsed_ + count, doubled), valuesUsed_);
+  if (rows_ == contexts.size()) reserveRows(rows_ < 32 ? 64 : rows_ * 2);
+  if (values.size() - valuesUsed_ < count) {
+    const size_t doubled = values.size() < 128 ? 256 : values.size() * 2;
+    values.resize(std::max(valuesUsed_ + count, doubled));
   }
 }
 

@@ -5,12 +5,10 @@
 // is bounded: a producer that runs ahead waits (memory stays bounded).
 #pragma once
 
-#include <algorithm>
 #include <condition_variable>
 #include <deque>
 #include <exception>
 #include <functional>
-#include <memory>
 #include <mutex>
 #include <thread>
 #include <utility>
@@ -19,45 +17,16 @@
 
 namespace mtf::compaction {
 
-// Room for rows that are written once each: unlike a vector's, its elements are not
-// initialized (a chunk reserves room for 2^16 events and more).
-template <typename T>
-class RowArray {
- public:
-  RowArray() = default;
-  // A moved-from array is empty (no room), like a vector.
-  RowArray(RowArray&& o) noexcept
-      : data_(std::move(o.data_)), capacity_(std::exchange(o.capacity_, 0)) {}
-  RowArray& operator=(RowArray&& o) noexcept {
-    data_ = std::move(o.data_);
-    capacity_ = std::exchange(o.capacity_, 0);
-    return *this;
-  }
-  T* data() { return data_.get(); }
-  const T* data() const { return data_.get(); }
-  size_t capacity() const { return capacity_; }
-  T& operator[](size_t i) { return data_[i]; }
-  // Room for `n` elements; the first `used` are kept.
-  void grow(size_t n, size_t used) {
-    std::unique_ptr<T[]> bigger = std::make_unique_for_overwrite<T[]>(n);
-    std::copy_n(data_.get(), used, bigger.get());
-    data_ = std::move(bigger);
-    capacity_ = n;
-  }
-
- private:
-  std::unique_ptr<T[]> data_;
-  size_t capacity_ = 0;
-};
-
-// The column rows of one chunk, as the compactor saw them (not coded yet). add() writes
-// in place after one check for room.
+// The column rows of one chunk, as the compactor saw them (not coded yet). The arrays'
+// sizes are the room made (not zero-filled: a chunk makes room for 2^16 events and more);
+// their first size() rows and valueCount() values are written. add() writes in place
+// after one check for room.
 struct RawChunk {
   uint64_t firstEvent = 0;
-  RowArray<uint32_t> contexts;     // per event
-  RowArray<Tick> times;            // per event
-  RowArray<uint32_t> valueCounts;  // per event
-  RowArray<uint64_t> values;       // all events' values, in order
+  NoZeroFillVector<uint32_t> contexts;     // per event
+  NoZeroFillVector<Tick> times;            // per event
+  NoZeroFillVector<uint32_t> valueCounts;  // per event
+  NoZeroFillVector<uint64_t> values;       // all events' values, in order
   RawChunk() = default;
   // A moved-from chunk is empty, like one of vectors.
   RawChunk(RawChunk&& o) noexcept { *this = std::move(o); }
@@ -77,7 +46,7 @@ struct RawChunk {
   // chunks may be configured larger).
   void reserve(uint64_t events, size_t valueCount);
   void add(uint32_t context, Tick time, const uint64_t* v, size_t count) {
-    if (rows_ == contexts.capacity() || values.capacity() - valuesUsed_ < count) [[unlikely]]
+    if (rows_ == contexts.size() || values.size() - valuesUsed_ < count) [[unlikely]]
       makeRoom(count);
     contexts[rows_] = context;
     times[rows_] = time;
