@@ -12,10 +12,9 @@ class Progress {
   Progress(std::string label, bool enabled);
   ~Progress();
   // Cheap to call per event: prints at most a few times per second.
-  void tick(uint64_t done) {
-    if (enabled_ && (done & 0xFFFF) == 0) maybePrint(done);
-  }
+  void tick(uint64_t done) { advance(done - 1, done); }
   // For a caller that counts in steps (a batch of events): `done` went up from `before`.
+  // Looks at the clock each time the count passes a multiple of 65536.
   void advance(uint64_t before, uint64_t done) {
     if (enabled_ && (before >> 16) != (done >> 16)) maybePrint(done);
   }
