@@ -40,8 +40,7 @@ TEST(BackgroundSink, SharedBatchesAndSingleEventsKeepTheirOrder) {
         batcher.flush();
         background.event(t.events[i]);
       } else {
-        batcher.next() = t.events[i];
-        batcher.commit();
+        batcher.add(t.events[i]);
       }
     }
     batcher.flush();
@@ -61,10 +60,7 @@ TEST(BackgroundSink, LargeBatchesAndShortStreamsArriveWhole) {
       BackgroundSink background(behind, /*batchEvents=*/8, /*maxBatches=*/2);
       background.begin(t.defs);
       EventBatcher batcher([&](const SharedEventBatch& b) { background.events(b); }, readerBatch);
-      for (size_t i = 0; i < limit; ++i) {
-        batcher.next() = t.events[i];
-        batcher.commit();
-      }
+      for (size_t i = 0; i < limit; ++i) batcher.add(t.events[i]);
       batcher.flush();
       background.end();
       const std::vector<Event> expected(t.events.begin(), t.events.begin() + limit);
