@@ -6,6 +6,7 @@
 #include "converters/otf2/otf2_convention.hpp"
 #include "converters/otf2/otf2_def_reading.hpp"
 #include "converters/otf2/otf2_event_reading.hpp"
+#include "model/lane_turns.hpp"
 #include "util/error.hpp"
 #include "util/progress.hpp"
 
@@ -26,8 +27,8 @@ using CString = std::unique_ptr<char, FreeDeleter>;
 Otf2Reader::Otf2Reader(const fs::path& input, const ReadOptions& options)
     : input_(input), options_(options) {
   installErrorHandler();
-  const fs::path anchor = findAnchor(input);
-  reader_.reset(OTF2_Reader_Open(anchor.c_str()));
+  anchor_ = findAnchor(input);
+  reader_.reset(OTF2_Reader_Open(anchor_.c_str()));
   if (!reader_)
     throw InputError(input_.string(), "", "cannot open OTF2 archive: " + takeLibraryMessage());
   const OTF2_ErrorCode status = OTF2_Reader_SetSerialCollectiveCallbacks(reader_.get());
@@ -119,61 +120,60 @@ OTF2_CallbackCode onClockOffset(void* mapped, OTF2_TimeStamp, int64_t, double) {
 
 // Local definitions hold the mapping tables and clock offsets the library applies to
 // the events; like otf2-print, a location without local definitions is fine.
-void Otf2Reader::readLocalDefinitions(const std::vector<LocationView>& locations) {
-  if (OTF2_Reader_OpenDefFiles(reader_.get()) != OTF2_SUCCESS) {
+void Otf2Reader::readLocalDefinitions(Lane& lane) {
+  if (OTF2_Reader_OpenDefFiles(lane.reader) != OTF2_SUCCESS) {
     takeLibraryMessage();
     return;
   }
   const DefCallbacksHandle callbacks(OTF2_DefReaderCallbacks_New());
   OTF2_DefReaderCallbacks_SetMappingTableCallback(callbacks.get(), &onMappingTable);
   OTF2_DefReaderCallbacks_SetClockOffsetCallback(callbacks.get(), &onClockOffset);
-  for (const LocationView& location : locations) {
-    OTF2_DefReader* defReader = OTF2_Reader_GetDefReader(reader_.get(), location.id);
+  for (const OTF2_LocationRef location : lane.locations) {
+    OTF2_DefReader* defReader = OTF2_Reader_GetDefReader(lane.reader, location);
     if (!defReader) continue;
     bool mapped = false;
-    OTF2_Reader_RegisterDefCallbacks(reader_.get(), defReader, callbacks.get(), &mapped);
+    OTF2_Reader_RegisterDefCallbacks(lane.reader, defReader, callbacks.get(), &mapped);
     uint64_t records = 0;
-    if (OTF2_Reader_ReadAllLocalDefinitions(reader_.get(), defReader, &records) != OTF2_SUCCESS)
+    if (OTF2_Reader_ReadAllLocalDefinitions(lane.reader, defReader, &records) != OTF2_SUCCESS)
       mapped = true;  // read in part: let the library apply whatever it has
-    if (mapped) mappedLocations_.insert(location.id);
-    OTF2_Reader_CloseDefReader(reader_.get(), defReader);
+    if (mapped) lane.mappedLocations.insert(location);
+    OTF2_Reader_CloseDefReader(lane.reader, defReader);
   }
-  OTF2_Reader_CloseDefFiles(reader_.get());
+  OTF2_Reader_CloseDefFiles(lane.reader);
   takeLibraryMessage();
 }
 
-void Otf2Reader::readLocationEvents(OTF2_LocationRef location, OTF2_EvtReaderCallbacks* callbacks,
-                                    EventReadState& state) {
-  OTF2_EvtReader* evtReader = OTF2_Reader_GetEvtReader(reader_.get(), location);
+void Otf2Reader::readLocationEvents(Lane& lane, OTF2_LocationRef location,
+                                    OTF2_EvtReaderCallbacks* callbacks) {
+  OTF2_EvtReader* evtReader = OTF2_Reader_GetEvtReader(lane.reader, location);
   if (!evtReader)
     throw InputError(input_.string(), placeLocation(location),
                      "cannot read events: " + takeLibraryMessage());
-  OTF2_Reader_RegisterEvtCallbacks(reader_.get(), evtReader, callbacks, &state);
-  if (!mappedLocations_.count(location)) {
+  EventReadState& state = lane.state;
+  OTF2_Reader_RegisterEvtCallbacks(lane.reader, evtReader, callbacks, &state);
+  // Mapping tables and clock offsets: see mappedLocations.
+  if (!lane.mappedLocations.count(location)) {
     OTF2_EvtReader_ApplyMappingTables(evtReader, false);
     OTF2_EvtReader_ApplyClockOffsets(evtReader, false);
   }
   uint64_t records = 0;
-  const OTF2_ErrorCode status = OTF2_Reader_ReadAllLocalEvents(reader_.get(), evtReader, &records);
-  OTF2_Reader_CloseEvtReader(reader_.get(), evtReader);
+  const OTF2_ErrorCode status = OTF2_Reader_ReadAllLocalEvents(lane.reader, evtReader, &records);
+  OTF2_Reader_CloseEvtReader(lane.reader, evtReader);
   if (state.error) std::rethrow_exception(state.error);
   if (status == OTF2_SUCCESS) return;
   if (!options_.lenient)
     fail(placeLocation(location) + ", event " + std::to_string(records), status);
   takeLibraryMessage();
-  losses_["OTF2 locations whose events could not all be read"]++;
+  lane.losses["OTF2 locations whose events could not all be read"]++;
 }
 
-void Otf2Reader::read(TraceSink& sink) {
-  const Definitions& defs = definitions();
-  const std::vector<LocationView> locations = defs.locations();
-  for (const LocationView& location : locations)
-    OTF2_Reader_SelectLocation(reader_.get(), location.id);
-  readLocalDefinitions(locations);
-  EventBatcher batcher([&sink](const SharedEventBatch& batch) { sink.events(batch); });
-  EventReadState state;
-  state.sink = &sink;
-  if (sink.prefersBatches()) state.batcher = &batcher;
+// Reads the events of the lane's locations, location after location, through its own
+// reader handle (the library's readers are not shared between threads).
+void Otf2Reader::readLane(Lane& lane) {
+  for (const OTF2_LocationRef location : lane.locations)
+    OTF2_Reader_SelectLocation(lane.reader, location);
+  readLocalDefinitions(lane);
+  EventReadState& state = lane.state;
   state.stateParameter = convention_.stateParameter;
   state.stateEndAttribute = convention_.stateEndAttribute;
   state.genericParameter = convention_.genericParameter;
@@ -181,18 +181,93 @@ void Otf2Reader::read(TraceSink& sink) {
   state.conventionInUse = convention_.any();
   const EvtCallbacksHandle callbacks(OTF2_EvtReaderCallbacks_New());
   registerEventCallbacks(callbacks.get());
-  sink.begin(defs);
-  OTF2_ErrorCode status = OTF2_Reader_OpenEvtFiles(reader_.get());
+  const OTF2_ErrorCode status = OTF2_Reader_OpenEvtFiles(lane.reader);
   if (status != OTF2_SUCCESS) fail("", status);
+  for (const OTF2_LocationRef location : lane.locations)
+    readLocationEvents(lane, location, callbacks.get());
+  if (state.batcher) state.batcher->flush();
+  OTF2_Reader_CloseEvtFiles(lane.reader);
+  if (state.unknownRecords) lane.losses["OTF2 events of unknown kind"] += state.unknownRecords;
+}
+
+void Otf2Reader::read(TraceSink& sink) {
+  const Definitions& defs = definitions();
+  std::vector<OTF2_LocationRef> locations;
+  for (const LocationView& location : defs.locations()) locations.push_back(location.id);
+  sink.begin(defs);
   Progress progress("reading " + input_.filename().string(), options_.progress);
-  if (options_.progress) state.progress = &progress;
-  for (const LocationView& location : locations)
-    readLocationEvents(location.id, callbacks.get(), state);
-  batcher.flush();
+  if (sink.prefersBatches() && locations.size() >= 2) {
+    readInLanes(locations, sink, progress);
+  } else {
+    Lane lane{reader_.get(), std::move(locations)};
+    EventBatcher batcher([&sink](const SharedEventBatch& batch) { sink.events(batch); });
+    lane.state.sink = &sink;
+    if (sink.prefersBatches()) lane.state.batcher = &batcher;
+    if (options_.progress) lane.state.progress = &progress;
+    readLane(lane);
+    mergeLosses(lane.losses);
+  }
   progress.finish();
-  OTF2_Reader_CloseEvtFiles(reader_.get());
-  if (state.unknownRecords) losses_["OTF2 events of unknown kind"] += state.unknownRecords;
   sink.end();
+}
+
+void Otf2Reader::mergeLosses(const LossReport& losses) {
+  for (const auto& [what, count] : losses) losses_[what] += count;
+}
+
+// Two lanes, each with its own reader handle and half of the locations (in definition
+// order, split by the size of their event files), read at once; their batches reach
+// the sink in the fixed rotation of LaneTurns. Always two, whatever the number of
+// cores: the sink then sees the same stream, and writes the same archive, everywhere.
+void Otf2Reader::readInLanes(const std::vector<OTF2_LocationRef>& locations, TraceSink& sink,
+                             Progress& progress) {
+  constexpr size_t kLanes = 2;
+  const size_t split = splitLocations(locations);
+  ReaderHandle second(OTF2_Reader_Open(anchor_.c_str()));
+  if (!second)
+    throw InputError(input_.string(), "", "cannot open OTF2 archive: " + takeLibraryMessage());
+  const OTF2_ErrorCode status = OTF2_Reader_SetSerialCollectiveCallbacks(second.get());
+  if (status != OTF2_SUCCESS) fail("", status);
+  std::vector<Lane> lanes;
+  lanes.push_back(Lane{reader_.get(), {locations.begin(), locations.begin() + split}});
+  lanes.push_back(Lane{second.get(), {locations.begin() + split, locations.end()}});
+  LaneTurns turns(kLanes, sink, [&progress, done = uint64_t{0}](uint64_t events) mutable {
+    progress.advance(done, done + events);
+    done += events;
+  });
+  std::vector<std::unique_ptr<EventBatcher>> batchers;
+  for (size_t i = 0; i < kLanes; ++i) {
+    batchers.push_back(std::make_unique<EventBatcher>(
+        [&turns, i](const SharedEventBatch& batch) { turns.add(i, batch); }));
+    lanes[i].state.sink = &sink;
+    lanes[i].state.batcher = batchers[i].get();
+  }
+  runLanes(turns, kLanes, [&](size_t lane) { readLane(lanes[lane]); });
+  for (const Lane& lane : lanes) mergeLosses(lane.losses);
+}
+
+// Where lane 1's locations begin: the first location at which the event files before it
+// hold half of all event bytes (by count if the files cannot be sized); each lane gets
+// at least one location.
+size_t Otf2Reader::splitLocations(const std::vector<OTF2_LocationRef>& locations) const {
+  const fs::path directory = fs::path(anchor_).replace_extension();
+  std::vector<uintmax_t> weights;
+  for (const OTF2_LocationRef location : locations) {
+    std::error_code error;
+    const uintmax_t size = fs::file_size(directory / (std::to_string(location) + ".evt"), error);
+    if (error) {
+      weights.assign(locations.size(), 1);
+      break;
+    }
+    weights.push_back(size);
+  }
+  uintmax_t total = 0;
+  for (const uintmax_t w : weights) total += w;
+  uintmax_t before = 0;
+  size_t split = 0;
+  while (split + 1 < locations.size() && 2 * (before + weights[split]) <= total)
+    before += weights[split++];
+  return std::max<size_t>(split, 1);
 }
 
 }  // namespace mtf::otf2

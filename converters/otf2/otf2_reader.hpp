@@ -7,6 +7,7 @@
 
 #include "converters/otf2/otf2_common.hpp"
 #include "converters/otf2/otf2_convention.hpp"
+#include "converters/otf2/otf2_event_reading.hpp"
 #include "model/trace_stream.hpp"
 
 namespace mtf::otf2 {
@@ -21,7 +22,9 @@ class Otf2Reader : public TraceSource {
   // properties "MTF::<key>" (into info.properties).
   const Definitions& definitions() override;
   // Streams every event location after location (definition order); memory does not
-  // grow with the number of events.
+  // grow with the number of events. A sink that prefers batches gets them from two lanes
+  // read at once (see readInLanes): each location's events still come in order, but the
+  // two halves of the locations are interleaved, a bundle of batches at a time.
   void read(TraceSink& sink) override;
   EventOrder order() const override { return EventOrder::ByLocation; }
   LossReport unmodelled() const override { return losses_; }
@@ -30,22 +33,35 @@ class Otf2Reader : public TraceSource {
   void readInfo();
   void readProperties();
   void readGlobalDefinitions();
-  void readLocalDefinitions(const std::vector<LocationView>& locations);
-  void readLocationEvents(OTF2_LocationRef location, OTF2_EvtReaderCallbacks* callbacks,
-                          struct EventReadState& state);
+  // A reading lane: some of the locations, read through one reader handle on one thread.
+  struct Lane {
+    OTF2_Reader* reader;
+    std::vector<OTF2_LocationRef> locations;
+    EventReadState state = {};
+    LossReport losses = {};
+    // Locations whose local definitions hold mapping tables or clock offsets: the library
+    // must apply them to the events. For every other location it is told not to look
+    // (it would look the location up for every event: 13% of a bare read's instructions).
+    std::unordered_set<OTF2_LocationRef> mappedLocations = {};
+  };
+  void readLocalDefinitions(Lane& lane);
+  void readLocationEvents(Lane& lane, OTF2_LocationRef location,
+                          OTF2_EvtReaderCallbacks* callbacks);
+  void readLane(Lane& lane);
+  void readInLanes(const std::vector<OTF2_LocationRef>& locations, TraceSink& sink,
+                   Progress& progress);
+  size_t splitLocations(const std::vector<OTF2_LocationRef>& locations) const;
+  void mergeLosses(const LossReport& losses);
   void fail(const std::string& place, OTF2_ErrorCode code) const;
 
   std::filesystem::path input_;
+  std::filesystem::path anchor_;
   ReadOptions options_;
   ReaderHandle reader_;
   Definitions defs_;
   bool defsRead_ = false;
   ConventionRefs convention_;  // definitions that carry State / Generic events
   LossReport losses_;
-  // Locations whose local definitions hold mapping tables or clock offsets: the library
-  // must apply them to the events. For every other location it is told not to look
-  // (it would look the location up for every event: 13% of a bare read's instructions).
-  std::unordered_set<OTF2_LocationRef> mappedLocations_;
 };
 
 }  // namespace mtf::otf2
