@@ -108,7 +108,7 @@ void printText(std::ostream& out, const nlohmann::ordered_json& j) {
 void runInfo(const InfoOptions& o, const GlobalOptions& g) {
   auto source = openInput(o.trace, o.lenient);
   Progress progress("reading " + o.trace, !g.quiet && stderrIsTerminal());
-  InfoCollector collector(&progress);
+  InfoCollector collector(&progress, /*batches=*/true);
   source->read(collector);
   progress.finish();
   const auto j = buildInfo(*source, collector, collector.nesting().summary());

@@ -13,7 +13,11 @@ namespace mtf::cli {
 
 class InfoCollector : public TraceSink {
  public:
-  explicit InfoCollector(Progress* progress = nullptr) : progress_(progress) {}
+  // `batches`: ask the reader for batches. The OTF2 reader then reads on two threads at
+  // once (otf2_reader.hpp) and `mtf info` takes half the time; the counting itself is
+  // cheaper on single events, each counted while still in the processor's cache.
+  explicit InfoCollector(Progress* progress = nullptr, bool batches = false)
+      : progress_(progress), batches_(batches) {}
   void begin(const Definitions&) override {}
   void event(const Event& e) override {
     count(e);
@@ -28,6 +32,7 @@ class InfoCollector : public TraceSink {
     if (progress_) progress_->advance(before, total_);
   }
   void end() override { nesting_.end(); }
+  bool prefersBatches() const override { return batches_; }
 
   // Enter/leave nesting of every location, valid after end().
   const NestingCheck& nesting() const { return nesting_; }
@@ -46,6 +51,7 @@ class InfoCollector : public TraceSink {
   }
 
   Progress* progress_;
+  bool batches_;
   NestingCheck nesting_;
   std::array<uint64_t, kEventKindCount> byKind_{};
   uint64_t total_ = 0;
