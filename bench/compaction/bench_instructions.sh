@@ -6,7 +6,8 @@
 # with 10 iterations the OTF2 library's fixed start-up cost was a third of the bare read):
 # callgrind runs about 50x slower than the program.
 #   total          every thread of `mtf convert`, against the bare read
-#   main thread        OTF2 reading and the event model (and the counts `convert` prints)
+#   reading            the two reading lanes: OTF2 reading and the event model (and the
+#                      counts `convert` prints)
 #   compaction thread  the DAG and the value columns' rows (Compactor::event)
 #   NLR thread         loop detection (NlrSink::event)
 #   chunk thread       value columns coded and deflated (ChunkCompressor::run)
@@ -59,7 +60,14 @@ printf "  %-34s %14s instructions\n" "otf2_bare_read" "$bare"
 printf "  %-34s %14s instructions\n" "otf2_bare_read --no-mappings" "$nomap"
 printf "  %-34s %14s instructions = %5sx the bare read\n" "mtf convert -> .mtf, all threads" \
   "$total" "$(ratio "$total" "$bare")"
-for part in "main thread:Otf2Reader::read" "compaction thread:Compactor::event" \
+# The reading lanes (the main thread and one more, see otf2_reader.hpp), together.
+mapfile -t lanes < <(grep -l "Otf2Reader::readLane" "$WORK"/cg-convert-* 2>/dev/null)
+if ((${#lanes[@]})); then
+  n=$(instructions "${lanes[@]}")
+  printf "  %-34s %14s instructions = %5sx the bare read\n" "  reading (${#lanes[@]} lanes)" "$n" \
+    "$(ratio "$n" "$bare")"
+fi
+for part in "compaction thread:Compactor::event" \
             "NLR thread:NlrSink::event" "chunk thread:ChunkCompressor::run"; do
   file=$(thread_with "${part#*:}")
   [[ -n $file ]] || continue
