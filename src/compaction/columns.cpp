@@ -162,12 +162,18 @@ void splitPlane(const uint64_t* __restrict residuals, size_t n, unsigned plane,
 //   of the 16 x 249 x 160 wavefront made its archive 2.5 KB smaller, the Huffman tables
 //   cost more than they saved) for most of the chunk thread's deflate time;
 // - 2 bits per byte or more: Huffman only (LZ77 finds nothing to match in noise);
-// - less: deflated at `level`.
+// - under 1/4 bit per byte (a plane of nearly all zeros, like the high time plane):
+//   run-length matches only (Z_RLE). Searching for longer-distance matches as well cost
+//   the chunk thread ~10% of its instructions and made the wavefront's archive only 0.1%
+//   smaller (measured on 16 x 249 x 160: 19,800,074 B deflated, 19,822,916 B with RLE);
+// - otherwise: deflated at `level`.
 // Planes shorter than 4096 bytes are always deflated: too short to judge.
 ZlibSection planeSection(const uint8_t* bytes, size_t n, int level) {
-  const uint32_t entropy = n >= 4096 ? entropy256(bytes, n) : 0;
+  if (n < 4096) return {n, level, ZlibStrategy::Default};
+  const uint32_t entropy = entropy256(bytes, n);
   if (entropy >= 2016) return {n, 0, ZlibStrategy::Default};
   if (entropy >= 2 * 256) return {n, 1, ZlibStrategy::HuffmanOnly};
+  if (entropy < 256 / 4) return {n, level, ZlibStrategy::Rle};
   return {n, level, ZlibStrategy::Default};
 }
 

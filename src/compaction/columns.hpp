@@ -20,9 +20,10 @@
 //     bytes, ...) of fixed 8-byte little-endian residuals with trailing zero planes
 //     dropped: zero high bytes compress to nothing.
 //   - ColumnChunk::encoded = varint(payload size) + zlib(payload). The payload is one zlib
-//     stream deflated in sections (zlib_codec.hpp): a time plane of high byte entropy (the
-//     jitter of the clock) is only Huffman-coded, where searching matches costs time and
-//     gains nothing; the rest is deflated at the chunk's level. Any inflater reads it.
+//     stream deflated in sections (zlib_codec.hpp): a time plane of near-uniform noise is
+//     stored, one of high byte entropy (the jitter of the clock) only Huffman-coded, one
+//     of nearly all zeros coded with run-length matches only; the rest is deflated at the
+//     chunk's level (columns.cpp, planeSection). Any inflater reads it.
 #pragma once
 
 #include <cstdint>

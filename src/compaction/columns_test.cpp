@@ -122,6 +122,18 @@ TEST(Columns, ZlibSectionsInflateToTheInput) {
 
 // A time plane of near-uniform noise is stored, a noisy one Huffman-coded, a quiet one
 // deflated; the chunk decodes to the same times.
+// How each byte plane of `rows`' times is deflated (the sections as long as the chunk).
+std::vector<std::pair<int, ZlibStrategy>> planeCoding(const std::vector<Row>& rows) {
+  ColumnEncoder enc(rows.size(), 0);
+  for (const Row& r : rows) enc.add(r.context, r.time, nullptr, 0);
+  PendingChunk pending;
+  enc.finishPayload(0, 6, pending);
+  std::vector<std::pair<int, ZlibStrategy>> planes;
+  for (const ZlibSection& s : pending.sections)
+    if (s.size == rows.size()) planes.emplace_back(s.level, s.strategy);
+  return planes;
+}
+
 TEST(Columns, PlanesAreDeflatedByTheirEntropy) {
   std::mt19937_64 rng(5);
   std::vector<Row> rows;
@@ -130,17 +142,25 @@ TEST(Columns, PlanesAreDeflatedByTheirEntropy) {
     t += 40000 + (rng() & 0x3FF);  // residuals of 10 random bits: byte 0 uniform, byte 1 not
     rows.push_back(Row{7, t, {}});
   }
-  ColumnEncoder enc(rows.size(), 0);
-  for (const Row& r : rows) enc.add(r.context, r.time, nullptr, 0);
-  PendingChunk pending;
-  enc.finishPayload(0, 6, pending);
-  std::vector<std::pair<int, ZlibStrategy>> planes;
-  for (const ZlibSection& s : pending.sections)
-    if (s.size == rows.size()) planes.emplace_back(s.level, s.strategy);
+  const auto planes = planeCoding(rows);
   ASSERT_EQ(planes.size(), 3u);  // the first delta, 40000 and more, needs a third plane
   EXPECT_EQ(planes[0], std::make_pair(0, ZlibStrategy::Default));
   EXPECT_EQ(planes[1], std::make_pair(1, ZlibStrategy::HuffmanOnly));
-  EXPECT_EQ(planes[2], std::make_pair(6, ZlibStrategy::Default));
+  EXPECT_EQ(planes[2], std::make_pair(6, ZlibStrategy::Rle));  // all zero but the first
+  EXPECT_TRUE(sameRows(roundTrip(rows), rows));
+}
+
+TEST(Columns, PlaneOfLowButNotNearZeroEntropyIsDeflated) {
+  std::mt19937_64 rng(9);
+  std::vector<Row> rows;
+  Tick t = 1000;
+  for (int i = 0; i < 20000; ++i) {
+    t += 40000 + (rng() & 0xFF) + (rng() % 4 == 0 ? 256 : 0);  // byte 1: few values, skewed
+    rows.push_back(Row{7, t, {}});
+  }
+  const auto planes = planeCoding(rows);
+  ASSERT_GE(planes.size(), 2u);
+  EXPECT_EQ(planes[1], std::make_pair(6, ZlibStrategy::Default));
   EXPECT_TRUE(sameRows(roundTrip(rows), rows));
 }
 
