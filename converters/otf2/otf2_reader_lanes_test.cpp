@@ -50,6 +50,28 @@ std::map<LocationId, std::vector<Event>> byLocation(const std::vector<Event>& ev
   return split;
 }
 
+// Each lane opens the archive with a reader handle of its own, which must apply the same
+// mapping tables and clock offsets (local definitions) as one reader does.
+class RealTraceLanes : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(RealTraceLanes, EachLocationReadsTheSameAsWithOneLane) {
+  const std::string trace = kTraces + GetParam();
+  CollectingSink single;
+  Otf2Reader(trace, {}).read(single);
+  BatchSink batched;
+  Otf2Reader(trace, {}).read(batched);
+  EXPECT_EQ(byLocation(batched.seen), byLocation(single.events));
+}
+
+INSTANTIATE_TEST_SUITE_P(Traces, RealTraceLanes,
+                         ::testing::Values("fastotf2-mi300", "pipit-ping-pong",
+                                           "pipit-ping-pong-papi", "sst-macro-mpi"),
+                         [](const ::testing::TestParamInfo<std::string>& info) {
+                           std::string name = info.param;
+                           std::replace(name.begin(), name.end(), '-', '_');
+                           return name;
+                         });
+
 TEST(Otf2ReaderLanes, EveryLocationsEventsArriveCompleteAndInOrder) {
   const std::string trace = kTraces + "fastotf2-mi300";
   CollectingSink single;
