@@ -18,10 +18,10 @@ namespace mtf::otf2 {
 namespace {
 
 using testing::CollectingSink;
+using testing::copyPingPong;
+using testing::kTraces;
 using testing::TempDir;
 namespace fs = std::filesystem;
-
-const std::string kTraces = MTF_SHARED_DIR "/traces/otf2/";
 
 // Keeps copies of the batches' events; with a seed, pauses at random between batches.
 class BatchSink : public TraceSink {
@@ -108,14 +108,11 @@ TEST(Otf2ReaderLanes, TheInterleavingIsTheSameOnEveryRun) {
 TEST(Otf2ReaderLanes, BadEventFileInEitherLaneIsReportedWithItsLocation) {
   for (const std::string location : {"0", "1"}) {
     TempDir tmp;
-    const fs::path source = kTraces + "pipit-ping-pong";
-    fs::copy(source, tmp.path() / "a", fs::copy_options::recursive);
-    for (const auto& entry : fs::recursive_directory_iterator(tmp.path()))
-      fs::permissions(entry.path(), fs::perms::owner_write, fs::perm_options::add);
+    const fs::path anchor = copyPingPong(tmp.path() / "a");
     fs::resize_file(tmp.path() / "a" / "traces" / (location + ".evt"), 300);
     try {
       BatchSink sink;
-      Otf2Reader(tmp.path() / "a" / "traces.otf2", {}).read(sink);
+      Otf2Reader(anchor, {}).read(sink);
       FAIL() << "no error for a truncated " << location << ".evt";
     } catch (const InputError& error) {
       const std::string message = error.what();
@@ -127,11 +124,9 @@ TEST(Otf2ReaderLanes, BadEventFileInEitherLaneIsReportedWithItsLocation) {
 
 TEST(Otf2ReaderLanes, LenientReadOfBothLanesCountsTheUnreadableLocation) {
   TempDir tmp;
-  fs::copy(kTraces + "pipit-ping-pong", tmp.path() / "a", fs::copy_options::recursive);
-  for (const auto& entry : fs::recursive_directory_iterator(tmp.path()))
-    fs::permissions(entry.path(), fs::perms::owner_write, fs::perm_options::add);
+  const fs::path anchor = copyPingPong(tmp.path() / "a");
   fs::resize_file(tmp.path() / "a" / "traces" / "1.evt", 300);
-  Otf2Reader reader(tmp.path() / "a" / "traces.otf2", {.lenient = true});
+  Otf2Reader reader(anchor, {.lenient = true});
   BatchSink sink;
   reader.read(sink);
   EXPECT_EQ(sink.ends, 1);

@@ -15,10 +15,10 @@ namespace mtf::otf2 {
 namespace {
 
 using testing::CollectingSink;
+using testing::copyPingPong;
+using testing::kTraces;
 using testing::TempDir;
 namespace fs = std::filesystem;
-
-const std::string kTraces = MTF_SHARED_DIR "/traces/otf2/";
 
 std::map<std::string, uint64_t> countByOtf2Name(const std::vector<Event>& events) {
   std::map<std::string, uint64_t> counts;
@@ -44,18 +44,6 @@ TEST_P(RealTrace, EventCountsByKindMatchOtf2Print) {
 INSTANTIATE_TEST_SUITE_P(Otf2, RealTrace,
                          ::testing::Values("pipit-ping-pong", "pipit-ping-pong-papi",
                                            "sst-macro-mpi", "fastotf2-mi300"));
-
-// A writable copy of the ping-pong archive, renamed to `name` (anchor name.otf2).
-fs::path copyPingPong(const fs::path& dir, const std::string& name = "traces") {
-  const fs::path source = kTraces + "pipit-ping-pong";
-  fs::create_directories(dir);
-  fs::copy(source / "traces.otf2", dir / (name + ".otf2"));
-  fs::copy(source / "traces.def", dir / (name + ".def"));
-  fs::copy(source / "traces", dir / name, fs::copy_options::recursive);
-  for (const auto& entry : fs::recursive_directory_iterator(dir))
-    fs::permissions(entry.path(), fs::perms::owner_write, fs::perm_options::add);
-  return dir / (name + ".otf2");
-}
 
 // Reading `input` fails with an InputError whose message names `input`.
 void expectInputErrorNaming(const fs::path& input) {

@@ -111,4 +111,21 @@ class TempDir {
   std::filesystem::path path_;
 };
 
+// The real OTF2 traces of ../shared/traces (their README lists them).
+inline const std::string kTraces = MTF_SHARED_DIR "/traces/otf2/";
+
+// A writable copy of the ping-pong archive, renamed to `name` (anchor name.otf2).
+inline std::filesystem::path copyPingPong(const std::filesystem::path& dir,
+                                          const std::string& name = "traces") {
+  namespace fs = std::filesystem;
+  const fs::path source = kTraces + "pipit-ping-pong";
+  fs::create_directories(dir);
+  fs::copy(source / "traces.otf2", dir / (name + ".otf2"));
+  fs::copy(source / "traces.def", dir / (name + ".def"));
+  fs::copy(source / "traces", dir / name, fs::copy_options::recursive);
+  for (const auto& entry : fs::recursive_directory_iterator(dir))
+    fs::permissions(entry.path(), fs::perms::owner_write, fs::perm_options::add);
+  return dir / (name + ".otf2");
+}
+
 }  // namespace mtf::otf2::testing

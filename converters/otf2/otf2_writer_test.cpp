@@ -13,9 +13,8 @@ namespace mtf::otf2 {
 namespace {
 
 using testing::CollectingSink;
+using testing::kTraces;
 using testing::TempDir;
-
-const std::string kTraces = MTF_SHARED_DIR "/traces/otf2/";
 
 void copyThrough(const std::filesystem::path& input, const std::filesystem::path& output) {
   Otf2Reader reader(input, {});
