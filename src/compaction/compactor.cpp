@@ -106,13 +106,13 @@ void Compactor::flushChunk(LocationState& s) {
   Successors& next = nextSig_[s.lastSig];
   const int first = next.first();
   for (const int slot : {first, 1 - first}) {
-    if (next.sigs[slot] == kNoSig) continue;
-    const size_t count =
-        splitIfSignature(e, *ranks_, model_.signatures[next.sigs[slot]], scratchValues_);
+    const SigId sig = next[slot];
+    if (sig == kNoSig) continue;
+    const size_t count = splitIfSignature(e, *ranks_, model_.signatures[sig], scratchValues_);
     if (count != kNotThisSignature) {
       scratchValueCount_ = count;
-      next.followed(slot);
-      return next.sigs[slot];
+      next.use(slot);
+      return sig;
     }
   }
   return kNoSig;
@@ -126,11 +126,7 @@ SigId Compactor::internEvent(const LocationState& s, const Event& e) {
   const SigId previous = s.lastSig;
   if (previous != kNoSig) {
     if (previous >= nextSig_.size()) nextSig_.resize(size_t{previous} * 2 + 16);
-    // Replaces the one that did not follow latest.
-    Successors& next = nextSig_[previous];
-    const int slot = next.sigs[next.latest] == kNoSig ? next.latest : 1 - next.latest;
-    next.sigs[slot] = sig;
-    next.followed(slot);
+    nextSig_[previous].add(sig);
   }
   return sig;
 }

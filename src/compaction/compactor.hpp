@@ -15,6 +15,7 @@
 #include "compaction/compact_model.hpp"
 #include "compaction/dag_builder.hpp"
 #include "compaction/event_split.hpp"
+#include "compaction/recent_pair.hpp"
 #include "model/trace_stream.hpp"
 
 namespace mtf::compaction {
@@ -101,17 +102,7 @@ class Compactor : public TraceSink {
   Signature scratchSig_;
   // The two signatures that followed one signature lately (tried before splitting and
   // hashing: in loops, the next signature is nearly always one of them).
-  struct Successors {
-    std::array<SigId, 2> sigs{kNoSig, kNoSig};
-    uint8_t latest = 0;        // slot of the latest one that followed
-    uint8_t beforeLatest = 0;  // slot of the one before it
-    // The slot to try first: a loop either repeats the latest or alternates two.
-    int first() const { return latest == beforeLatest ? latest : beforeLatest; }
-    void followed(int slot) {
-      beforeLatest = latest;
-      latest = static_cast<uint8_t>(slot);
-    }
-  };
+  using Successors = RecentPair<SigId, kNoSig>;
   std::vector<Successors> nextSig_;      // indexed by SigId
   std::vector<uint64_t> scratchValues_;  // the event's values: the first scratchValueCount_
   size_t scratchValueCount_ = 0;

@@ -109,9 +109,8 @@ NodeId DagBuilder::newLeaf(SigId sig) {
 
 NodeId DagBuilder::newCall(SigId enter, SigId leave, const std::vector<Edge>& children) {
   const NodeId id = internNode(NodeKind::Call, enter, leave, children);
-  if (enter >= lastCallsOf_.size())
-    lastCallsOf_.resize(size_t{enter} + 1, std::array<NodeId, 2>{kNoNode, kNoNode});
-  lastCallsOf_[enter] = {id, lastCallsOf_[enter][0]};
+  if (enter >= lastCallsOf_.size()) lastCallsOf_.resize(size_t{enter} + 1);
+  lastCallsOf_[enter].add(id);
   return id;
 }
 
