@@ -186,7 +186,9 @@ void Compactor::rememberRegionSig(const Event& e, SigId sig) {
     if (s.depth == s.stack.size()) s.stack.emplace_back();
     OpenCall& call = s.stack[s.depth++];
     call.enter = sig;
-    call.region = regionOf(model_.signatures[sig]);
+    // regionOf(its signature): an Enter's region is its first field, structural, and it
+    // has that field (its signature was found).
+    call.region = static_cast<Ref>(e.fields[0]);
     record(s, enterContext(sig), e.time);
     return;
   }
