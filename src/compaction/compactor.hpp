@@ -66,7 +66,6 @@ class Compactor : public TraceSink {
     SigId lastSig = kNoSig;                  // signature of the location's previous event
     std::unique_ptr<ColumnEncoder> encoder;  // without background compression
     RawChunk raw;                            // with it
-    uint64_t events = 0;                     // events seen so far
     uint64_t chunkStart = 0;                 // first event of the chunk being filled
   };
 
@@ -80,6 +79,10 @@ class Compactor : public TraceSink {
   void record(LocationState& s, uint32_t context, Tick time);
   void encodeRow(LocationState& s, uint32_t context, Tick time);  // without background compression
   void flushChunk(LocationState& s);
+  // Events of the location's chunk being filled (counted by the chunk, not per event).
+  uint64_t eventsInChunk(const LocationState& s) const {
+    return compressor_ ? s.raw.size() : s.encoder->events();
+  }
   uint64_t chunkReserve(size_t locations) const;
   void flushAllChunks();
   void finishLocation(LocationState& s);
@@ -108,7 +111,10 @@ class Compactor : public TraceSink {
   size_t scratchValueCount_ = 0;
   std::array<std::vector<SigId>, 2> regionSig_;  // [Enter, Leave][region]: see knownRegionSig
   Tick lastTime_ = 0;                            // time of the Leave closeCall records
-  uint64_t bufferedEvents_ = 0;                  // events in unfinished chunks, all locations
+  // bufferedEventBudget + 1 - the events in unfinished chunks (all locations): a count
+  // down, checked for 0 (budget exceeded) with the decrement. Modulo 2^64 like the counts,
+  // so a budget of 2^64 - 1 (none) still works: it never comes down to 0.
+  uint64_t budgetLeft_;
 };
 
 // Context number of an event for the column predictors (see columns.hpp).
