@@ -106,6 +106,23 @@ TEST(Compaction, BufferedEventBudgetBoundsChunksAndRoundTrips) {
   EXPECT_EQ(testing::firstDifference(expandAll(model), t.events, t.defs), "");
 }
 
+// The budget is exceeded when the buffered events first number budget + 1: every chunk
+// of a single location is then that long (but the last).
+TEST(Compaction, BufferedEventBudgetFlushesAtBudgetPlusOne) {
+  const auto t = makeSyntheticTrace(1, 60, 9);
+  for (bool background : {false, true}) {
+    CompactorOptions options{1 << 16, 6, 1};
+    options.backgroundCompression = background;
+    options.bufferedEventBudget = 50;
+    std::vector<uint64_t> lengths;
+    Compactor c(options,
+                [&](LocationId, ColumnChunk&& chunk) { lengths.push_back(chunk.eventCount); });
+    play(t, c);
+    ASSERT_EQ(lengths.size(), (t.events.size() + 50) / 51) << background;
+    for (size_t i = 0; i + 1 < lengths.size(); ++i) EXPECT_EQ(lengths[i], 51u) << i;
+  }
+}
+
 // The compression thread hands on the same bytes in the same order as compressing inline.
 TEST(Compaction, BackgroundCompressionIsDeterministic) {
   const auto t = makeSyntheticTrace(3, 60, 5);

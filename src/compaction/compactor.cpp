@@ -6,7 +6,9 @@
 namespace mtf::compaction {
 
 Compactor::Compactor(CompactorOptions options, ChunkSink chunkSink)
-    : options_(options), chunkSink_(std::move(chunkSink)) {}
+    : options_(options),
+      chunkSink_(std::move(chunkSink)),
+      budgetLeft_(options.bufferedEventBudget + 1) {}
 
 Compactor::~Compactor() = default;
 
@@ -43,8 +45,6 @@ uint64_t Compactor::chunkReserve(size_t locations) const {
 // Once per event: inline.
 [[gnu::always_inline]] inline void Compactor::record(LocationState& s, uint32_t context,
                                                      Tick time) {
-  ++s.events;
-  ++bufferedEvents_;
   if (compressor_) [[likely]] {
     s.raw.add(context, time, scratchValues_.data(), scratchValueCount_);
     if (s.raw.size() >= options_.chunkEvents) [[unlikely]]
@@ -53,7 +53,7 @@ uint64_t Compactor::chunkReserve(size_t locations) const {
     encodeRow(s, context, time);
   }
   // After the event is in its chunk: flushing before would leave it outside every chunk.
-  if (bufferedEvents_ > options_.bufferedEventBudget) [[unlikely]]
+  if (--budgetLeft_ == 0) [[unlikely]]
     flushAllChunks();
 }
 
@@ -67,22 +67,22 @@ void Compactor::flushAllChunks() {
 }
 
 void Compactor::flushChunk(LocationState& s) {
-  bufferedEvents_ -= s.events - s.chunkStart;
+  const uint64_t events = eventsInChunk(s);
+  budgetLeft_ += events;
+  if (events == 0) return;
   if (compressor_) {
-    if (s.raw.size() == 0) return;
     s.raw.firstEvent = s.chunkStart;
-    s.chunkStart = s.events;
+    s.chunkStart += events;
     // The next chunk likely holds as many values per event as this one.
-    const uint64_t events = chunkReserve(states_.size());
-    const size_t values = static_cast<size_t>(s.raw.valueCount() * events / s.raw.size());
+    const uint64_t reserved = chunkReserve(states_.size());
+    const size_t values = static_cast<size_t>(s.raw.valueCount() * reserved / s.raw.size());
     compressor_->submit(s.id, std::move(s.raw));
     s.raw = RawChunk{};
-    s.raw.reserve(events, values);
+    s.raw.reserve(reserved, values);
     return;
   }
-  if (s.encoder->empty()) return;
   ColumnChunk chunk = s.encoder->finish(s.chunkStart, options_.zlibLevel);
-  s.chunkStart = s.events;
+  s.chunkStart += events;
   if (chunkSink_) {
     chunkSink_(s.id, std::move(chunk));
   } else {
@@ -106,13 +106,13 @@ void Compactor::flushChunk(LocationState& s) {
   Successors& next = nextSig_[s.lastSig];
   const int first = next.first();
   for (const int slot : {first, 1 - first}) {
-    if (next.sigs[slot] == kNoSig) continue;
-    const size_t count =
-        splitIfSignature(e, *ranks_, model_.signatures[next.sigs[slot]], scratchValues_);
+    const SigId sig = next[slot];
+    if (sig == kNoSig) continue;
+    const size_t count = splitIfSignature(e, *ranks_, model_.signatures[sig], scratchValues_);
     if (count != kNotThisSignature) {
       scratchValueCount_ = count;
-      next.followed(slot);
-      return next.sigs[slot];
+      next.use(slot);
+      return sig;
     }
   }
   return kNoSig;
@@ -126,11 +126,7 @@ SigId Compactor::internEvent(const LocationState& s, const Event& e) {
   const SigId previous = s.lastSig;
   if (previous != kNoSig) {
     if (previous >= nextSig_.size()) nextSig_.resize(size_t{previous} * 2 + 16);
-    // Replaces the one that did not follow latest.
-    Successors& next = nextSig_[previous];
-    const int slot = next.sigs[next.latest] == kNoSig ? next.latest : 1 - next.latest;
-    next.sigs[slot] = sig;
-    next.followed(slot);
+    nextSig_[previous].add(sig);
   }
   return sig;
 }
@@ -190,7 +186,9 @@ void Compactor::rememberRegionSig(const Event& e, SigId sig) {
     if (s.depth == s.stack.size()) s.stack.emplace_back();
     OpenCall& call = s.stack[s.depth++];
     call.enter = sig;
-    call.region = regionOf(model_.signatures[sig]);
+    // regionOf(its signature): an Enter's region is its first field, structural, and it
+    // has that field (its signature was found).
+    call.region = static_cast<Ref>(e.fields[0]);
     record(s, enterContext(sig), e.time);
     return;
   }
@@ -228,7 +226,7 @@ void Compactor::finishLocation(LocationState& s) {
     l->location = s.id;
   }
   l->root = root;
-  l->eventCount = s.events;
+  l->eventCount = s.chunkStart + eventsInChunk(s);
 }
 
 void Compactor::end() {

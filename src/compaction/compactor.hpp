@@ -15,6 +15,7 @@
 #include "compaction/compact_model.hpp"
 #include "compaction/dag_builder.hpp"
 #include "compaction/event_split.hpp"
+#include "compaction/recent_pair.hpp"
 #include "model/trace_stream.hpp"
 
 namespace mtf::compaction {
@@ -65,7 +66,6 @@ class Compactor : public TraceSink {
     SigId lastSig = kNoSig;                  // signature of the location's previous event
     std::unique_ptr<ColumnEncoder> encoder;  // without background compression
     RawChunk raw;                            // with it
-    uint64_t events = 0;                     // events seen so far
     uint64_t chunkStart = 0;                 // first event of the chunk being filled
   };
 
@@ -79,6 +79,10 @@ class Compactor : public TraceSink {
   void record(LocationState& s, uint32_t context, Tick time);
   void encodeRow(LocationState& s, uint32_t context, Tick time);  // without background compression
   void flushChunk(LocationState& s);
+  // Events of the location's chunk being filled (counted by the chunk, not per event).
+  uint64_t eventsInChunk(const LocationState& s) const {
+    return compressor_ ? s.raw.size() : s.encoder->events();
+  }
   uint64_t chunkReserve(size_t locations) const;
   void flushAllChunks();
   void finishLocation(LocationState& s);
@@ -101,23 +105,16 @@ class Compactor : public TraceSink {
   Signature scratchSig_;
   // The two signatures that followed one signature lately (tried before splitting and
   // hashing: in loops, the next signature is nearly always one of them).
-  struct Successors {
-    std::array<SigId, 2> sigs{kNoSig, kNoSig};
-    uint8_t latest = 0;        // slot of the latest one that followed
-    uint8_t beforeLatest = 0;  // slot of the one before it
-    // The slot to try first: a loop either repeats the latest or alternates two.
-    int first() const { return latest == beforeLatest ? latest : beforeLatest; }
-    void followed(int slot) {
-      beforeLatest = latest;
-      latest = static_cast<uint8_t>(slot);
-    }
-  };
+  using Successors = RecentPair<SigId, kNoSig>;
   std::vector<Successors> nextSig_;      // indexed by SigId
   std::vector<uint64_t> scratchValues_;  // the event's values: the first scratchValueCount_
   size_t scratchValueCount_ = 0;
   std::array<std::vector<SigId>, 2> regionSig_;  // [Enter, Leave][region]: see knownRegionSig
   Tick lastTime_ = 0;                            // time of the Leave closeCall records
-  uint64_t bufferedEvents_ = 0;                  // events in unfinished chunks, all locations
+  // bufferedEventBudget + 1 - the events in unfinished chunks (all locations): a count
+  // down, checked for 0 (budget exceeded) with the decrement. Modulo 2^64 like the counts,
+  // so a budget of 2^64 - 1 (none) still works: it never comes down to 0.
+  uint64_t budgetLeft_;
 };
 
 // Context number of an event for the column predictors (see columns.hpp).

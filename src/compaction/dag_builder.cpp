@@ -109,9 +109,8 @@ NodeId DagBuilder::newLeaf(SigId sig) {
 
 NodeId DagBuilder::newCall(SigId enter, SigId leave, const std::vector<Edge>& children) {
   const NodeId id = internNode(NodeKind::Call, enter, leave, children);
-  if (enter >= lastCallsOf_.size())
-    lastCallsOf_.resize(size_t{enter} + 1, std::array<NodeId, 2>{kNoNode, kNoNode});
-  lastCallsOf_[enter] = {id, lastCallsOf_[enter][0]};
+  if (enter >= lastCallsOf_.size()) lastCallsOf_.resize(size_t{enter} + 1);
+  lastCallsOf_[enter].add(id);
   return id;
 }
 
@@ -122,25 +121,25 @@ NodeId DagBuilder::sequence(const std::vector<Edge>& children) {
 bool DagBuilder::foldTail(std::vector<Edge>& list) {
   const size_t size = list.size();
   if (size < 3) return false;
-  const Edge last = list.back();
+  // By pointer and reference: nothing is written to the list until a fold is found.
+  const Edge* const end = list.data() + size;
+  const Edge& last = end[-1];
   const size_t maxPeriod = std::min(kMaxPeriod, size - 1);
   for (size_t p = 2; p <= maxPeriod; ++p) {
-    // The edge before the last p: a Sequence whose body may be the last p edges, or the
-    // start of p edges that the last p may repeat (then it equals the last edge).
-    Edge& before = list[size - p - 1];
+    const Edge* const tail = end - p;  // the last p edges
+    // The edge before them: a Sequence whose body may be the last p edges, or the start
+    // of p edges that the last p may repeat (then it equals the last edge).
+    const Edge& before = tail[-1];
     if (before.type == EdgeType::Sequence) {
       const std::vector<Edge>& body = model_.nodes[before.child].edges;
-      if (body.size() == p && body.back() == last &&
-          std::equal(body.begin(), body.end(), list.end() - static_cast<ptrdiff_t>(p))) {
-        before.repetitions += 1;
+      if (body.size() == p && body.back() == last && std::equal(body.begin(), body.end(), tail)) {
+        list[size - p - 1].repetitions += 1;
         list.resize(size - p);
         return true;
       }
     }
     if (before.child == last.child && 2 * p <= size && before == last &&
-        std::equal(list.end() - static_cast<ptrdiff_t>(2 * p),
-                   list.end() - static_cast<ptrdiff_t>(p),
-                   list.end() - static_cast<ptrdiff_t>(p))) {
+        std::equal(tail - p, tail, tail)) {
       foldRepeat(list, p);
       return true;
     }

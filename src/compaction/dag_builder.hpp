@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "compaction/compact_model.hpp"
+#include "compaction/recent_pair.hpp"
 
 namespace mtf::compaction {
 
@@ -29,12 +30,14 @@ class DagBuilder {
   // A call node over `children` (copied only if the node is new: the caller reuses them).
   NodeId call(SigId enter, SigId leave, const std::vector<Edge>& children) {
     if (enter < lastCallsOf_.size()) [[likely]] {
-      std::array<NodeId, 2>& last = lastCallsOf_[enter];
-      for (int i = 0; i < 2; ++i) {
-        if (last[i] != kNoNode && model_.nodes[last[i]].leaveSig == leave &&
-            model_.nodes[last[i]].edges == children) {
-          std::swap(last[0], last[i]);  // the most recent first
-          return last[0];
+      RecentPair<NodeId, kNoNode>& recent = lastCallsOf_[enter];
+      const int first = recent.first();
+      for (const int slot : {first, 1 - first}) {
+        const NodeId id = recent[slot];
+        if (id != kNoNode && model_.nodes[id].leaveSig == leave &&
+            model_.nodes[id].edges == children) {
+          recent.use(slot);
+          return id;
         }
       }
     }
@@ -108,10 +111,11 @@ class DagBuilder {
   HashIndex sigIndex_;
   HashIndex nodeIndex_;
   std::vector<NodeId> leafOfSig_;
-  // lastCallsOf_[enter]: the two call nodes of that Enter signature met last, the most
-  // recent first. Calls of one Enter nearly always repeat one of them: comparing with
-  // those nodes spares hashing the children (a node found is the one hashing finds).
-  std::vector<std::array<NodeId, 2>> lastCallsOf_;
+  // lastCallsOf_[enter]: the two call nodes of that Enter signature met last. Calls of one
+  // Enter nearly always repeat one of them (or alternate two, e.g. receives from two
+  // neighbours): comparing with those nodes spares hashing the children (a node found is
+  // the one hashing finds).
+  std::vector<RecentPair<NodeId, kNoNode>> lastCallsOf_;
   std::vector<Ref> callRegion_;  // per node: regionOf its Enter if a call, else undefined
   std::vector<Edge> body_;       // scratch of foldTail
 };

@@ -26,8 +26,10 @@ template <typename F>
 inline void forEachEvent(const EventBatch& batch, F&& f) {
   constexpr size_t kAhead = 8;
   const Event* events = batch.events.data();
-  for (size_t i = 0; i < batch.size; ++i) {
-    if (i + kAhead < batch.size) {
+  // In a local: `f` writes memory that the compiler cannot tell apart from the batch's.
+  const size_t size = batch.size;
+  for (size_t i = 0; i < size; ++i) {
+    if (i + kAhead < size) {
       __builtin_prefetch(&events[i + kAhead]);
       __builtin_prefetch(events[i + kAhead / 2].fields.data());
     }
