@@ -120,7 +120,7 @@ void Nlr::push(std::span<const uint32_t> symbols, size_t symbolCount) {
 // The helpers of push() below are `inline`: they run once or more per event, and as
 // calls their register saves and restores cost about as much as their work.
 inline Nlr::Pos& Nlr::lastPositionOf(ElementKey key) {
-  return isLoop(key) ? lastLoop_[key] : lastEvent_[symbolOf(key)];
+  return isLoop(key) ? lastLoop_[bodyKeyOf(key)] : lastEvent_[symbolOf(key)];
 }
 
 // Restores the last position of `key` after its newest occurrence left (`restored`: a
@@ -129,9 +129,9 @@ inline Nlr::Pos& Nlr::lastPositionOf(ElementKey key) {
 inline void Nlr::forgetLastPosition(ElementKey key, Pos restored) {
   if (isLoop(key)) {
     if (restored < 0)
-      lastLoop_.erase(key);
+      lastLoop_.erase(bodyKeyOf(key));
     else
-      lastLoop_[key] = restored;
+      lastLoop_[bodyKeyOf(key)] = restored;
   } else {
     lastEvent_[symbolOf(key)] = restored;
   }
@@ -238,8 +238,9 @@ inline bool Nlr::isRepetition(size_t k) const {
 }
 
 // The smallest period k < limit (and k * minReps <= window size) whose minReps copies end
-// the window, or 0. Every such k has the top's previous occurrence k back, so the chain
-// of previous occurrences lists them in increasing order. In a large window (a noisy
+// the window, or 0. Every such k has an element equal to the top k back, so the chain of
+// previous occurrences (for a loop: of its body, whatever the count) lists them in
+// increasing order, among others that isRepetition rejects. In a large window (a noisy
 // stream that does not fold) the chain is long and its first candidates match far, so
 // the run table lists a superset instead, in the same order, checked the same way.
 inline size_t Nlr::findFold(size_t limit) const {
@@ -280,18 +281,22 @@ size_t Nlr::findFoldInTable(size_t limit) const {
   return true;
 }
 
+// The copy is popped and the loop counts one more iteration where it is. Popping the loop
+// and pushing its successor would give the same state: the position's entries (previous
+// position of the body, extension slot at loop + body length) depend on the body only.
+// Its previous position is not clamped again to the window: every reader checks it.
 void Nlr::extend(Pos loop, size_t k) {
-  const ElementKey key = at(loop);
-  popElements(k + 1);  // the copy, then the loop
-  const ElementKey extended = loopKey(bodyOf(key), countOf(key) + 1);
-  pushElement(extended, lastLoop_[extended]);
+  popElements(k);
+  ElementKey& key = buf_[static_cast<size_t>(loop - offset_)];
+  ++key;  // the count, below kMaxIterations (findExtension)
+  if (runs_) runs_->record(loop, key);
 }
 
 void Nlr::fold(size_t k) {
   const uint32_t body = bodies_.intern(&buf_[end_ - k], k);
   popElements(k * options_.minReps);
   const ElementKey loop = loopKey(body, options_.minReps);
-  pushElement(loop, lastLoop_[loop]);
+  pushElement(loop, lastLoop_[bodyKeyOf(loop)]);
 }
 
 LoopModel Nlr::model(std::vector<Signature> signatures) const {
