@@ -110,11 +110,16 @@ void Nlr::push(std::span<const uint32_t> symbols, size_t symbolCount) {
   for (const uint32_t symbol : symbols) pushSymbol(symbol);
 }
 
+// A push makes the window one longer and reductions shorten it: one eviction at most.
 [[gnu::always_inline]] inline void Nlr::pushSymbol(uint32_t symbol) {
-  pushElement(eventKey(symbol), lastEvent_[symbol]);
-  while (reduceOnce()) {
+  const Pushed pushed = pushElement(eventKey(symbol), lastEvent_[symbol]);
+  size_t size = static_cast<size_t>(pushed.position - pushed.first) + 1;
+  if (mayReduceAfter(pushed, size)) {
+    while (reduceOnce()) {
+    }
+    size = windowSize();
   }
-  while (windowSize() > options_.window) evictOldest();
+  if (size > options_.window) evictOldest();
 }
 
 // The helpers of push() below are `inline`: they run once or more per event, and as
@@ -140,7 +145,7 @@ inline void Nlr::forgetLastPosition(ElementKey key, Pos restored) {
 // Forced: GCC keeps it out of line otherwise (three callers), at ~20 instructions a call.
 // `last` is lastPositionOf(key). Members are read into locals before the first store: a
 // store of a position (int64) could alias them, and they would be read again after it.
-[[gnu::always_inline]] inline void Nlr::pushElement(ElementKey key, Pos& last) {
+[[gnu::always_inline]] inline Nlr::Pushed Nlr::pushElement(ElementKey key, Pos& last) {
   const size_t end = end_;
   const Pos position = offset_ + static_cast<Pos>(end);
   if (runs_) runs_->record(position, key);
@@ -148,7 +153,8 @@ inline void Nlr::forgetLastPosition(ElementKey key, Pos restored) {
   ElementKey* const keys = buf_.get();
   Pos* const prev = prev_.get();
   Pos* const extNext = extNext_.get();
-  prev[end] = last >= first ? last : -1;
+  const Pos previous = last >= first ? last : -1;
+  prev[end] = previous;
   last = position;
   keys[end] = key;
   if (isLoop(key)) {
@@ -159,6 +165,19 @@ inline void Nlr::forgetLastPosition(ElementKey key, Pos restored) {
     extNext[end] = -1;
   }
   end_ = end + 1;
+  return {position, previous, first};
+}
+
+// False if no reduction can apply after `pushed` (the window then holds `size` elements),
+// decided from what the push left at hand (reduceOnce reads it all again). An extension
+// needs a loop filed under this position: the newest one filed there is then in the
+// window. A fold of period k needs an element equal to the top k back, so the previous
+// occurrence is at most k back: if it is too far back for minReps copies, so is any k.
+inline bool Nlr::mayReduceAfter(const Pushed& pushed, size_t size) const {
+  if (extensionAt_[static_cast<size_t>(pushed.position) & extensionMask_] >= pushed.first)
+    return true;
+  return pushed.previous >= 0 &&
+         static_cast<size_t>(pushed.position - pushed.previous) * options_.minReps <= size;
 }
 
 // Pops the `count` newest elements, newest first, restoring what their pushes changed.

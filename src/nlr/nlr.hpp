@@ -104,7 +104,13 @@ class Nlr {
   void forgetLastPosition(ElementKey key, Pos restored);
 
   void pushSymbol(uint32_t symbol);
-  void pushElement(ElementKey key, Pos& last);
+  struct Pushed {
+    Pos position;  // of the element pushed
+    Pos previous;  // its previous occurrence in the window, or -1
+    Pos first;     // the window's first position
+  };
+  Pushed pushElement(ElementKey key, Pos& last);
+  bool mayReduceAfter(const Pushed& pushed, size_t size) const;
   void popElements(size_t count);
   void evictOldest();
   bool reduceOnce();
