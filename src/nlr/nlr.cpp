@@ -184,26 +184,32 @@ inline bool Nlr::mayReduceAfter(const Pushed& pushed, size_t size) const {
 // Window bounds are kept in locals: the stores to the position arrays (int64) could
 // otherwise alias the members, which the compiler would then reload after each one.
 inline void Nlr::popElements(size_t count) {
-  const Pos first = firstPos();
-  const Pos offset = offset_;
   const size_t stop = end_ - count;
   const ElementKey* keys = buf_.get();
   const Pos* prev = prev_.get();
   Pos* lastEvent = lastEvent_.data();
   for (size_t top = end_; top-- > stop;) {
     const ElementKey key = keys[top];
-    // An event's last position may be left below the window: pushElement clamps it, and
-    // evictOldest never meets it.
-    if (!isLoop(key)) [[likely]] {
-      lastEvent[symbolOf(key)] = prev[top];
+    if (isLoop(key)) [[unlikely]] {
+      popLoop(top);
       continue;
     }
-    forgetLastPosition(key, prev[top] >= first ? prev[top] : -1);
-    const Pos position = offset + static_cast<Pos>(top);
-    Pos& slot = extensionAt_[extensionSlot(position, key)];
-    if (slot == position) slot = extNext_[top];
+    // An event's key is its symbol. Its last position may be left below the window:
+    // pushElement clamps it, and evictOldest never meets it.
+    lastEvent[key] = prev[top];
   }
   end_ = stop;
+}
+
+// The part of popElements for the loop at index `top` of buf_ (out of line: the loop
+// over the elements then needs no position of its own).
+[[gnu::noinline]] void Nlr::popLoop(size_t top) {
+  const ElementKey key = buf_[top];
+  const Pos previous = prev_[top];
+  forgetLastPosition(key, previous >= firstPos() ? previous : -1);
+  const Pos position = offset_ + static_cast<Pos>(top);
+  Pos& slot = extensionAt_[extensionSlot(position, key)];
+  if (slot == position) slot = extNext_[top];
 }
 
 void Nlr::evictOldest() {
@@ -244,12 +250,13 @@ inline Nlr::Pos Nlr::findExtension(size_t& bodyLength) const {
 // True if the window ends with minReps copies of its last k elements. Compares the
 // newest elements first, inline: most candidates fail within a few elements.
 inline bool Nlr::isRepetition(size_t k) const {
-  const ElementKey* end = &buf_[end_];
-  const ElementKey* last = end - k;
-  for (unsigned copy = 1; copy < options_.minReps; ++copy)
-    if (*(end - 1 - copy * k) != end[-1]) return false;
-  for (unsigned copy = 1; copy < options_.minReps; ++copy) {
-    const ElementKey* other = last - copy * k;
+  const ElementKey* const last = &buf_[end_ - k];  // the last copy
+  const size_t span = options_.minReps * k;        // all copies
+  const ElementKey top = last[k - 1];
+  for (size_t back = k; back < span; back += k)
+    if ((last - back)[k - 1] != top) return false;
+  for (size_t back = k; back < span; back += k) {
+    const ElementKey* const other = last - back;
     for (size_t i = k - 1; i-- > 0;)
       if (other[i] != last[i]) return false;
   }
@@ -304,7 +311,8 @@ size_t Nlr::findFoldInTable(size_t limit) const {
 // and pushing its successor would give the same state: the position's entries (previous
 // position of the body, extension slot at loop + body length) depend on the body only.
 // Its previous position is not clamped again to the window: every reader checks it.
-void Nlr::extend(Pos loop, size_t k) {
+// Forced inline into the push loop: GCC may keep it out of line, with its pops.
+[[gnu::always_inline]] inline void Nlr::extend(Pos loop, size_t k) {
   popElements(k);
   ElementKey& key = buf_[static_cast<size_t>(loop - offset_)];
   ++key;  // the count, below kMaxIterations (findExtension)

@@ -112,6 +112,7 @@ class Nlr {
   Pushed pushElement(ElementKey key, Pos& last);
   bool mayReduceAfter(const Pushed& pushed, size_t size) const;
   void popElements(size_t count);
+  void popLoop(size_t top);
   void evictOldest();
   bool reduceOnce();
   Pos findExtension(size_t& bodyLength) const;
