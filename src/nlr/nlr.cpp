@@ -110,17 +110,22 @@ void Nlr::push(std::span<const uint32_t> symbols, size_t symbolCount) {
   for (const uint32_t symbol : symbols) pushSymbol(symbol);
 }
 
+// A push makes the window one longer and reductions shorten it: one eviction at most.
 [[gnu::always_inline]] inline void Nlr::pushSymbol(uint32_t symbol) {
-  pushElement(eventKey(symbol), lastEvent_[symbol]);
-  while (reduceOnce()) {
+  const Pushed pushed = pushElement(eventKey(symbol), lastEvent_[symbol]);
+  size_t size = static_cast<size_t>(pushed.position - pushed.first) + 1;
+  if (mayReduceAfter(pushed, size)) {
+    while (reduceOnce()) {
+    }
+    size = windowSize();
   }
-  while (windowSize() > options_.window) evictOldest();
+  if (size > options_.window) evictOldest();
 }
 
 // The helpers of push() below are `inline`: they run once or more per event, and as
 // calls their register saves and restores cost about as much as their work.
 inline Nlr::Pos& Nlr::lastPositionOf(ElementKey key) {
-  return isLoop(key) ? lastLoop_[key] : lastEvent_[symbolOf(key)];
+  return isLoop(key) ? lastLoop_[bodyKeyOf(key)] : lastEvent_[symbolOf(key)];
 }
 
 // Restores the last position of `key` after its newest occurrence left (`restored`: a
@@ -129,9 +134,9 @@ inline Nlr::Pos& Nlr::lastPositionOf(ElementKey key) {
 inline void Nlr::forgetLastPosition(ElementKey key, Pos restored) {
   if (isLoop(key)) {
     if (restored < 0)
-      lastLoop_.erase(key);
+      lastLoop_.erase(bodyKeyOf(key));
     else
-      lastLoop_[key] = restored;
+      lastLoop_[bodyKeyOf(key)] = restored;
   } else {
     lastEvent_[symbolOf(key)] = restored;
   }
@@ -140,7 +145,7 @@ inline void Nlr::forgetLastPosition(ElementKey key, Pos restored) {
 // Forced: GCC keeps it out of line otherwise (three callers), at ~20 instructions a call.
 // `last` is lastPositionOf(key). Members are read into locals before the first store: a
 // store of a position (int64) could alias them, and they would be read again after it.
-[[gnu::always_inline]] inline void Nlr::pushElement(ElementKey key, Pos& last) {
+[[gnu::always_inline]] inline Nlr::Pushed Nlr::pushElement(ElementKey key, Pos& last) {
   const size_t end = end_;
   const Pos position = offset_ + static_cast<Pos>(end);
   if (runs_) runs_->record(position, key);
@@ -148,7 +153,8 @@ inline void Nlr::forgetLastPosition(ElementKey key, Pos restored) {
   ElementKey* const keys = buf_.get();
   Pos* const prev = prev_.get();
   Pos* const extNext = extNext_.get();
-  prev[end] = last >= first ? last : -1;
+  const Pos previous = last >= first ? last : -1;
+  prev[end] = previous;
   last = position;
   keys[end] = key;
   if (isLoop(key)) {
@@ -159,32 +165,51 @@ inline void Nlr::forgetLastPosition(ElementKey key, Pos restored) {
     extNext[end] = -1;
   }
   end_ = end + 1;
+  return {position, previous, first};
+}
+
+// False if no reduction can apply after `pushed` (the window then holds `size` elements),
+// decided from what the push left at hand (reduceOnce reads it all again). An extension
+// needs a loop filed under this position: the newest one filed there is then in the
+// window. A fold of period k needs an element equal to the top k back, so the previous
+// occurrence is at most k back: if it is too far back for minReps copies, so is any k.
+inline bool Nlr::mayReduceAfter(const Pushed& pushed, size_t size) const {
+  if (extensionAt_[static_cast<size_t>(pushed.position) & extensionMask_] >= pushed.first)
+    return true;
+  return pushed.previous >= 0 &&
+         static_cast<size_t>(pushed.position - pushed.previous) * options_.minReps <= size;
 }
 
 // Pops the `count` newest elements, newest first, restoring what their pushes changed.
 // Window bounds are kept in locals: the stores to the position arrays (int64) could
 // otherwise alias the members, which the compiler would then reload after each one.
 inline void Nlr::popElements(size_t count) {
-  const Pos first = firstPos();
-  const Pos offset = offset_;
   const size_t stop = end_ - count;
   const ElementKey* keys = buf_.get();
   const Pos* prev = prev_.get();
   Pos* lastEvent = lastEvent_.data();
   for (size_t top = end_; top-- > stop;) {
     const ElementKey key = keys[top];
-    // An event's last position may be left below the window: pushElement clamps it, and
-    // evictOldest never meets it.
-    if (!isLoop(key)) [[likely]] {
-      lastEvent[symbolOf(key)] = prev[top];
+    if (isLoop(key)) [[unlikely]] {
+      popLoop(top);
       continue;
     }
-    forgetLastPosition(key, prev[top] >= first ? prev[top] : -1);
-    const Pos position = offset + static_cast<Pos>(top);
-    Pos& slot = extensionAt_[extensionSlot(position, key)];
-    if (slot == position) slot = extNext_[top];
+    // An event's key is its symbol. Its last position may be left below the window:
+    // pushElement clamps it, and evictOldest never meets it.
+    lastEvent[key] = prev[top];
   }
   end_ = stop;
+}
+
+// The part of popElements for the loop at index `top` of buf_ (out of line: the loop
+// over the elements then needs no position of its own).
+[[gnu::noinline]] void Nlr::popLoop(size_t top) {
+  const ElementKey key = buf_[top];
+  const Pos previous = prev_[top];
+  forgetLastPosition(key, previous >= firstPos() ? previous : -1);
+  const Pos position = offset_ + static_cast<Pos>(top);
+  Pos& slot = extensionAt_[extensionSlot(position, key)];
+  if (slot == position) slot = extNext_[top];
 }
 
 void Nlr::evictOldest() {
@@ -225,12 +250,13 @@ inline Nlr::Pos Nlr::findExtension(size_t& bodyLength) const {
 // True if the window ends with minReps copies of its last k elements. Compares the
 // newest elements first, inline: most candidates fail within a few elements.
 inline bool Nlr::isRepetition(size_t k) const {
-  const ElementKey* end = &buf_[end_];
-  const ElementKey* last = end - k;
-  for (unsigned copy = 1; copy < options_.minReps; ++copy)
-    if (*(end - 1 - copy * k) != end[-1]) return false;
-  for (unsigned copy = 1; copy < options_.minReps; ++copy) {
-    const ElementKey* other = last - copy * k;
+  const ElementKey* const last = &buf_[end_ - k];  // the last copy
+  const size_t span = options_.minReps * k;        // all copies
+  const ElementKey top = last[k - 1];
+  for (size_t back = k; back < span; back += k)
+    if ((last - back)[k - 1] != top) return false;
+  for (size_t back = k; back < span; back += k) {
+    const ElementKey* const other = last - back;
     for (size_t i = k - 1; i-- > 0;)
       if (other[i] != last[i]) return false;
   }
@@ -238,8 +264,9 @@ inline bool Nlr::isRepetition(size_t k) const {
 }
 
 // The smallest period k < limit (and k * minReps <= window size) whose minReps copies end
-// the window, or 0. Every such k has the top's previous occurrence k back, so the chain
-// of previous occurrences lists them in increasing order. In a large window (a noisy
+// the window, or 0. Every such k has an element equal to the top k back, so the chain of
+// previous occurrences (for a loop: of its body, whatever the count) lists them in
+// increasing order, among others that isRepetition rejects. In a large window (a noisy
 // stream that does not fold) the chain is long and its first candidates match far, so
 // the run table lists a superset instead, in the same order, checked the same way.
 inline size_t Nlr::findFold(size_t limit) const {
@@ -280,18 +307,23 @@ size_t Nlr::findFoldInTable(size_t limit) const {
   return true;
 }
 
-void Nlr::extend(Pos loop, size_t k) {
-  const ElementKey key = at(loop);
-  popElements(k + 1);  // the copy, then the loop
-  const ElementKey extended = loopKey(bodyOf(key), countOf(key) + 1);
-  pushElement(extended, lastLoop_[extended]);
+// The copy is popped and the loop counts one more iteration where it is. Popping the loop
+// and pushing its successor would give the same state: the position's entries (previous
+// position of the body, extension slot at loop + body length) depend on the body only.
+// Its previous position is not clamped again to the window: every reader checks it.
+// Forced inline into the push loop: GCC may keep it out of line, with its pops.
+[[gnu::always_inline]] inline void Nlr::extend(Pos loop, size_t k) {
+  popElements(k);
+  ElementKey& key = buf_[static_cast<size_t>(loop - offset_)];
+  ++key;  // the count, below kMaxIterations (findExtension)
+  if (runs_) runs_->record(loop, key);
 }
 
 void Nlr::fold(size_t k) {
   const uint32_t body = bodies_.intern(&buf_[end_ - k], k);
   popElements(k * options_.minReps);
   const ElementKey loop = loopKey(body, options_.minReps);
-  pushElement(loop, lastLoop_[loop]);
+  pushElement(loop, lastLoop_[bodyKeyOf(loop)]);
 }
 
 LoopModel Nlr::model(std::vector<Signature> signatures) const {

@@ -48,9 +48,10 @@ class BodyTable {
   std::unordered_multimap<uint64_t, uint32_t> byHash_;
 };
 
-// Loop key -> last position of that key in the window. Open addressing (linear probing,
-// deletion by backward shift, no tombstones), at most half full; no allocation per
-// insertion. Sized by the loop keys in the window, never by the stream.
+// Loop key -> last position in the window (NLR files loops by body: the key with count 0).
+// Open addressing (linear probing, deletion by backward shift, no tombstones), at most
+// half full; no allocation per insertion. Sized by the loops in the window, never by the
+// stream.
 class LoopPositions {
  public:
   // The position stored for `key`, inserted as -1 if absent. Valid until the next call.
@@ -103,8 +104,15 @@ class Nlr {
   void forgetLastPosition(ElementKey key, Pos restored);
 
   void pushSymbol(uint32_t symbol);
-  void pushElement(ElementKey key, Pos& last);
+  struct Pushed {
+    Pos position;  // of the element pushed
+    Pos previous;  // its previous occurrence in the window, or -1
+    Pos first;     // the window's first position
+  };
+  Pushed pushElement(ElementKey key, Pos& last);
+  bool mayReduceAfter(const Pushed& pushed, size_t size) const;
   void popElements(size_t count);
+  void popLoop(size_t top);
   void evictOldest();
   bool reduceOnce();
   Pos findExtension(size_t& bodyLength) const;
@@ -126,7 +134,7 @@ class Nlr {
   // They are left uninitialised: memory is touched as the window first fills, as before.
   size_t capacity_ = 0;
   std::unique_ptr<ElementKey[]> buf_;
-  std::unique_ptr<Pos[]> prev_;  // previous position holding the same key, or -1
+  std::unique_ptr<Pos[]> prev_;  // previous position of the same key (loops: body), or -1
   size_t head_ = 0;
   size_t end_ = 0;
   Pos offset_ = 0;
@@ -139,7 +147,9 @@ class Nlr {
   std::unique_ptr<Pos[]> extNext_;
   size_t extensionMask_ = 0;
   std::vector<Pos> lastEvent_;  // symbol -> last position, or -1
-  LoopPositions lastLoop_;      // loop key -> last position
+  // Loops are filed by body, whatever their count: an extension changes the count in place.
+  static ElementKey bodyKeyOf(ElementKey loop) { return loop & ~kMaxIterations; }
+  LoopPositions lastLoop_;  // bodyKeyOf(loop key) -> last position
   void startRunTable() const;
   bool runsEnabled_ = false;                // the run table may be used (options, sizes)
   mutable std::optional<PeriodRuns> runs_;  // candidate periods of the top, once needed

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 #include <unordered_map>
 
@@ -156,6 +157,99 @@ TEST(Nlr, RunTableGivesTheModelOfTheOccurrenceChain) {
     ASSERT_EQ(withTable.top, withChain.top) << "trial " << trial;
     ASSERT_EQ(withTable.bodies, withChain.bodies) << "trial " << trial;
     ASSERT_EQ(expanded(withTable), in) << "trial " << trial;
+  }
+}
+
+// The rules of nlr.hpp written out directly, with no index and no incremental state: after
+// each symbol, the reduction with the shortest body (extension first on a tie) until none
+// applies, then the oldest elements leave past the window. Quadratic, for tests only.
+class NaiveNlr {
+ public:
+  explicit NaiveNlr(const NlrOptions& options)
+      : minReps_(std::max(2u, options.minReps)),
+        window_(std::max<size_t>(options.window, minReps_)),
+        maxBody_(window_ / minReps_) {}
+
+  void push(uint32_t symbol) {
+    live_.push_back(eventKey(symbol));
+    while (reduceOnce()) {
+    }
+    while (live_.size() > window_) {
+      model_.top.push_back(live_.front());
+      live_.erase(live_.begin());
+    }
+  }
+  LoopModel model() const {
+    LoopModel m = model_;
+    m.top.insert(m.top.end(), live_.begin(), live_.end());
+    return m;
+  }
+
+ private:
+  bool endsWith(const std::vector<ElementKey>& body, size_t before) const {
+    const size_t from = live_.size() - before - body.size();
+    return std::equal(body.begin(), body.end(), live_.begin() + static_cast<ptrdiff_t>(from));
+  }
+  // Body length of the loop that the end of the window extends, or 0.
+  size_t extension() const {
+    for (size_t k = 1; k < live_.size(); ++k) {
+      const ElementKey loop = live_[live_.size() - 1 - k];
+      if (isLoop(loop) && countOf(loop) < kMaxIterations &&
+          model_.bodies[bodyOf(loop)].size() == k && endsWith(model_.bodies[bodyOf(loop)], 0))
+        return k;
+    }
+    return 0;
+  }
+  bool reduceOnce() {
+    const size_t extended = extension();
+    for (size_t k = 1; k <= maxBody_ && k * minReps_ <= live_.size(); ++k) {
+      if (extended != 0 && k >= extended) break;
+      const std::vector<ElementKey> body(live_.end() - static_cast<ptrdiff_t>(k), live_.end());
+      bool copies = true;
+      for (unsigned c = 1; c < minReps_ && copies; ++c) copies = endsWith(body, c * k);
+      if (!copies) continue;
+      live_.resize(live_.size() - k * minReps_);
+      live_.push_back(loopKey(intern(body), minReps_));
+      return true;
+    }
+    if (extended == 0) return false;
+    live_.resize(live_.size() - extended);
+    live_.back() = loopKey(bodyOf(live_.back()), countOf(live_.back()) + 1);
+    return true;
+  }
+  uint32_t intern(const std::vector<ElementKey>& body) {
+    const auto found = std::find(model_.bodies.begin(), model_.bodies.end(), body);
+    if (found != model_.bodies.end()) return static_cast<uint32_t>(found - model_.bodies.begin());
+    model_.bodies.push_back(body);
+    return static_cast<uint32_t>(model_.bodies.size() - 1);
+  }
+
+  unsigned minReps_;
+  size_t window_;
+  size_t maxBody_;
+  std::vector<ElementKey> live_;
+  LoopModel model_;
+};
+
+TEST(Nlr, GivesTheModelOfTheNaiveReference) {
+  std::mt19937_64 rng(221126);
+  const NlrOptions configs[] = {{512, 3}, {32, 3}, {8, 2}, {256, 4}, {3, 3}, {200, 2}, {64, 5}};
+  for (int trial = 0; trial < 700; ++trial) {
+    std::vector<uint32_t> in;
+    plant(rng, 1 + trial % 4, in);
+    std::uniform_int_distribution<uint32_t> rare(100, 5000);
+    while (trial % 3 == 0 && in.size() < 500) {  // windows over 128 elements: the run table
+      in.push_back(rare(rng));
+      plant(rng, 1 + trial % 2, in);
+    }
+    NlrOptions options = configs[trial % 7];
+    options.periodRuns = trial % 2 == 0;
+    NaiveNlr naive(options);
+    for (uint32_t s : in) naive.push(s);
+    const LoopModel m = recognise(in, options);
+    const LoopModel reference = naive.model();
+    ASSERT_EQ(m.top, reference.top) << "trial " << trial;
+    ASSERT_EQ(m.bodies, reference.bodies) << "trial " << trial;
   }
 }
 

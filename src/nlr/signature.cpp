@@ -73,11 +73,14 @@ uint32_t SignatureTable::internUnguessed(const Signature& s) {
   return advance(symbol);
 }
 
-uint32_t SignatureTable::internUnguessedRegionEvent(EventKind kind, Ref region) {
+uint32_t SignatureTable::internUncachedRegionEvent(EventKind kind, Ref region) {
   Signature s;
   s.kind = kind;
   s.region = region;
-  return internUnguessed(s);
+  const uint32_t symbol = intern(s);
+  const uint64_t key = Signature::regionEventKey(kind, region);
+  regionEvents_[regionEventSlot(key)] = {key, symbol};
+  return symbol;
 }
 
 uint32_t SignatureTable::lookup(const Signature& s, uint64_t hash) {
@@ -88,7 +91,6 @@ uint32_t SignatureTable::lookup(const Signature& s, uint64_t hash) {
     if (slot == 0) {
       const auto symbol = static_cast<uint32_t>(bySymbol_.size());
       bySymbol_.push_back(s);
-      regionKeys_.push_back(s.regionEventKey());
       follower_.push_back(kNone);
       slots_[i] = tag | (uint64_t{symbol} + 1);
       if (2 * bySymbol_.size() > slots_.size()) grow();

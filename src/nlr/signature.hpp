@@ -5,7 +5,6 @@
 #pragma once
 
 #include <array>
-#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -63,32 +62,14 @@ struct Signature {
   // The bytes (no padding, see below): six word comparisons instead of nine fields'.
   bool operator==(const Signature& o) const { return std::memcmp(this, &o, sizeof o) == 0; }
   auto operator<=>(const Signature&) const = default;
-  // The first word of Signature{k, r}: kind and region (flag and padding 0). A signature
-  // is Signature{k, r} (an Enter or Leave) exactly when regionEventKey() gives this.
+  // A one-word key of Signature{k, r}, the signature of an Enter or Leave: kind and region.
   static constexpr uint64_t regionEventKey(EventKind k, Ref r) {
     return static_cast<uint64_t>(k) | uint64_t{r} << 32;
   }
-  // regionEventKey(kind, region) if this is Signature{kind, region}, else kNotRegionEvent.
-  uint64_t regionEventKey() const;
-  // Never a key: its padding bits are not 0.
+  // Never a key: its kind bits are all 1.
   static constexpr uint64_t kNotRegionEvent = ~uint64_t{0};
 };
 static_assert(std::has_unique_object_representations_v<Signature>);
-
-// regionEventKey reads words: the layout it assumes.
-static_assert(sizeof(Signature) == 6 * sizeof(uint64_t) && offsetof(Signature, region) == 4 &&
-              std::endian::native == std::endian::little);
-inline constexpr std::array<uint64_t, 6> kEmptySignatureWords =
-    std::bit_cast<std::array<uint64_t, 6>>(Signature{});
-
-inline uint64_t Signature::regionEventKey() const {
-  const auto words = std::bit_cast<std::array<uint64_t, 6>>(*this);
-  const bool regionEvent =
-      words[0] == regionEventKey(kind, region) && words[1] == kEmptySignatureWords[1] &&
-      words[2] == kEmptySignatureWords[2] && words[3] == kEmptySignatureWords[3] &&
-      words[4] == kEmptySignatureWords[4] && words[5] == kEmptySignatureWords[5];
-  return regionEvent ? words[0] : kNotRegionEvent;
-}
 
 struct SignatureHash {
   size_t operator()(const Signature& s) const noexcept;
@@ -99,6 +80,7 @@ struct SignatureHash {
 // two symbols last time, then the one that followed the previous symbol (a comparison
 // each, no hash), then the hash table. Two symbols of context tell apart what one does
 // not: in a loop body, "Enter MPI_Recv" is followed by each of its receives in turn.
+// Enters and Leaves, known by one word, are first looked up in a small cache of it.
 class SignatureTable {
  public:
   uint32_t intern(const Signature& s) {
@@ -109,11 +91,11 @@ class SignatureTable {
   }
   // intern(Signature{kind, region}), the signature of an Enter or Leave.
   uint32_t internRegionEvent(EventKind kind, Ref region) {
-    const uint32_t guess = afterPair_[pairSlot()];
-    // One word per symbol, not the six of its signature.
-    if (guess != kNone && regionKeys_[guess] == Signature::regionEventKey(kind, region)) [[likely]]
-      return advance(guess);
-    return internUnguessedRegionEvent(kind, region);
+    const uint64_t key = Signature::regionEventKey(kind, region);
+    const CachedRegionEvent& cached = regionEvents_[regionEventSlot(key)];
+    if (cached.key == key) [[likely]]
+      return advance(cached.symbol);
+    return internUncachedRegionEvent(kind, region);
   }
   const std::vector<Signature>& all() const { return bySymbol_; }
   size_t size() const { return bySymbol_.size(); }
@@ -126,14 +108,25 @@ class SignatureTable {
     return symbol;
   }
   uint32_t internUnguessed(const Signature& s);
-  uint32_t internUnguessedRegionEvent(EventKind kind, Ref region);
+  uint32_t internUncachedRegionEvent(EventKind kind, Ref region);
   uint32_t lookup(const Signature& s, uint64_t hash);
   void grow();
   // Open addressing (linear probing), at most half full. A slot holds the upper 32 bits
   // of the hash (compared before the signature) and symbol+1 in the lower 32; 0 = empty.
   std::vector<uint64_t> slots_ = std::vector<uint64_t>(64, 0);
   std::vector<Signature> bySymbol_;
-  std::vector<uint64_t> regionKeys_;  // symbol -> bySymbol_[symbol].regionEventKey()
+  // Region events: key -> symbol, direct-mapped, overwritten on collisions (a symbol never
+  // changes, so entries never go stale). A location enters few regions in its loops.
+  struct CachedRegionEvent {
+    uint64_t key = Signature::kNotRegionEvent;
+    uint32_t symbol = 0;
+  };
+  static constexpr size_t kCachedRegionEvents = 64;
+  // Enter and Leave of one region (kinds 2 and 3) and neighbouring regions: other slots.
+  static size_t regionEventSlot(uint64_t key) {
+    return (key ^ (key >> 31)) & (kCachedRegionEvents - 1);
+  }
+  std::array<CachedRegionEvent, kCachedRegionEvents> regionEvents_{};
   // The guesses, only ever checked: (the last two symbols, hashed) -> the symbol that
   // followed them last time (twice the slots, emptied when they grow), and symbol -> the
   // symbol interned after it last time.
