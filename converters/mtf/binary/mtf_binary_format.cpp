@@ -9,6 +9,13 @@ namespace mtf {
 
 namespace {
 
+// The queues in front of the compaction and NLR threads hold 16 x 4096 events each. With
+// 8, the threads more often found their queue empty (or the readers found it full) and
+// slept: on the 2-core machine, 15% of the cores' time went idle during a conversion of
+// the 14 M-event wavefront, 8% with 16 (0.87 s instead of 0.92 s). About 9 MB more of
+// events in flight per queue.
+constexpr size_t kQueuedBatches = 16;
+
 // Gives the sinks below whole batches even when the reader hands on single events
 // (Paraver, TAU, MTF): each event is copied once here, not once per thread below.
 class BatchingSink : public TraceSink {
@@ -42,7 +49,7 @@ class WriterWithLoops : public TraceSink {
   explicit WriterWithLoops(std::unique_ptr<TraceSink> writer)
       : writer_(std::move(writer)),
         loops_(nullptr),  // NLR only
-        background_(loops_, 4096, 8) {}
+        background_(loops_, 4096, kQueuedBatches) {}
   void begin(const Definitions& defs) override {
     background_.begin(defs);
     writer_->begin(defs);
@@ -89,7 +96,7 @@ FormatEntry mtfBinaryFormat() {
     // and deflate (the compactor's ChunkCompressor). Events reach the first two as shared
     // batches (BatchingSink makes them if the reader gives single events).
     std::unique_ptr<TraceSink> sink =
-        std::make_unique<mtfbin::BackgroundSink>(std::move(writer), 4096, 8);
+        std::make_unique<mtfbin::BackgroundSink>(std::move(writer), 4096, kQueuedBatches);
     // Loops (on by default): NLR runs beside the writer, on a thread of its own; each
     // location's loop nest becomes its annotation "nlr.loops" (src/nlr/loop_annotation.hpp)
     // through the model hook.
