@@ -75,7 +75,9 @@ class LaneTurns {
 // each other lane on a thread of its own; a lane that returns is finish()ed. A lane that
 // throws aborts the others. When all have stopped, the error of the first lane (in lane
 // order) that failed by itself, not by LanesAborted, is rethrown: with the locations
-// split in order, that is the error a single lane would have met first.
+// split in order, when both lanes meet an error, the one of the earlier locations. (A
+// lane stopped early may not have reached a bad location that one reader would meet
+// first: the error reported is then the other lane's, still a true one.)
 void runLanes(LaneTurns& turns, size_t lanes, const std::function<void(size_t lane)>& read);
 
 }  // namespace mtf
