@@ -8,25 +8,19 @@ void RawChunk::reserveRows(size_t n) {
   contexts.resize(n);
   times.resize(n);
   valueCounts.resize(n);
-  rowRoom_ = n;
 }
 
 void RawChunk::reserve(uint64_t events, size_t valueCount) {
   const size_t n = static_cast<size_t>(events < (1u << 16) ? events : (1u << 16));
   if (n > contexts.size()) reserveRows(n);
-  if (valueCount > values.size()) resizeValues(valueCount);
-}
-
-void RawChunk::resizeValues(size_t n) {
-  values.resize(n);
-  valueRoom_ = n;
+  if (valueCount > values.size()) values.resize(valueCount);
 }
 
 void RawChunk::makeRoom(size_t count) {
   if (rows_ == contexts.size()) reserveRows(rows_ < 32 ? 64 : rows_ * 2);
   if (values.size() - valuesUsed_ < count) {
     const size_t doubled = values.size() < 128 ? 256 : values.size() * 2;
-    resizeValues(std::max(valuesUsed_ + count, doubled));
+    values.resize(std::max(valuesUsed_ + count, doubled));
   }
 }
 

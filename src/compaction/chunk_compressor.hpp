@@ -20,8 +20,7 @@ namespace mtf::compaction {
 // The column rows of one chunk, as the compactor saw them (not coded yet). The arrays'
 // sizes are the room made (not zero-filled: a chunk makes room for 2^16 events and more);
 // their first size() rows and valueCount() values are written. add() writes in place
-// after one check for room. Only reserve() and add() may resize the arrays (the room is
-// also counted beside them); others read them.
+// after one check for room.
 struct RawChunk {
   uint64_t firstEvent = 0;
   NoZeroFillVector<uint32_t> contexts;     // per event
@@ -39,8 +38,6 @@ struct RawChunk {
     values = std::move(o.values);
     rows_ = std::exchange(o.rows_, 0);
     valuesUsed_ = std::exchange(o.valuesUsed_, 0);
-    rowRoom_ = std::exchange(o.rowRoom_, 0);
-    valueRoom_ = std::exchange(o.valueRoom_, 0);
     return *this;
   }
   size_t size() const { return rows_; }
@@ -49,7 +46,7 @@ struct RawChunk {
   // chunks may be configured larger).
   void reserve(uint64_t events, size_t valueCount);
   void add(uint32_t context, Tick time, const uint64_t* v, size_t count) {
-    if (rows_ == rowRoom_ || valueRoom_ - valuesUsed_ < count) [[unlikely]]
+    if (rows_ == contexts.size() || values.size() - valuesUsed_ < count) [[unlikely]]
       makeRoom(count);
     // In a local: a Tick written to `times` could be rows_ for all the compiler knows.
     const size_t row = rows_++;
@@ -63,14 +60,9 @@ struct RawChunk {
 
  private:
   void reserveRows(size_t n);
-  void resizeValues(size_t n);
   void makeRoom(size_t count);  // room for one more event with `count` values
   size_t rows_ = 0;
   size_t valuesUsed_ = 0;
-  // contexts.size() (== times' and valueCounts') and values.size(), kept beside the
-  // counts: add() checks for room without computing the vectors' sizes.
-  size_t rowRoom_ = 0;
-  size_t valueRoom_ = 0;
 };
 
 class ChunkCompressor {
