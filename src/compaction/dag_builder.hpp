@@ -3,7 +3,6 @@
 // collapsing contiguous repeats on the fly.
 #pragma once
 
-#include <array>
 #include <vector>
 
 #include "compaction/compact_model.hpp"

@@ -11,9 +11,9 @@ namespace {
 
 // The queues in front of the compaction and NLR threads hold 16 x 4096 events each. With
 // 8, the threads more often found their queue empty (or the readers found it full) and
-// slept: on the 2-core machine, 15% of the cores' time went idle during a conversion of
-// the 14 M-event wavefront, 8% with 16 (0.87 s instead of 0.92 s). About 9 MB more of
-// events in flight per queue.
+// slept: on the 2-core machine, about 15% of the cores' time went idle during a conversion
+// of the 14 M-event wavefront, 9 to 12% with 16 (0.87 s instead of 0.92 s). About 9 MB
+// more of events in flight per queue.
 constexpr size_t kQueuedBatches = 16;
 
 // Gives the sinks below whole batches even when the reader hands on single events
