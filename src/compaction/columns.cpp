@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "compaction/byte_coding.hpp"
+#include "compaction/huffman.hpp"
 #include "compaction/zlib_codec.hpp"
 
 namespace mtf::compaction {
@@ -123,28 +124,6 @@ void addSection(std::vector<ZlibSection>& sections, ZlibSection section) {
   }
 }
 
-// Order-0 entropy of bytes[0, n), in bits per byte, scaled by 256 (2048 = uniform noise).
-uint32_t entropy256(const uint8_t* bytes, size_t n) {
-  // Four histograms in turn: in a run of one byte value, each increment would otherwise
-  // wait for the previous one to reach memory.
-  uint32_t counts[4][256] = {};
-  size_t i = 0;
-  for (; i + 4 <= n; i += 4) {
-    ++counts[0][bytes[i]];
-    ++counts[1][bytes[i + 1]];
-    ++counts[2][bytes[i + 2]];
-    ++counts[3][bytes[i + 3]];
-  }
-  for (; i < n; ++i) ++counts[0][bytes[i]];
-  double bits = 0;
-  const double total = static_cast<double>(n);
-  for (int b = 0; b < 256; ++b) {
-    const uint32_t c = counts[0][b] + counts[1][b] + counts[2][b] + counts[3][b];
-    if (c) bits -= c * std::log2(c / total);
-  }
-  return static_cast<uint32_t>(bits * 256 / total);
-}
-
 // Byte `plane` of each residual into bytes[0, n). In blocks of 16: a loop of fixed length
 // over buffers that do not overlap is turned into vector code already at -O2.
 void splitPlane(const uint64_t* __restrict residuals, size_t n, unsigned plane,
@@ -156,45 +135,78 @@ void splitPlane(const uint64_t* __restrict residuals, size_t n, unsigned plane,
   for (; i < n; ++i) bytes[i] = static_cast<uint8_t>(residuals[i] >> shift);
 }
 
-// How the byte plane bytes[0, n) is deflated, from its order-0 entropy:
+// How a byte plane is coded: as it is, or Huffman-coded (huffman.hpp).
+enum class PlaneCoding : uint8_t { Raw = 0, Huffman = 1 };
+struct PlaneChoice {
+  PlaneCoding coding;
+  ZlibSection section;  // how its bytes (raw or coded) are deflated
+};
+
+// How the byte plane bytes[0, n) is coded and deflated, from its order-0 entropy:
 // - 7.875 bits per byte or more (the low plane of jittery times is near-uniform noise):
 //   stored. Huffman coding would save under 2% of it (measured: storing the low time plane
 //   of the 16 x 249 x 160 wavefront made its archive 2.5 KB smaller, the Huffman tables
-//   cost more than they saved) for most of the chunk thread's deflate time;
-// - 2 bits per byte or more: Huffman only (LZ77 finds nothing to match in noise);
+//   cost more than they saved);
+// - 2 bits per byte or more: Huffman-coded by huffman.hpp, the code stored (LZ77 finds
+//   nothing to match in noise). zlib's Huffman-only deflate, used before, took 7 times
+//   as long for a code 0.4% larger (the wavefront's planes: 0.166 s for 5,466,869 B
+//   against 0.023 s for 5,447,509 B); it was most of the chunk thread's deflate time;
 // - under 1/4 bit per byte (a plane of nearly all zeros, like the high time plane):
 //   run-length matches only (Z_RLE). Searching for longer-distance matches as well cost
 //   the chunk thread ~10% of its instructions and made the wavefront's archive only 0.1%
 //   smaller (measured on 16 x 249 x 160: 19,800,074 B deflated, 19,822,916 B with RLE);
 // - otherwise: deflated at `level`.
 // Planes shorter than 4096 bytes are always deflated: too short to judge.
-ZlibSection planeSection(const uint8_t* bytes, size_t n, int level) {
-  if (n < 4096) return {n, level, ZlibStrategy::Default};
-  const uint32_t entropy = entropy256(bytes, n);
-  if (entropy >= 2016) return {n, 0, ZlibStrategy::Default};
-  if (entropy >= 2 * 256) return {n, 1, ZlibStrategy::HuffmanOnly};
-  if (entropy < 256 / 4) return {n, level, ZlibStrategy::Rle};
-  return {n, level, ZlibStrategy::Default};
-}
-
-// Splits fixed 8-byte residuals (whose OR is `bits`) into byte planes, dropping all-zero
-// high planes; one section per plane (planeSection).
-void putBytePlanes(ByteBuffer& out, std::vector<ZlibSection>& sections, const uint64_t* residuals,
-                   size_t n, uint64_t bits, int level) {
-  unsigned planes = 0;
-  while (planes < 8 && (bits >> (8 * planes)) != 0) ++planes;
-  out.push_back(static_cast<uint8_t>(planes));
-  addSection(sections, {out.size(), level, ZlibStrategy::Default});  // the header
-  const size_t start = out.size();
-  out.resize(start + planes * n);
-  for (unsigned p = 0; p < planes; ++p) {
-    uint8_t* bytes = out.data() + start + p * n;
-    splitPlane(residuals, n, p, bytes);
-    addSection(sections, planeSection(bytes, n, level));
-  }
+PlaneChoice choosePlaneCoding(const uint8_t* bytes, size_t n, int level, ByteCounts& counts) {
+  if (n < 4096) return {PlaneCoding::Raw, {n, level, ZlibStrategy::Default}};
+  counts = countBytes(bytes, n);
+  const uint32_t entropy = entropy256(counts, n);
+  if (entropy >= 2016) return {PlaneCoding::Raw, {n, 0, ZlibStrategy::Default}};
+  if (entropy >= 2 * 256) return {PlaneCoding::Huffman, {0, 0, ZlibStrategy::Default}};
+  if (entropy < 256 / 4) return {PlaneCoding::Raw, {n, level, ZlibStrategy::Rle}};
+  return {PlaneCoding::Raw, {n, level, ZlibStrategy::Default}};
 }
 
 }  // namespace
+
+// Splits the time residuals (fixed 8 bytes each) into byte planes, dropping all-zero
+// high planes, and codes each (choosePlaneCoding): u8 planes, then per plane u8 coding
+// (and for a Huffman-coded plane the varint size of its code), then the planes' bytes.
+void ColumnEncoder::putBytePlanes(ByteBuffer& out, std::vector<ZlibSection>& sections, int level) {
+  const size_t n = events_;
+  unsigned planes = 0;
+  while (planes < 8 && (residualBits_ >> (8 * planes)) != 0) ++planes;
+  if (planeBytes_.size() < planes * n) planeBytes_.resize(planes * n);
+  codedPlanes_.clear();
+  PlaneChoice choice[8];
+  size_t codedEnd[8];
+  out.push_back(static_cast<uint8_t>(planes));
+  for (unsigned p = 0; p < planes; ++p) {
+    uint8_t* bytes = planeBytes_.data() + p * n;
+    splitPlane(timeResiduals_.data(), n, p, bytes);
+    ByteCounts counts;
+    choice[p] = choosePlaneCoding(bytes, n, level, counts);
+    out.push_back(static_cast<uint8_t>(choice[p].coding));
+    if (choice[p].coding != PlaneCoding::Huffman) continue;
+    const size_t start = codedPlanes_.size();
+    huffmanEncode(bytes, n, counts, codedPlanes_);
+    codedEnd[p] = codedPlanes_.size();
+    choice[p].section.size = codedEnd[p] - start;
+    uint8_t size[kMaxVarintBytes];
+    out.insert(out.end(), size, putVarint(size, choice[p].section.size));
+  }
+  addSection(sections, {out.size(), level, ZlibStrategy::Default});  // the header
+  for (unsigned p = 0; p < planes; ++p) {
+    const size_t size = choice[p].section.size;
+    const uint8_t* from = choice[p].coding == PlaneCoding::Huffman
+                              ? codedPlanes_.data() + codedEnd[p] - size
+                              : planeBytes_.data() + p * n;
+    const size_t at = out.size();
+    out.resize(at + size);
+    std::memcpy(out.data() + at, from, size);
+    addSection(sections, choice[p].section);
+  }
+}
 
 void ColumnEncoder::finishPayload(uint64_t firstEvent, int zlibLevel, PendingChunk& out) {
   ByteBuffer& payload = out.payload;
@@ -204,7 +216,7 @@ void ColumnEncoder::finishPayload(uint64_t firstEvent, int zlibLevel, PendingChu
   uint8_t* end = putVarint(putVarint(payload.data(), firstTime_), events_);
   *end++ = predictor_.mode();
   payload.resize(static_cast<size_t>(end - payload.data()));
-  putBytePlanes(payload, out.sections, timeResiduals_.data(), events_, residualBits_, zlibLevel);
+  putBytePlanes(payload, out.sections, zlibLevel);
   // Not insert(): with this allocator it would copy byte by byte, not with memcpy.
   const size_t valuesAt = payload.size();
   payload.resize(valuesAt + valueBytes_);
@@ -228,7 +240,7 @@ void ColumnEncoder::finishPayload(uint64_t firstEvent, int zlibLevel, PendingChu
 
 void compressChunk(PendingChunk& pending, ZlibSectionCompressor& zlib) {
   std::vector<uint8_t>& encoded = pending.chunk.encoded;
-  encoded.clear();
+  encoded.assign({kCodingMarker, kColumnCoding});
   putVarint(encoded, pending.payload.size());
   zlib.compress(pending.payload.data(), pending.sections, encoded);
 }
@@ -245,12 +257,7 @@ ColumnChunk ColumnEncoder::finish(uint64_t firstEvent, int zlibLevel) {
 static constexpr uint64_t kMaxPayload = uint64_t{1} << 32;
 
 ColumnDecoder::ColumnDecoder(const ColumnChunk& chunk) {
-  ByteReader head(chunk.encoded);
-  const uint64_t size = head.count(kMaxPayload, "column payload size");
-  // zlib cannot expand more than ~1032:1; refuse sizes the stream cannot produce.
-  if (size > head.remaining() * 1040 + 64) throw CodingError{0, "column payload size impossible"};
-  if (!zlibDecompress(chunk.encoded.data() + head.position(), head.remaining(), size, payload_))
-    throw CodingError{head.position(), "column data does not inflate (corrupt zlib stream)"};
+  const uint8_t coding = inflatePayload(chunk.encoded);
   ByteReader r(payload_);
   previousTime_ = r.varint();
   // Not bounded by the payload size: when every time residual is zero there are no time
@@ -263,19 +270,68 @@ ColumnDecoder::ColumnDecoder(const ColumnChunk& chunk) {
   const uint8_t mode = r.byte();
   if (mode > 1) throw CodingError{modeAt, "unknown time prediction mode"};
   predictor_.setMode(mode);
+  readTimePlanes(r, coding);
+  valuePos_ = r.position();
+  valueEnd_ = payload_.size();
+}
+
+uint8_t ColumnDecoder::inflatePayload(const std::vector<uint8_t>& encoded) {
+  ByteReader head(encoded);
+  uint8_t coding = 1;  // coding 1 has no marker: it starts with the payload size (never 0)
+  if (!encoded.empty() && encoded[0] == kCodingMarker) {
+    head.byte();
+    coding = head.byte();
+    if (coding != kColumnCoding)
+      throw CodingError{1, "unknown column coding " + std::to_string(coding) +
+                               " (this reader: 1 and " + std::to_string(kColumnCoding) + ")"};
+  }
+  const uint64_t size = head.count(kMaxPayload, "column payload size");
+  // zlib cannot expand more than ~1032:1; refuse sizes the stream cannot produce.
+  if (size > head.remaining() * 1040 + 64) throw CodingError{0, "column payload size impossible"};
+  const ZlibFormat format = coding == 1 ? ZlibFormat::Zlib : ZlibFormat::RawDeflate;
+  if (!zlibDecompress(encoded.data() + head.position(), head.remaining(), size, payload_, format))
+    throw CodingError{head.position(), "column data does not inflate (corrupt deflate stream)"};
+  return coding;
+}
+
+// The time planes: u8 planes, then (coding 2) a coding byte per plane and, for each
+// Huffman-coded plane, the size of its code; then the planes.
+void ColumnDecoder::readTimePlanes(ByteReader& r, uint8_t coding) {
   const unsigned planes = r.byte();
   if (planes > 8) throw CodingError{r.position() - 1, "bad time plane count"};
-  // Each plane holds one byte per event: check they exist before allocating.
-  if (planes > 0 && r.remaining() / planes < eventCount_)
+  uint64_t codedSize[8] = {};  // 0: the plane is eventCount_ bytes as they are
+  for (unsigned p = 0; coding > 1 && p < planes; ++p) {
+    const size_t at = r.position();
+    const uint8_t planeCoding = r.byte();
+    if (planeCoding > 1) throw CodingError{at, "unknown time plane coding"};
+    if (planeCoding == 1) codedSize[p] = r.count(r.remaining(), "Huffman-coded plane size");
+    // Each event takes at least one bit of the code: check before allocating.
+    if (planeCoding == 1 && (codedSize[p] < kHuffmanTableBytes ||
+                             (codedSize[p] - kHuffmanTableBytes) * 8 < eventCount_))
+      throw CodingError{at, "Huffman-coded time plane too short for its events"};
+  }
+  // A plane as it is holds one byte per event: check they exist before allocating.
+  uint64_t rawPlanes = 0;
+  for (unsigned p = 0; p < planes; ++p) rawPlanes += codedSize[p] == 0;
+  if (rawPlanes > 0 && r.remaining() / rawPlanes < eventCount_)
     throw CodingError{r.position(), "time planes run past the end of the column data"};
   timeResiduals_.assign(planes > 0 ? eventCount_ : 0, 0);
+  std::vector<uint8_t> decoded;
   for (unsigned p = 0; p < planes; ++p) {
-    const uint8_t* bytes = r.take(eventCount_);
+    const uint8_t* bytes;
+    if (codedSize[p] == 0) {
+      bytes = r.take(eventCount_);
+    } else {
+      const size_t at = r.position();
+      const uint8_t* code = r.take(codedSize[p]);
+      decoded.resize(eventCount_);
+      if (!huffmanDecode(code, codedSize[p], decoded.data(), eventCount_))
+        throw CodingError{at, "corrupt Huffman-coded time plane"};
+      bytes = decoded.data();
+    }
     for (uint64_t i = 0; i < eventCount_; ++i)
       timeResiduals_[i] |= static_cast<uint64_t>(bytes[i]) << (8 * p);
   }
-  valuePos_ = r.position();
-  valueEnd_ = payload_.size();
 }
 
 Tick ColumnDecoder::next(uint32_t context, uint64_t* values, size_t count) {

@@ -16,14 +16,20 @@
 //     repeated byte pattern); residual zigzag(v - prediction) as a varint into the value
 //     stream. Doubles are taken as their bit patterns (exact).
 //   - Payload = varint(firstTime) varint(eventCount) u8(mode) time-planes values.
-//     The time stream is then split into byte planes (all first bytes, then all second
+//     The time residuals are split into byte planes (all first bytes, then all second
 //     bytes, ...) of fixed 8-byte little-endian residuals with trailing zero planes
 //     dropped: zero high bytes compress to nothing.
-//   - ColumnChunk::encoded = varint(payload size) + zlib(payload). The payload is one zlib
-//     stream deflated in sections (zlib_codec.hpp): a time plane of near-uniform noise is
-//     stored, one of high byte entropy (the jitter of the clock) only Huffman-coded, one
-//     of nearly all zeros coded with run-length matches only; the rest is deflated at the
-//     chunk's level (columns.cpp, planeSection). Any inflater reads it.
+//     time-planes = u8(planes), then per plane u8(coding: 0 the plane's eventCount bytes
+//     as they are, 1 Huffman-coded by huffman.hpp) and, for coding 1, varint(code size);
+//     then the planes, in order.
+//   - ColumnChunk::encoded = u8(kCodingMarker) u8(kColumnCoding) varint(payload size)
+//     deflate(payload), a raw deflate stream (RFC 1951) deflated in sections
+//     (zlib_codec.hpp): a time plane of near-uniform noise is stored, one of high byte
+//     entropy (the jitter of the clock) Huffman-coded by us and the code stored, one of
+//     nearly all zeros coded with run-length matches only; the rest is deflated at the
+//     chunk's level (columns.cpp, choosePlaneCoding). Any inflater reads it.
+//   - Coding 1 (archives of version 1, still read): encoded = varint(payload size) +
+//     zlib(payload) (RFC 1950), and time-planes = u8(planes) and the planes as they are.
 #pragma once
 
 #include <cstdint>
@@ -34,6 +40,11 @@
 #include "compaction/zlib_codec.hpp"
 
 namespace mtf::compaction {
+
+// ColumnChunk::encoded of the current coding starts with these two bytes; that of
+// coding 1 (archive version 1) starts with the payload size, never 0.
+inline constexpr uint8_t kCodingMarker = 0;
+inline constexpr uint8_t kColumnCoding = 2;
 
 // Predictor state of one chunk, indexed by context. An event looks its context up once
 // (context()) and then predicts, learns and reads its previous values from that state.
@@ -133,6 +144,7 @@ class ColumnEncoder {
   // Inlined into addRows' loop: a call per event cost more than the values' coding.
   [[gnu::always_inline]] inline void putValues(ColumnPredictor::Context& state,
                                                const uint64_t* values, size_t count);
+  void putBytePlanes(ByteBuffer& out, std::vector<ZlibSection>& sections, int level);
 
   uint64_t chunkEvents_;
   uint64_t events_ = 0;
@@ -142,6 +154,8 @@ class ColumnEncoder {
   std::vector<uint8_t> valueStream_;     // its first valueBytes_ bytes; the rest is room
   size_t valueBytes_ = 0;
   ColumnPredictor predictor_;
+  ByteBuffer planeBytes_;   // the time planes, split (room reused from chunk to chunk)
+  ByteBuffer codedPlanes_;  // the Huffman-coded ones
 };
 
 // Decodes one chunk; the caller supplies each event's context and value count in order
@@ -156,6 +170,9 @@ class ColumnDecoder {
   bool finished() const;
 
  private:
+  // Inflates the payload; returns the chunk's coding (1 or kColumnCoding).
+  uint8_t inflatePayload(const std::vector<uint8_t>& encoded);
+  void readTimePlanes(ByteReader& r, uint8_t coding);
   std::vector<uint8_t> payload_;
   std::vector<uint64_t> timeResiduals_;
   size_t nextTime_ = 0;

@@ -116,25 +116,45 @@ TEST(Columns, ZlibSectionsInflateToTheInput) {
   zlib.compress(data.data(), sections, second);
   EXPECT_EQ(first, second);
   EXPECT_LT(first.size(), 75000u);
-  ASSERT_TRUE(zlibDecompress(first.data(), first.size(), data.size(), inflated));
+  ASSERT_TRUE(
+      zlibDecompress(first.data(), first.size(), data.size(), inflated, ZlibFormat::RawDeflate));
   EXPECT_EQ(inflated, data);
 }
 
-// A time plane of near-uniform noise is stored, a noisy one Huffman-coded, a quiet one
-// deflated; the chunk decodes to the same times.
-// How each byte plane of `rows`' times is deflated (the sections as long as the chunk).
-std::vector<std::pair<int, ZlibStrategy>> planeCoding(const std::vector<Row>& rows) {
+// How each byte plane of `rows`' times is coded (0 as it is, 1 Huffman-coded) and
+// deflated: read from the payload's plane header and the sections that follow it.
+struct PlaneCodingSeen {
+  int coding;
+  int level;
+  ZlibStrategy strategy;
+  bool operator==(const PlaneCodingSeen&) const = default;
+};
+std::vector<PlaneCodingSeen> planeCoding(const std::vector<Row>& rows) {
   ColumnEncoder enc(rows.size(), 0);
   for (const Row& r : rows) enc.add(r.context, r.time, nullptr, 0);
   PendingChunk pending;
   enc.finishPayload(0, 6, pending);
-  std::vector<std::pair<int, ZlibStrategy>> planes;
-  for (const ZlibSection& s : pending.sections)
-    if (s.size == rows.size()) planes.emplace_back(s.level, s.strategy);
+  ByteReader r(pending.payload.data(), pending.payload.size());
+  r.varint();
+  r.varint();
+  r.byte();
+  std::vector<int> codings(r.byte());
+  for (int& c : codings)
+    if ((c = r.byte()) == 1) r.varint();
+  size_t at = 0, s = 0;
+  while (at < r.position()) at += pending.sections.at(s++).size;
+  EXPECT_EQ(at, r.position());  // the planes start a section of their own
+  std::vector<PlaneCodingSeen> planes;
+  for (int c : codings) {
+    const ZlibSection& section = pending.sections.at(s++);
+    planes.push_back({c, section.level, section.strategy});
+  }
   return planes;
 }
 
-TEST(Columns, PlanesAreDeflatedByTheirEntropy) {
+// A time plane of near-uniform noise is stored, a noisy one Huffman-coded (and the code
+// stored), a quiet one deflated; the chunk decodes to the same times.
+TEST(Columns, PlanesAreCodedByTheirEntropy) {
   std::mt19937_64 rng(5);
   std::vector<Row> rows;
   Tick t = 1000;
@@ -144,9 +164,9 @@ TEST(Columns, PlanesAreDeflatedByTheirEntropy) {
   }
   const auto planes = planeCoding(rows);
   ASSERT_EQ(planes.size(), 3u);  // the first delta, 40000 and more, needs a third plane
-  EXPECT_EQ(planes[0], std::make_pair(0, ZlibStrategy::Default));
-  EXPECT_EQ(planes[1], std::make_pair(1, ZlibStrategy::HuffmanOnly));
-  EXPECT_EQ(planes[2], std::make_pair(6, ZlibStrategy::Rle));  // all zero but the first
+  EXPECT_EQ(planes[0], (PlaneCodingSeen{0, 0, ZlibStrategy::Default}));
+  EXPECT_EQ(planes[1], (PlaneCodingSeen{1, 0, ZlibStrategy::Default}));
+  EXPECT_EQ(planes[2], (PlaneCodingSeen{0, 6, ZlibStrategy::Rle}));  // all zero but the first
   EXPECT_TRUE(sameRows(roundTrip(rows), rows));
 }
 
@@ -160,7 +180,7 @@ TEST(Columns, PlaneOfLowButNotNearZeroEntropyIsDeflated) {
   }
   const auto planes = planeCoding(rows);
   ASSERT_GE(planes.size(), 2u);
-  EXPECT_EQ(planes[1], std::make_pair(6, ZlibStrategy::Default));
+  EXPECT_EQ(planes[1], (PlaneCodingSeen{0, 6, ZlibStrategy::Default}));
   EXPECT_TRUE(sameRows(roundTrip(rows), rows));
 }
 
@@ -231,13 +251,14 @@ uint32_t payloadCrc(const std::vector<Row>& rows, uint8_t mode, int level, size_
 // The coded bytes are the archive format: pinned here, so a faster coder must produce
 // exactly the same bytes (both time modes, several levels, chunks small and large enough
 // for noise planes, one encoder reused across chunks). Two pins changed once, on purpose,
-// when near-uniform planes began to be stored instead of Huffman-coded.
+// when near-uniform planes began to be stored instead of Huffman-coded; four changed
+// again with column coding 2 (a coding byte per plane, noisy planes Huffman-coded).
 TEST(Columns, CodedBytesArePinned) {
   const std::vector<Row> rows = mixedRows(11, 150000);
-  EXPECT_EQ(payloadCrc(rows, 1, 6, 65536), 1107961078u);
-  EXPECT_EQ(payloadCrc(rows, 0, 6, 65536), 4272419493u);
-  EXPECT_EQ(payloadCrc(rows, 1, 1, 5000), 341275469u);
-  EXPECT_EQ(payloadCrc(rows, 0, 9, 777), 1553203200u);
+  EXPECT_EQ(payloadCrc(rows, 1, 6, 65536), 1327458801u);
+  EXPECT_EQ(payloadCrc(rows, 0, 6, 65536), 4291310114u);
+  EXPECT_EQ(payloadCrc(rows, 1, 1, 5000), 1471763085u);
+  EXPECT_EQ(payloadCrc(rows, 0, 9, 777), 3516460418u);
   EXPECT_EQ(payloadCrc(mixedRows(12, 3000), 1, 6, 1), 1013058115u);
 }
 

@@ -16,8 +16,11 @@ namespace {
 class ZStream {
  public:
   enum class Mode { Deflate, Inflate };
-  ZStream(Mode mode, int level) : mode_(mode) {
-    const int rc = mode == Mode::Deflate ? deflateInit(&stream_, level) : inflateInit(&stream_);
+  ZStream(Mode mode, int level, ZlibFormat format = ZlibFormat::Zlib) : mode_(mode) {
+    const int windowBits = format == ZlibFormat::Zlib ? 15 : -15;
+    const int rc = mode == Mode::Deflate ? deflateInit2(&stream_, level, Z_DEFLATED, windowBits, 8,
+                                                        Z_DEFAULT_STRATEGY)
+                                         : inflateInit2(&stream_, windowBits);
     if (rc == Z_MEM_ERROR) throw std::bad_alloc();
     if (rc != Z_OK) throw std::runtime_error("zlib initialisation failed");
   }
@@ -46,7 +49,7 @@ std::vector<uint8_t> zlibCompress(const uint8_t* data, size_t size, int level) {
 }
 
 struct ZlibSectionCompressor::State {
-  ZStream z{ZStream::Mode::Deflate, 6};
+  ZStream z{ZStream::Mode::Deflate, 6, ZlibFormat::RawDeflate};
   // The stream is deflated here, then appended to the caller's vector: this buffer is
   // reused from call to call and never zero-filled (only its first `used` bytes count).
   ByteBuffer buffer;
@@ -75,7 +78,7 @@ void ZlibSectionCompressor::compress(const uint8_t* data, const std::vector<Zlib
                                      std::vector<uint8_t>& out) {
   State& st = *state_;
   z_stream* s = st.z.get();
-  // The stream header records the level in force: start from the same one every time.
+  // Start from the same parameters every time: the output must be repeatable.
   if (deflateReset(s) != Z_OK || deflateParams(s, 6, Z_DEFAULT_STRATEGY) != Z_OK)
     throw std::runtime_error("zlib reset failed");
   size_t total = 0;
@@ -102,8 +105,8 @@ void ZlibSectionCompressor::compress(const uint8_t* data, const std::vector<Zlib
 }
 
 bool zlibDecompress(const uint8_t* data, size_t size, size_t expectedSize,
-                    std::vector<uint8_t>& out) {
-  ZStream z(ZStream::Mode::Inflate, 0);
+                    std::vector<uint8_t>& out, ZlibFormat format) {
+  ZStream z(ZStream::Mode::Inflate, 0, format);
   out.resize(expectedSize);
   // One spare byte detects a stream that inflates to more than announced.
   uint8_t spare = 0;

@@ -18,10 +18,11 @@ struct ZlibSection {
   int level;    // 0..9 (0: stored, not compressed)
   ZlibStrategy strategy;
 };
-// Compresses consecutive sections of `data` (their sizes sum to the input) into ONE zlib
-// stream, switching level and strategy between sections (deflateParams): it inflates like
-// any zlib stream, but noise (time residual planes) is only Huffman-coded and runs are
-// run-length coded, instead of searching matches that are not there. Reuses its state.
+// Compresses consecutive sections of `data` (their sizes sum to the input) into ONE raw
+// deflate stream (no zlib header and no Adler-32: the archive's CRC32 of each chunk
+// already guards it), switching level and strategy between sections (deflateParams): it
+// inflates like any deflate stream, but noise is stored or only Huffman-coded and runs
+// are run-length coded, instead of searching matches that are not there. Reuses its state.
 class ZlibSectionCompressor {
  public:
   ZlibSectionCompressor();
@@ -36,10 +37,13 @@ class ZlibSectionCompressor {
   struct State;
   std::unique_ptr<State> state_;
 };
-// Decompresses a zlib stream that must inflate to exactly `expectedSize` bytes; returns
+// A zlib stream (RFC 1950), or a raw deflate stream (RFC 1951) as ZlibSectionCompressor
+// writes.
+enum class ZlibFormat : uint8_t { Zlib, RawDeflate };
+// Decompresses a stream that must inflate to exactly `expectedSize` bytes; returns
 // false (out untouched or partial) if the stream is corrupt or has another size.
 bool zlibDecompress(const uint8_t* data, size_t size, size_t expectedSize,
-                    std::vector<uint8_t>& out);
+                    std::vector<uint8_t>& out, ZlibFormat format = ZlibFormat::Zlib);
 uint32_t crc32Of(const uint8_t* data, size_t size);
 
 }  // namespace mtf::compaction

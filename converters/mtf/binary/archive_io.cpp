@@ -73,8 +73,9 @@ ChunkFileReader::ChunkFileReader(const std::filesystem::path& path)
   readAt(0, header, sizeof header);
   if (std::memcmp(header, kMagic, 8) != 0) fail(0, "not an MTF binary archive (bad magic)");
   ByteReader h(header + 8, 8);
-  if (const uint32_t v = h.fixed32(); v != kVersion)
-    fail(8, "archive version " + std::to_string(v) + " is not supported (this reader: 1)");
+  if (const uint32_t v = h.fixed32(); v < kOldestVersion || v > kVersion)
+    fail(8, "archive version " + std::to_string(v) + " is not supported (this reader: " +
+                std::to_string(kOldestVersion) + " to " + std::to_string(kVersion) + ")");
   uint8_t trailer[kTrailerSize];
   const uint64_t at = fileSize_ - kTrailerSize;
   readAt(at, trailer, sizeof trailer);

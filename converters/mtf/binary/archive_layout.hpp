@@ -1,4 +1,6 @@
-// The MTF binary archive (.mtf), version 1. All integers little-endian.
+// The MTF binary archive (.mtf), version 2. All integers little-endian.
+// Version 2 differs from version 1 only in the column chunks' coding (columns.hpp:
+// coding 2, with a Huffman coding of noisy time planes); readers read both versions.
 //
 //   header   8 bytes magic "\x89MTF\r\n\x1a\n", u32 version, u32 flags (0)       = 16 bytes
 //   chunks   each: u8 kind, 3 zero bytes, u32 CRC32 of the stored bytes,
@@ -25,7 +27,8 @@ namespace mtf::mtfbin {
 
 inline constexpr uint8_t kMagic[8] = {0x89, 'M', 'T', 'F', '\r', '\n', 0x1a, '\n'};
 inline constexpr uint8_t kEndMagic[8] = {'M', 'T', 'F', '-', 'E', 'N', 'D', '\n'};
-inline constexpr uint32_t kVersion = 1;
+inline constexpr uint32_t kVersion = 2;
+inline constexpr uint32_t kOldestVersion = 1;  // the oldest version this reader reads
 inline constexpr uint64_t kHeaderSize = 16;
 inline constexpr uint64_t kChunkHeaderSize = 24;
 inline constexpr uint64_t kTrailerSize = 32;

@@ -200,6 +200,8 @@ TEST_F(MtfXmlModel, ReaderRefusesInconsistentDocuments) {
       {std::regex("events=\"[0-9]+\""), "events=\"12345678\""},
       {std::regex(">[A-Za-z0-9+/=]{8,}</Values>"), ">!!!!</Values>"},
       {std::regex("urn:mtf:xml:1"), "urn:other"},
+      {std::regex("encoding=\"mtf-columns-2\""), "encoding=\"mtf-columns-3\""},
+      {std::regex("encoding=\"mtf-columns-2\""), "encoding=\"mtf-columns-1\""},  // mismatch
   };
   for (const auto& [pattern, replacement] : mutations) {
     const std::string bad =

@@ -361,13 +361,17 @@ void ModelParser::readProcess() {
   forEachChild([&](std::string_view name) {
     if (name == "Values") {
       const std::string encoding = required("encoding");
-      if (encoding != kValuesEncoding) fail("unknown value encoding \"" + encoding + "\"");
+      if (encoding != "mtf-columns-1" && encoding != "mtf-columns-2")
+        fail("unknown value encoding \"" + encoding + "\"");
       compaction::ColumnChunk chunk;
       chunk.firstEvent = unsignedAttribute("firstEvent");
       chunk.eventCount = unsignedAttribute("events");
       chunk.firstTime = unsignedAttribute("firstTime");
       chunk.lastTime = unsignedAttribute("lastTime");
       chunk.encoded = blobText();
+      if (encoding != valuesEncodingOf(chunk.encoded))
+        fail("value encoding \"" + encoding + "\" does not match its data, which is " +
+             valuesEncodingOf(chunk.encoded));
       location.columns.push_back(std::move(chunk));
     } else if (name == "Annotation") {
       location.annotations.push_back(readAnnotation());

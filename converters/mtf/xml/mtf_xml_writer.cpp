@@ -238,7 +238,7 @@ void writeProcess(XmlWriter& w, const CompactModel& model, const compaction::Loc
   for (const compaction::ColumnChunk& chunk :
        structureOnly ? decltype(loc.columns){} : loc.columns) {
     w.startElement("Values");
-    w.attribute("encoding", kValuesEncoding);
+    w.attribute("encoding", valuesEncodingOf(chunk.encoded));
     w.attribute("firstEvent", chunk.firstEvent);
     w.attribute("events", chunk.eventCount);
     w.attribute("firstTime", chunk.firstTime);
