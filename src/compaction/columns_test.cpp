@@ -184,6 +184,30 @@ TEST(Columns, PlaneOfLowButNotNearZeroEntropyIsDeflated) {
   EXPECT_TRUE(sameRows(roundTrip(rows), rows));
 }
 
+// The running average takes a 64-bit shortcut when nothing can overflow: it must give the
+// 128-bit result everywhere, at the shortcut's edges and far beyond them.
+TEST(Columns, AverageShortcutGivesThe128BitResult) {
+  std::mt19937_64 rng(21);
+  std::vector<int64_t> deltas = {0, 1, -1, INT64_MAX, INT64_MIN, INT64_MAX / 16, INT64_MIN / 16};
+  for (int64_t edge : {int64_t{1} << 57, int64_t{1} << 61, int64_t{1} << 62})
+    for (int64_t d : {edge - 1, edge, edge + 1, -edge + 1, -edge, -edge - 1}) deltas.push_back(d);
+  for (int i = 0; i < 2000; ++i) deltas.push_back(static_cast<int64_t>(rng() >> (rng() % 64)));
+  for (int i = 0; i < 2000; ++i) deltas.push_back(-static_cast<int64_t>(rng() >> (rng() % 64)));
+  for (const int64_t h64 : deltas) {
+    for (const __int128 history : {static_cast<__int128>(h64), static_cast<__int128>(h64) * 16}) {
+      ColumnPredictor::Context c;
+      c.history = history;
+      ASSERT_EQ(ColumnPredictor::predictAverage(c), static_cast<uint64_t>((history + 8) >> 4));
+      for (int k = 0; k < 8; ++k) {
+        const int64_t d = deltas[rng() % deltas.size()];
+        ASSERT_TRUE(ColumnPredictor::averaged(history, d) ==
+                    history + (static_cast<__int128>(d) * 16 - history) / 8)
+            << "history " << static_cast<int64_t>(history) << " delta " << d;
+      }
+    }
+  }
+}
+
 TEST(Columns, VarintsAndZigzag) {
   std::vector<uint8_t> buf;
   const std::vector<uint64_t> values = {0, 1, 127, 128, 300, ~uint64_t{0}, uint64_t{1} << 63};
