@@ -5,6 +5,7 @@
 
 #include "compaction/byte_coding.hpp"
 #include "compaction/huffman.hpp"
+#include "compaction/sparse_plane.hpp"
 #include "compaction/zlib_codec.hpp"
 
 namespace mtf::compaction {
@@ -135,8 +136,9 @@ void splitPlane(const uint64_t* __restrict residuals, size_t n, unsigned plane,
   for (; i < n; ++i) bytes[i] = static_cast<uint8_t>(residuals[i] >> shift);
 }
 
-// How a byte plane is coded: as it is, or Huffman-coded (huffman.hpp).
-enum class PlaneCoding : uint8_t { Raw = 0, Huffman = 1 };
+// How a byte plane is coded: as it is, Huffman-coded (huffman.hpp), or as the list of
+// its non-zero bytes (sparse_plane.hpp).
+enum class PlaneCoding : uint8_t { Raw = 0, Huffman = 1, Sparse = 2 };
 struct PlaneChoice {
   PlaneCoding coding;
   ZlibSection section;  // how its bytes (raw or coded) are deflated
@@ -151,10 +153,11 @@ struct PlaneChoice {
 //   nothing to match in noise). zlib's Huffman-only deflate, used before, took 7 times
 //   as long for a code 0.4% larger (the wavefront's planes: 0.166 s for 5,466,869 B
 //   against 0.023 s for 5,447,509 B); it was most of the chunk thread's deflate time;
-// - under 1/4 bit per byte (a plane of nearly all zeros, like the high time plane):
-//   run-length matches only (Z_RLE). Searching for longer-distance matches as well cost
-//   the chunk thread ~10% of its instructions and made the wavefront's archive only 0.1%
-//   smaller (measured on 16 x 249 x 160: 19,800,074 B deflated, 19,822,916 B with RLE);
+// - under 1/4 bit per byte and mostly zeros (like the high time plane): the list of its
+//   non-zero bytes, deflated (sparse_plane.hpp: half the size and time of Z_RLE);
+// - under 1/4 bit per byte otherwise: run-length matches only (Z_RLE). Searching for
+//   longer-distance matches as well cost the chunk thread ~10% of its instructions and
+//   made the wavefront's archive only 0.1% smaller;
 // - otherwise: deflated at `level`.
 // Planes shorter than 4096 bytes are always deflated: too short to judge.
 PlaneChoice choosePlaneCoding(const uint8_t* bytes, size_t n, int level, ByteCounts& counts) {
@@ -163,6 +166,8 @@ PlaneChoice choosePlaneCoding(const uint8_t* bytes, size_t n, int level, ByteCou
   const uint32_t entropy = entropy256(counts, n);
   if (entropy >= 2016) return {PlaneCoding::Raw, {n, 0, ZlibStrategy::Default}};
   if (entropy >= 2 * 256) return {PlaneCoding::Huffman, {0, 0, ZlibStrategy::Default}};
+  if (entropy < 256 / 4 && counts[0] >= n / 2)
+    return {PlaneCoding::Sparse, {0, level, ZlibStrategy::Default}};
   if (entropy < 256 / 4) return {PlaneCoding::Raw, {n, level, ZlibStrategy::Rle}};
   return {PlaneCoding::Raw, {n, level, ZlibStrategy::Default}};
 }
@@ -171,7 +176,7 @@ PlaneChoice choosePlaneCoding(const uint8_t* bytes, size_t n, int level, ByteCou
 
 // Splits the time residuals (fixed 8 bytes each) into byte planes, dropping all-zero
 // high planes, and codes each (choosePlaneCoding): u8 planes, then per plane u8 coding
-// (and for a Huffman-coded plane the varint size of its code), then the planes' bytes.
+// (and for a plane not kept as it is, the varint size of its code), then the planes.
 void ColumnEncoder::putBytePlanes(ByteBuffer& out, std::vector<ZlibSection>& sections, int level) {
   const size_t n = events_;
   unsigned planes = 0;
@@ -187,9 +192,12 @@ void ColumnEncoder::putBytePlanes(ByteBuffer& out, std::vector<ZlibSection>& sec
     ByteCounts counts;
     choice[p] = choosePlaneCoding(bytes, n, level, counts);
     out.push_back(static_cast<uint8_t>(choice[p].coding));
-    if (choice[p].coding != PlaneCoding::Huffman) continue;
+    if (choice[p].coding == PlaneCoding::Raw) continue;
     const size_t start = codedPlanes_.size();
-    huffmanEncode(bytes, n, counts, codedPlanes_);
+    if (choice[p].coding == PlaneCoding::Huffman)
+      huffmanEncode(bytes, n, counts, codedPlanes_);
+    else
+      sparseEncode(bytes, n, counts, codedPlanes_);
     codedEnd[p] = codedPlanes_.size();
     choice[p].section.size = codedEnd[p] - start;
     uint8_t size[kMaxVarintBytes];
@@ -198,9 +206,9 @@ void ColumnEncoder::putBytePlanes(ByteBuffer& out, std::vector<ZlibSection>& sec
   addSection(sections, {out.size(), level, ZlibStrategy::Default});  // the header
   for (unsigned p = 0; p < planes; ++p) {
     const size_t size = choice[p].section.size;
-    const uint8_t* from = choice[p].coding == PlaneCoding::Huffman
-                              ? codedPlanes_.data() + codedEnd[p] - size
-                              : planeBytes_.data() + p * n;
+    const uint8_t* from = choice[p].coding == PlaneCoding::Raw
+                              ? planeBytes_.data() + p * n
+                              : codedPlanes_.data() + codedEnd[p] - size;
     const size_t at = out.size();
     out.resize(at + size);
     std::memcpy(out.data() + at, from, size);
@@ -295,38 +303,38 @@ uint8_t ColumnDecoder::inflatePayload(const std::vector<uint8_t>& encoded) {
 }
 
 // The time planes: u8 planes, then (coding 2) a coding byte per plane and, for each
-// Huffman-coded plane, the size of its code; then the planes.
+// plane not kept as it is, the size of its code; then the planes.
 void ColumnDecoder::readTimePlanes(ByteReader& r, uint8_t coding) {
   const unsigned planes = r.byte();
   if (planes > 8) throw CodingError{r.position() - 1, "bad time plane count"};
-  uint64_t codedSize[8] = {};  // 0: the plane is eventCount_ bytes as they are
+  // Coding 2 bounds the events of a chunk: a Huffman-coded or sparse plane may be far
+  // shorter than its events, and they are allocated before it is decoded.
+  if (coding > 1 && planes > 0 && eventCount_ > kMaxChunkEvents)
+    throw CodingError{0, "column chunk of " + std::to_string(eventCount_) + " events, over " +
+                             std::to_string(kMaxChunkEvents)};
+  uint8_t codings[8] = {};  // 0: the plane's eventCount_ bytes as they are
+  uint64_t sizes[8] = {};
   for (unsigned p = 0; coding > 1 && p < planes; ++p) {
     const size_t at = r.position();
-    const uint8_t planeCoding = r.byte();
-    if (planeCoding > 1) throw CodingError{at, "unknown time plane coding"};
-    if (planeCoding == 1) codedSize[p] = r.count(r.remaining(), "Huffman-coded plane size");
-    // Each event takes at least one bit of the code: check before allocating.
-    if (planeCoding == 1 && (codedSize[p] < kHuffmanTableBytes ||
-                             (codedSize[p] - kHuffmanTableBytes) * 8 < eventCount_))
-      throw CodingError{at, "Huffman-coded time plane too short for its events"};
+    codings[p] = r.byte();
+    if (codings[p] > 2) throw CodingError{at, "unknown time plane coding"};
+    if (codings[p] != 0) sizes[p] = r.count(r.remaining(), "coded time plane size");
   }
-  // A plane as it is holds one byte per event: check they exist before allocating.
   uint64_t rawPlanes = 0;
-  for (unsigned p = 0; p < planes; ++p) rawPlanes += codedSize[p] == 0;
+  for (unsigned p = 0; p < planes; ++p) rawPlanes += codings[p] == 0;
+  // A plane as it is holds one byte per event: check they exist before allocating.
   if (rawPlanes > 0 && r.remaining() / rawPlanes < eventCount_)
     throw CodingError{r.position(), "time planes run past the end of the column data"};
   timeResiduals_.assign(planes > 0 ? eventCount_ : 0, 0);
   std::vector<uint8_t> decoded;
   for (unsigned p = 0; p < planes; ++p) {
-    const uint8_t* bytes;
-    if (codedSize[p] == 0) {
-      bytes = r.take(eventCount_);
-    } else {
-      const size_t at = r.position();
-      const uint8_t* code = r.take(codedSize[p]);
+    const size_t at = r.position();
+    const uint8_t* bytes = r.take(codings[p] == 0 ? eventCount_ : sizes[p]);
+    if (codings[p] != 0) {
       decoded.resize(eventCount_);
-      if (!huffmanDecode(code, codedSize[p], decoded.data(), eventCount_))
-        throw CodingError{at, "corrupt Huffman-coded time plane"};
+      const bool ok = codings[p] == 1 ? huffmanDecode(bytes, sizes[p], decoded.data(), eventCount_)
+                                      : sparseDecode(bytes, sizes[p], decoded.data(), eventCount_);
+      if (!ok) throw CodingError{at, "corrupt coded time plane"};
       bytes = decoded.data();
     }
     for (uint64_t i = 0; i < eventCount_; ++i)

@@ -20,18 +20,20 @@
 //     bytes, ...) of fixed 8-byte little-endian residuals with trailing zero planes
 //     dropped: zero high bytes compress to nothing.
 //     time-planes = u8(planes), then per plane u8(coding: 0 the plane's eventCount bytes
-//     as they are, 1 Huffman-coded by huffman.hpp) and, for coding 1, varint(code size);
-//     then the planes, in order.
+//     as they are, 1 Huffman-coded by huffman.hpp, 2 the list of its non-zero bytes by
+//     sparse_plane.hpp) and, for codings 1 and 2, varint(code size); then the planes, in
+//     order. At most kMaxChunkEvents events.
 //   - ColumnChunk::encoded = u8(kCodingMarker) u8(kColumnCoding) varint(payload size)
 //     deflate(payload), a raw deflate stream (RFC 1951) deflated in sections
 //     (zlib_codec.hpp): a time plane of near-uniform noise is stored, one of high byte
 //     entropy (the jitter of the clock) Huffman-coded by us and the code stored, one of
-//     nearly all zeros coded with run-length matches only; the rest is deflated at the
-//     chunk's level (columns.cpp, choosePlaneCoding). Any inflater reads it.
+//     nearly all zeros listed sparsely; the rest is deflated at the chunk's level
+//     (columns.cpp, choosePlaneCoding). Any inflater reads it.
 //   - Coding 1 (archives of version 1, still read): encoded = varint(payload size) +
 //     zlib(payload) (RFC 1950), and time-planes = u8(planes) and the planes as they are.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -45,6 +47,9 @@ namespace mtf::compaction {
 // coding 1 (archive version 1) starts with the payload size, never 0.
 inline constexpr uint8_t kCodingMarker = 0;
 inline constexpr uint8_t kColumnCoding = 2;
+// Coding 2 holds at most this many events per chunk (the encoder's chunks: 65,536 by
+// default, compactor.hpp).
+inline constexpr uint64_t kMaxChunkEvents = uint64_t{1} << 22;
 
 // Predictor state of one chunk, indexed by context. An event looks its context up once
 // (context()) and then predicts, learns and reads its previous values from that state.
@@ -131,7 +136,7 @@ void compressChunk(PendingChunk& pending, ZlibSectionCompressor& zlib);
 class ColumnEncoder {
  public:
   explicit ColumnEncoder(uint64_t chunkEvents, uint8_t timeMode = 1)
-      : chunkEvents_(chunkEvents ? chunkEvents : 1) {
+      : chunkEvents_(chunkEvents == 0 ? 1 : std::min(chunkEvents, kMaxChunkEvents)) {
     predictor_.setMode(timeMode > 1 ? 1 : timeMode);
   }
   void add(uint32_t context, Tick time, const uint64_t* values, size_t count);

@@ -8,7 +8,9 @@ namespace mtf::compaction {
 Compactor::Compactor(CompactorOptions options, ChunkSink chunkSink)
     : options_(options),
       chunkSink_(std::move(chunkSink)),
-      budgetLeft_(options.bufferedEventBudget + 1) {}
+      budgetLeft_(options.bufferedEventBudget + 1) {
+  options_.chunkEvents = std::clamp<uint64_t>(options_.chunkEvents, 1, kMaxChunkEvents);
+}
 
 Compactor::~Compactor() = default;
 

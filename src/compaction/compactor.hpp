@@ -21,7 +21,8 @@
 namespace mtf::compaction {
 
 struct CompactorOptions {
-  uint64_t chunkEvents = 1 << 16;  // events per column chunk (unit of random access)
+  // Events per column chunk (the unit of random access); at most kMaxChunkEvents.
+  uint64_t chunkEvents = 1 << 16;
   int zlibLevel = 6;
   uint8_t timePrediction = 1;  // columns.hpp: 0 previous delta, 1 running average
   // With a chunk sink: compress chunks on a second thread (chunk_compressor.hpp); the

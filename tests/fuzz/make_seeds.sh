@@ -26,9 +26,9 @@ for k in ring halo butterfly master-worker wavefront; do
     keep "$tmp/$n.tau" "$corpus/fuzz_tau/$n"
   done
 done
-# Over 4096 events per location, so that a noisy time plane is Huffman-coded (columns.hpp).
+# Over 4096 events per location, so that time planes are Huffman-coded and sparse (columns.hpp).
 "$gen" ring --ranks 2 --iterations 450 -o "$tmp/ring-huffman.mtf" 2>/dev/null
-keep "$tmp/ring-huffman.mtf" "$corpus/fuzz_mtf_binary/ring2-huffman-planes"
+keep "$tmp/ring-huffman.mtf" "$corpus/fuzz_mtf_binary/ring2-coded-planes"
 # The seeds of archive version 1 (v1-*) were made by mtf before column coding 2 and are
 # kept as they are: they cover the reading of old archives.
 # MTF XML of a whole generated run is > 20 KB: convert the first lines of a Paraver trace.
