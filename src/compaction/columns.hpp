@@ -10,7 +10,7 @@
 //     predicted from the d seen before in the same context (mode 0: the previous one;
 //     mode 1, the default: their running average, weight 1/8, which halves the
 //     residuals' variance when durations jitter around a mean); the residual
-//     zigzag(d - prediction) is written as a varint into the time stream.
+//     zigzag(d - prediction) goes into the time planes (below).
 //   - Values: each value is predicted by the same value slot's previous value in the
 //     same context (so constant sizes and request ids that step by a constant cost one
 //     repeated byte pattern); residual zigzag(v - prediction) as a varint into the value
