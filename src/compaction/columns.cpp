@@ -1,6 +1,5 @@
 #include "compaction/columns.hpp"
 
-#include <cmath>
 #include <cstring>
 
 #include "compaction/byte_coding.hpp"
@@ -312,16 +311,18 @@ void ColumnDecoder::readTimePlanes(ByteReader& r, uint8_t coding) {
   if (coding > 1 && planes > 0 && eventCount_ > kMaxChunkEvents)
     throw CodingError{0, "column chunk of " + std::to_string(eventCount_) + " events, over " +
                              std::to_string(kMaxChunkEvents)};
-  uint8_t codings[8] = {};  // 0: the plane's eventCount_ bytes as they are
+  PlaneCoding codings[8] = {};  // Raw: the plane's eventCount_ bytes as they are
   uint64_t sizes[8] = {};
   for (unsigned p = 0; coding > 1 && p < planes; ++p) {
     const size_t at = r.position();
-    codings[p] = r.byte();
-    if (codings[p] > 2) throw CodingError{at, "unknown time plane coding"};
-    if (codings[p] != 0) sizes[p] = r.count(r.remaining(), "coded time plane size");
+    const uint8_t code = r.byte();
+    if (code > static_cast<uint8_t>(PlaneCoding::Sparse))
+      throw CodingError{at, "unknown time plane coding"};
+    codings[p] = static_cast<PlaneCoding>(code);
+    if (codings[p] != PlaneCoding::Raw) sizes[p] = r.count(r.remaining(), "coded time plane size");
   }
   uint64_t rawPlanes = 0;
-  for (unsigned p = 0; p < planes; ++p) rawPlanes += codings[p] == 0;
+  for (unsigned p = 0; p < planes; ++p) rawPlanes += codings[p] == PlaneCoding::Raw;
   // A plane as it is holds one byte per event: check they exist before allocating.
   if (rawPlanes > 0 && r.remaining() / rawPlanes < eventCount_)
     throw CodingError{r.position(), "time planes run past the end of the column data"};
@@ -329,11 +330,12 @@ void ColumnDecoder::readTimePlanes(ByteReader& r, uint8_t coding) {
   std::vector<uint8_t> decoded;
   for (unsigned p = 0; p < planes; ++p) {
     const size_t at = r.position();
-    const uint8_t* bytes = r.take(codings[p] == 0 ? eventCount_ : sizes[p]);
-    if (codings[p] != 0) {
+    const uint8_t* bytes = r.take(codings[p] == PlaneCoding::Raw ? eventCount_ : sizes[p]);
+    if (codings[p] != PlaneCoding::Raw) {
       decoded.resize(eventCount_);
-      const bool ok = codings[p] == 1 ? huffmanDecode(bytes, sizes[p], decoded.data(), eventCount_)
-                                      : sparseDecode(bytes, sizes[p], decoded.data(), eventCount_);
+      const bool ok = codings[p] == PlaneCoding::Huffman
+                          ? huffmanDecode(bytes, sizes[p], decoded.data(), eventCount_)
+                          : sparseDecode(bytes, sizes[p], decoded.data(), eventCount_);
       if (!ok) throw CodingError{at, "corrupt coded time plane"};
       bytes = decoded.data();
     }
