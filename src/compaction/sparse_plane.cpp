@@ -35,7 +35,7 @@ void sparseEncode(const uint8_t* bytes, size_t n, const ByteCounts& counts, Byte
 }
 
 bool sparseDecode(const uint8_t* list, size_t size, uint8_t* out, size_t n) {
-  std::memset(out, 0, n);
+  if (n > 0) std::memset(out, 0, n);  // an empty plane may have no buffer at all
   try {
     ByteReader r(list, size);
     const uint64_t count = r.count(n, "listed bytes");
