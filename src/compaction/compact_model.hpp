@@ -107,8 +107,8 @@ struct Annotation {
 
 // One independently decodable piece of a location's value columns: the values of the
 // events [firstEvent, firstEvent + eventCount) of that location, in expansion order.
-// `encoded` is opaque to everyone but compaction/columns.hpp: a zlib stream of the
-// chunk payload (varint-coded residuals of times and values, see columns.hpp). Its
+// `encoded` is opaque to everyone but compaction/columns.hpp: the deflated chunk payload
+// (byte planes of the time residuals, varint-coded value residuals; columns.hpp). Its
 // meaning, decoded: for each event, its time, then every non-structural field in schema
 // order, then every attribute value.
 struct ColumnChunk {
