@@ -42,4 +42,7 @@ for lines in 6 12 25; do
   "$mtf" convert "$tmp/cut$lines.prv" -o "$tmp/cut$lines.mtf" 2>/dev/null
   keep "$tmp/cut$lines.mtf" "$corpus/fuzz_mtf_binary/ring_head$lines"
 done
+# Column chunks for fuzz_columns, coded by the encoder with that target's event shape.
+mkdir -p "$corpus/fuzz_columns"
+"$build/tests/fuzz/make_column_seeds" "$corpus/fuzz_columns"
 du -sh "$corpus"/*
