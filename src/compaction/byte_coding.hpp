@@ -45,7 +45,8 @@ template <class T>
 using NoZeroFillVector = std::vector<T, NoZeroFillAllocator<T>>;
 using ByteBuffer = NoZeroFillVector<uint8_t>;
 
-inline void putVarint(std::vector<uint8_t>& out, uint64_t v) {
+template <class Alloc>  // std::vector<uint8_t> and ByteBuffer
+inline void putVarint(std::vector<uint8_t, Alloc>& out, uint64_t v) {
   while (v >= 0x80) {
     out.push_back(static_cast<uint8_t>(v | 0x80));
     v >>= 7;

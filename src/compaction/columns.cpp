@@ -196,11 +196,10 @@ void ColumnEncoder::putBytePlanes(ByteBuffer& out, std::vector<ZlibSection>& sec
     if (choice[p].coding == PlaneCoding::Huffman)
       huffmanEncode(bytes, n, counts, codedPlanes_);
     else
-      sparseEncode(bytes, n, counts, codedPlanes_);
+      sparseEncode(bytes, n, n - counts[0], codedPlanes_);
     codedEnd[p] = codedPlanes_.size();
     choice[p].section.size = codedEnd[p] - start;
-    uint8_t size[kMaxVarintBytes];
-    out.insert(out.end(), size, putVarint(size, choice[p].section.size));
+    putVarint(out, choice[p].section.size);
   }
   addSection(sections, {out.size(), level, ZlibStrategy::Default});  // the header
   for (unsigned p = 0; p < planes; ++p) {

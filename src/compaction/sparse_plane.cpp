@@ -4,21 +4,11 @@
 
 namespace mtf::compaction {
 
-namespace {
-
-// Appends a varint to out, which has room for it.
-void append(ByteBuffer& out, uint64_t v) {
-  uint8_t bytes[kMaxVarintBytes];
-  out.insert(out.end(), bytes, putVarint(bytes, v));
-}
-
-}  // namespace
-
-void sparseEncode(const uint8_t* bytes, size_t n, const ByteCounts& counts, ByteBuffer& out) {
-  append(out, n - counts[0]);
+void sparseEncode(const uint8_t* bytes, size_t n, size_t nonZero, ByteBuffer& out) {
+  putVarint(out, nonZero);
   size_t next = 0;  // the index after the previous listed byte
   auto list = [&](size_t i) {
-    append(out, i - next);
+    putVarint(out, i - next);
     out.push_back(bytes[i]);
     next = i + 1;
   };

@@ -12,12 +12,11 @@
 #include <cstdint>
 
 #include "compaction/byte_coding.hpp"
-#include "compaction/huffman.hpp"  // ByteCounts
 
 namespace mtf::compaction {
 
-// Appends the list of bytes[0, n) (whose counts are `counts`) to `out`.
-void sparseEncode(const uint8_t* bytes, size_t n, const ByteCounts& counts, ByteBuffer& out);
+// Appends the list of bytes[0, n), `nonZero` of which are not 0, to `out`.
+void sparseEncode(const uint8_t* bytes, size_t n, size_t nonZero, ByteBuffer& out);
 
 // Decodes exactly n bytes from list[0, size) into out[0, n). False if the list is
 // corrupt: it runs past n bytes or past its end, lists a zero, or has bytes left over.

@@ -87,7 +87,7 @@ void ZlibSectionCompressor::compress(const uint8_t* data, const std::vector<Zlib
   const size_t bound = total + total / 500 + 64 + 16 * sections.size();
   if (st.buffer.size() < bound) st.buffer.resize(bound);
   for (const ZlibSection& sec : sections) {
-    static constexpr int kStrategy[] = {Z_DEFAULT_STRATEGY, Z_HUFFMAN_ONLY, Z_RLE};
+    static constexpr int kStrategy[] = {Z_DEFAULT_STRATEGY, Z_RLE};
     st.pump(Z_BLOCK);  // the previous section is out: its parameters no longer apply
     if (deflateParams(s, sec.level, kStrategy[static_cast<int>(sec.strategy)]) != Z_OK)
       throw std::runtime_error("zlib parameters refused");

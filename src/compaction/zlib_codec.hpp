@@ -12,7 +12,7 @@ namespace mtf::compaction {
 std::vector<uint8_t> zlibCompress(const uint8_t* data, size_t size, int level = 6);
 
 // How one section of a sectioned stream is deflated (zlib's strategies).
-enum class ZlibStrategy : uint8_t { Default, HuffmanOnly, Rle };
+enum class ZlibStrategy : uint8_t { Default, Rle };
 struct ZlibSection {
   size_t size;  // bytes of the input
   int level;    // 0..9 (0: stored, not compressed)
@@ -21,8 +21,8 @@ struct ZlibSection {
 // Compresses consecutive sections of `data` (their sizes sum to the input) into ONE raw
 // deflate stream (no zlib header and no Adler-32: the archive's CRC32 of each chunk
 // already guards it), switching level and strategy between sections (deflateParams): it
-// inflates like any deflate stream, but noise is stored or only Huffman-coded and runs
-// are run-length coded, instead of searching matches that are not there. Reuses its state.
+// inflates like any deflate stream, but noise is stored and runs are run-length coded,
+// instead of searching matches that are not there. Reuses its state.
 class ZlibSectionCompressor {
  public:
   ZlibSectionCompressor();

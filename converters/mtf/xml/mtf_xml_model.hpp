@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "compaction/columns.hpp"  // kCodingMarker
 #include "compaction/compact_model.hpp"
 
 namespace mtf::xml {
@@ -15,12 +16,14 @@ namespace mtf::xml {
 inline constexpr char kMtfXmlNamespace[] = "urn:mtf:xml:1";
 inline constexpr char kMtfXmlRoot[] = "Scenario";
 inline constexpr uint64_t kMtfXmlVersion = 1;
-// Names the bytes of ColumnChunk::encoded (compaction/columns.hpp): "mtf-columns-1" for
-// column coding 1 (archives of version 1), "mtf-columns-2" for coding 2 (the current one).
-// The bytes tell the two apart themselves; the attribute names them for other readers.
+// Names the bytes of ColumnChunk::encoded (compaction/columns.hpp): column coding 2 (the
+// current one), or coding 1 (archives of version 1). The bytes tell the two apart
+// themselves; the attribute names them for other readers.
+inline constexpr char kValuesEncoding[] = "mtf-columns-2";
+inline constexpr char kValuesEncodingV1[] = "mtf-columns-1";
 inline const char* valuesEncodingOf(const std::vector<uint8_t>& encoded) {
-  return !encoded.empty() && encoded[0] == 0 /* kCodingMarker */ ? "mtf-columns-2"
-                                                                 : "mtf-columns-1";
+  const bool marked = !encoded.empty() && encoded[0] == compaction::kCodingMarker;
+  return marked ? kValuesEncoding : kValuesEncodingV1;
 }
 // A trace fact (format, creator, version) that is not plain XML text is stored as the
 // property "mtf-xml:<name>" (base64) instead of an attribute; the reader moves it back.

@@ -361,7 +361,7 @@ void ModelParser::readProcess() {
   forEachChild([&](std::string_view name) {
     if (name == "Values") {
       const std::string encoding = required("encoding");
-      if (encoding != "mtf-columns-1" && encoding != "mtf-columns-2")
+      if (encoding != kValuesEncoding && encoding != kValuesEncodingV1)
         fail("unknown value encoding \"" + encoding + "\"");
       compaction::ColumnChunk chunk;
       chunk.firstEvent = unsignedAttribute("firstEvent");
