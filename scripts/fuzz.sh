@@ -8,7 +8,7 @@
 # build-fuzz-fast) for volume, about 2-3x the executions per second, then replays the
 # whole grown corpus once under the ASan + UBSan build.
 # Seeds: tests/fuzz/corpus/<target> (from mtf-gen), plus, read-only, inputs derived at run
-# time from the real traces in /work/shared/traces (MTF_TRACES): Paraver and TAU files in
+# time from the real traces in tests/data (MTF_TRACES): Paraver and TAU files in
 # each target's input layout, and MTF/MTF-XML conversions of the real traces (needs
 # build/mtf). libFuzzer cuts inputs longer than -max_len (64 KB), so big traces serve as
 # excerpts. Crashing inputs land in build-fuzz/findings/; turn each into a regression seed
@@ -17,7 +17,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_PER_TARGET=${1:-600}
 shift || true
-TRACES=${MTF_TRACES:-/work/shared/traces}
+TRACES=${MTF_TRACES:-$PWD/tests/data}
 if [ "$(id -u)" = 0 ]; then bash scripts/install-deps.sh; fi
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then

@@ -112,7 +112,7 @@ class TempDir {
 };
 
 // The real OTF2 traces of ../shared/traces (their README lists them).
-inline const std::string kTraces = MTF_SHARED_DIR "/traces/otf2/";
+inline const std::string kTraces = MTF_DATA_DIR "/otf2/";
 
 // A writable copy of the ping-pong archive, renamed to `name` (anchor name.otf2).
 inline std::filesystem::path copyPingPong(const std::filesystem::path& dir,

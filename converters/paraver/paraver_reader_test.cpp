@@ -343,8 +343,8 @@ TEST(ParaverReader, SniffsPlainAndGzip) {
   EXPECT_TRUE(looksLikeParaver(testing::kQsort));
   EXPECT_TRUE(looksLikeParaver(testing::kQsortGz));
   EXPECT_FALSE(
-      looksLikeParaver(MTF_SHARED_DIR "/traces/paraver/paraver-kernel-qsort/qsort_beo3.pcf"));
-  EXPECT_FALSE(looksLikeParaver(MTF_SHARED_DIR "/traces/paraver"));
+      looksLikeParaver(MTF_DATA_DIR "/paraver/paraver-kernel-qsort/qsort_beo3.pcf"));
+  EXPECT_FALSE(looksLikeParaver(MTF_DATA_DIR "/paraver"));
 }
 
 }  // namespace

@@ -126,16 +126,16 @@ void expectOtf2ToParaver(const std::string& trace) {
 }
 
 TEST(ParaverRegistry, Otf2PingPongToParaver) {
-  expectOtf2ToParaver(MTF_SHARED_DIR "/traces/otf2/pipit-ping-pong/traces.otf2");
+  expectOtf2ToParaver(MTF_DATA_DIR "/otf2/pipit-ping-pong/traces.otf2");
 }
 TEST(ParaverRegistry, Otf2PingPongPapiToParaver) {
-  expectOtf2ToParaver(MTF_SHARED_DIR "/traces/otf2/pipit-ping-pong-papi/traces.otf2");
+  expectOtf2ToParaver(MTF_DATA_DIR "/otf2/pipit-ping-pong-papi/traces.otf2");
 }
 TEST(ParaverRegistry, Otf2SstMacroToParaver) {
-  expectOtf2ToParaver(MTF_SHARED_DIR "/traces/otf2/sst-macro-mpi/traces.otf2");
+  expectOtf2ToParaver(MTF_DATA_DIR "/otf2/sst-macro-mpi/traces.otf2");
 }
 TEST(ParaverRegistry, Otf2HipToParaver) {
-  expectOtf2ToParaver(MTF_SHARED_DIR "/traces/otf2/fastotf2-mi300/traces.otf2");
+  expectOtf2ToParaver(MTF_DATA_DIR "/otf2/fastotf2-mi300/traces.otf2");
 }
 
 }  // namespace

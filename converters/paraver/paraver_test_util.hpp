@@ -18,11 +18,11 @@
 namespace mtf::paraver::testing {
 
 inline const std::string kLulesh =
-    MTF_SHARED_DIR "/traces/paraver/profet-lulesh/lulesh_4+4_with_uncores_sockets1+2.chop_5it.prv";
+    MTF_DATA_DIR "/paraver/profet-lulesh/lulesh_4+4_with_uncores_sockets1+2.chop_5it.prv";
 inline const std::string kQsort =
-    MTF_SHARED_DIR "/traces/paraver/paraver-kernel-qsort/qsort_beo3.prv";
+    MTF_DATA_DIR "/paraver/paraver-kernel-qsort/qsort_beo3.prv";
 inline const std::string kQsortGz =
-    MTF_SHARED_DIR "/traces/paraver/paraver-kernel-qsort/qsort_beo3.prv.gz";
+    MTF_DATA_DIR "/paraver/paraver-kernel-qsort/qsort_beo3.prv.gz";
 
 inline std::vector<std::string> fileLines(const std::string& path) {
   std::ifstream in(path);

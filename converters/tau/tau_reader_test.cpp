@@ -152,8 +152,8 @@ TEST(TauReader, SniffsByContent) {
   EXPECT_TRUE(looksLikeTau(kL5 / "tau.trc"));
   EXPECT_TRUE(looksLikeTau(kL5 / "events.0.edf"));
   EXPECT_TRUE(looksLikeTau(kL9 / "tautrace.0.0.3.trc"));
-  EXPECT_FALSE(looksLikeTau(MTF_SHARED_DIR "/traces/otf2"));
-  EXPECT_FALSE(looksLikeTau(MTF_SHARED_DIR "/traces/README.md"));
+  EXPECT_FALSE(looksLikeTau(MTF_DATA_DIR "/otf2"));
+  EXPECT_FALSE(looksLikeTau(MTF_DATA_DIR "/README.md"));
 }
 
 }  // namespace

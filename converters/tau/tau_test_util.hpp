@@ -16,8 +16,8 @@
 
 namespace mtf::tau::testing {
 
-inline const std::filesystem::path kL5 = MTF_SHARED_DIR "/traces/tau/opencl-l5";
-inline const std::filesystem::path kL9 = MTF_SHARED_DIR "/traces/tau/opencl-l9";
+inline const std::filesystem::path kL5 = MTF_DATA_DIR "/tau/opencl-l5";
+inline const std::filesystem::path kL9 = MTF_DATA_DIR "/tau/opencl-l9";
 
 class ScratchDir {
  public:

@@ -159,7 +159,7 @@ void expectModelsRegenerateTheTrace(const fs::path& trace) {
 TEST(NlrTrace, EveryRealOtf2TraceGetsAModelThatRegeneratesIt) {
   for (const char* name :
        {"pipit-ping-pong", "pipit-ping-pong-papi", "sst-macro-mpi", "fastotf2-mi300"})
-    expectModelsRegenerateTheTrace(fs::path(MTF_SHARED_DIR) / "traces/otf2" / name / "traces.otf2");
+    expectModelsRegenerateTheTrace(fs::path(MTF_DATA_DIR) / "otf2" / name / "traces.otf2");
 }
 
 TEST(NlrTrace, PingPongIsALoopOnceSizesAreIgnored) {
@@ -167,7 +167,7 @@ TEST(NlrTrace, PingPongIsALoopOnceSizesAreIgnored) {
   SignatureOptions noSize = programView();
   noSize.fields &= ~kFieldSize;
   NlrSink sink({}, noSize);
-  openTrace(fs::path(MTF_SHARED_DIR) / "traces/otf2/pipit-ping-pong/traces.otf2", {})->read(sink);
+  openTrace(fs::path(MTF_DATA_DIR) / "otf2/pipit-ping-pong/traces.otf2", {})->read(sink);
   for (const LocationLoops& l : sink.results()) {
     bool hasLoop = false;
     for (ElementKey k : l.model.top) hasLoop |= isLoop(k);
@@ -178,16 +178,16 @@ TEST(NlrTrace, PingPongIsALoopOnceSizesAreIgnored) {
 
 TEST(NlrTrace, OtherFormatsThroughTheRegistry) {
   const std::pair<const char*, const char*> traces[] = {
-      {"paraver", "traces/paraver/profet-lulesh/lulesh_4+4_with_uncores_sockets1+2.chop_5it.prv"},
-      {"paraver", "traces/paraver/paraver-kernel-qsort/qsort_beo3.prv"},
-      {"tau", "traces/tau/opencl-l5"},
-      {"tau", "traces/tau/opencl-l9"}};
+      {"paraver", "paraver/profet-lulesh/lulesh_4+4_with_uncores_sockets1+2.chop_5it.prv"},
+      {"paraver", "paraver/paraver-kernel-qsort/qsort_beo3.prv"},
+      {"tau", "tau/opencl-l5"},
+      {"tau", "tau/opencl-l9"}};
   for (const auto& [format, path] : traces) {
     const FormatEntry* f = formatByName(format);
     if (!f || !f->openReader) {
       GTEST_SKIP() << format << " reader not registered";
     }
-    expectModelsRegenerateTheTrace(fs::path(MTF_SHARED_DIR) / path);
+    expectModelsRegenerateTheTrace(fs::path(MTF_DATA_DIR) / path);
   }
 }
 

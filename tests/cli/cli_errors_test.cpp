@@ -14,7 +14,7 @@ using mtf::test::run;
 namespace {
 
 const std::string kPingPong =
-    std::string(MTF_SHARED_DIR) + "/traces/otf2/pipit-ping-pong/traces.otf2";
+    std::string(MTF_DATA_DIR) + "/otf2/pipit-ping-pong/traces.otf2";
 
 TEST(CliErrors, HelpListsEveryCommand) {
   const auto r = run(mtfProgram() + " --help");

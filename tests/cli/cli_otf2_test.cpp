@@ -18,7 +18,7 @@ const char* kTraces[] = {"pipit-ping-pong", "pipit-ping-pong-papi", "sst-macro-m
                          "fastotf2-mi300"};
 
 std::string anchorOf(const std::string& name) {
-  return std::string(MTF_SHARED_DIR) + "/traces/otf2/" + name + "/traces.otf2";
+  return std::string(MTF_DATA_DIR) + "/otf2/" + name + "/traces.otf2";
 }
 
 // "MpiIsendComplete" -> "MPI_ISEND_COMPLETE", as otf2-print names records.

@@ -21,9 +21,9 @@ struct GoldenCase {
 };
 
 std::string expand(std::string text, const std::string& dir) {
-  const std::string shared = std::string(MTF_SHARED_DIR);
+  const std::string data = std::string(MTF_DATA_DIR);
   for (auto [key, value] : {std::pair<std::string, std::string>{"$DIR", dir},
-                            {"$SHARED", shared},
+                            {"$DATA", data},
                             {"$SOURCE", std::string(MTF_SOURCE_DIR)},
                             {"$GEN", mtf::test::genProgram()}}) {
     for (size_t at; (at = text.find(key)) != std::string::npos;)
@@ -51,7 +51,7 @@ void checkGolden(const GoldenCase& c) {
 }
 
 TEST(Golden, PingPongOtf2) {
-  checkGolden({"pipit-ping-pong", "", "$SHARED/traces/otf2/pipit-ping-pong/traces.otf2"});
+  checkGolden({"pipit-ping-pong", "", "$DATA/otf2/pipit-ping-pong/traces.otf2"});
 }
 
 TEST(Golden, GeneratedWavefront) {

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # make_seeds.sh BUILD_DIR: regenerates the seed corpora under tests/fuzz/corpus/ from the
 # project's generator (small kernels, 2 and 4 ranks, 1 iteration; every seed < 20 KB).
-# Real traces are never copied: scripts/fuzz.sh passes /work/shared/traces as extra
+# Real traces are never copied into the corpus: scripts/fuzz.sh passes tests/data as extra
 # read-only corpus directories at run time. Pattern-file seeds are written by hand.
 set -euo pipefail
 build=$(realpath "${1:-build}")

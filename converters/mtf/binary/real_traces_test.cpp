@@ -16,7 +16,7 @@ namespace fs = std::filesystem;
 class RealTrace : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(RealTrace, RoundTripsThroughMtfBinaryExactly) {
-  const fs::path input = fs::path(MTF_SHARED_DIR) / "traces" / GetParam();
+  const fs::path input = fs::path(MTF_DATA_DIR) / GetParam();
   if (!fs::exists(input)) GTEST_SKIP() << input << " not present";
   compaction::testing::CollectingSink original;
   openTrace(input, ReadOptions{})->read(original);

@@ -42,7 +42,7 @@ class MtfXmlCli : public ::testing::Test {
 
 TEST_F(MtfXmlCli, ConvertValidateAndRefuse) {
   const std::string input =
-      std::string(MTF_SHARED_DIR) + "/traces/otf2/pipit-ping-pong/traces.otf2";
+      std::string(MTF_DATA_DIR) + "/otf2/pipit-ping-pong/traces.otf2";
   CommandRun r = mtf("convert '" + input + "' -o " + at("t.mtf.xml"));
   ASSERT_EQ(r.status, 0) << r.output;
   r = mtf("validate " + at("t.mtf.xml"));

@@ -19,7 +19,7 @@ namespace {
 
 using otf2::testing::TempDir;
 
-const fs::path kTraces = fs::path(MTF_SHARED_DIR) / "traces" / "otf2";
+const fs::path kTraces = fs::path(MTF_DATA_DIR) / "otf2";
 
 // Reads `input` with the OTF2 reader and writes it with the MTF XML writer.
 fs::path otf2ToXml(const fs::path& input, const fs::path& output, bool structureOnly = false) {
