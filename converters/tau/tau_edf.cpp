@@ -124,7 +124,11 @@ EdfTable parseEdf(std::string text, const std::string& path, bool warn) {
     table.entries.push_back(std::move(*entry));
   }
   if (!header) throw InputError(path, "", "not an edf: no 'N dynamic_trace_events' line");
-  if (warn && table.declared != table.entries.size())
+  // TAU's own tracer declares one event more than it lists in every .edf it writes: that
+  // is normal, not worth a warning on each file; any other difference is.
+  const bool usual =
+      table.declared == table.entries.size() || table.declared == table.entries.size() + 1;
+  if (warn && !usual)
     std::cerr << "mtf: warning: " << path << ": declares " << table.declared << " events, lists "
               << table.entries.size() << '\n';
   return table;

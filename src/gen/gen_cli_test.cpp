@@ -80,7 +80,9 @@ TEST_F(GenCli, ExitCodesAndSafeOutput) {
   EXPECT_EQ(run("butterfly --ranks 6 -o " + (dir_ / "b" / "x.otf2").string()), 1);
   EXPECT_EQ(run("halo --grid 2x2 --ranks 5 -o " + (dir_ / "b" / "x.otf2").string()), 1);
   EXPECT_EQ(run("ring -o " + (dir_ / "b" / "x.unknown").string()), 1);
-  EXPECT_EQ(run("ring -o " + (dir_ / "missing" / "x.otf2").string()), 3);
+  EXPECT_EQ(run("ring -o " + (dir_ / "a" / "r.otf2" / "x.otf2").string()), 3);   // under a file
+  EXPECT_EQ(run("ring --ranks 3 -o " + (dir_ / "new" / "x.otf2").string()), 0);  // created
+  EXPECT_TRUE(fs::is_regular_file(dir_ / "new" / "x.otf2"));
   EXPECT_TRUE(fs::is_empty(dir_ / "b"));  // refused runs leave nothing behind
 }
 

@@ -30,7 +30,31 @@ fs::path uniqueStagingDir(const fs::path& parent, const fs::path& name) {
   throw IoError(parent.string(), "cannot create a staging directory");
 }
 
+// The outermost missing directory on the way to `dir` (empty when `dir` exists).
+fs::path firstMissingAncestor(const fs::path& dir) {
+  fs::path missing;
+  std::error_code ec;
+  for (fs::path p = dir; !p.empty() && !fs::exists(p, ec); p = p.parent_path()) {
+    missing = p;
+    if (p == p.parent_path()) break;
+  }
+  return missing;
+}
+
 }  // namespace
+
+// A missing output directory is created, as babeltrace2 does for its output directory;
+// what was created is removed again if the output is never committed.
+void SafeOutput::createParent(const fs::path& parent) {
+  created_root_ = firstMissingAncestor(parent);
+  if (created_root_.empty()) return;
+  std::error_code ec;
+  fs::create_directories(parent, ec);
+  if (ec) {
+    created_root_.clear();
+    throw IoError(parent.string(), "cannot create the output directory: " + ec.message());
+  }
+}
 
 SafeOutput::SafeOutput(const fs::path& target, bool force) : target_(target), force_(force) {
   fs::path name = target.filename();
@@ -41,8 +65,9 @@ SafeOutput::SafeOutput(const fs::path& target, bool force) : target_(target), fo
   target_ = clean;
   const fs::path parent = parentOf(clean);
   std::error_code ec;
+  createParent(parent);
   if (!fs::is_directory(parent, ec))
-    throw IoError(clean.string(), "directory " + parent.string() + " does not exist");
+    throw IoError(clean.string(), parent.string() + " is not a directory");
   if (access(parent.c_str(), W_OK) != 0)
     throw IoError(clean.string(), "directory " + parent.string() + " is not writable");
   if (fs::exists(clean, ec) && !force_)
@@ -55,6 +80,7 @@ SafeOutput::~SafeOutput() {
   if (committed_) return;
   std::error_code ec;
   fs::remove_all(staging_dir_, ec);
+  if (!created_root_.empty()) fs::remove_all(created_root_, ec);
 }
 
 void SafeOutput::commit() {

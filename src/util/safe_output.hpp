@@ -11,7 +11,8 @@ namespace mtf {
 class SafeOutput {
  public:
   // `target` is the path the user named (e.g. out/trace.otf2, out/t.prv, out_tau/).
-  // Refuses (IoError) an unwritable parent; refuses an existing output unless `force`.
+  // Creates a missing parent directory (removed again if nothing is committed); refuses
+  // (IoError) an unwritable parent; refuses an existing output unless `force`.
   SafeOutput(const std::filesystem::path& target, bool force);
   ~SafeOutput();  // removes the staging directory unless committed
   SafeOutput(const SafeOutput&) = delete;
@@ -25,7 +26,10 @@ class SafeOutput {
   void commit();
 
  private:
+  void createParent(const std::filesystem::path& parent);
+
   std::filesystem::path target_;
+  std::filesystem::path created_root_;  // outermost directory this output created, if any
   std::filesystem::path staging_dir_;
   std::filesystem::path staging_path_;
   bool force_ = false;

@@ -54,14 +54,39 @@ TEST(SafeOutput, ExistingOutputNeedsForce) {
   EXPECT_EQ(text, "new");
 }
 
-TEST(SafeOutput, MissingDirectoryIsAnIoError) {
+TEST(SafeOutput, MissingDirectoriesAreCreated) {
+  const fs::path dir = freshDir("mkdir");
+  {
+    SafeOutput out(dir / "a" / "b" / "t.otf2", false);
+    std::ofstream(out.stagingPath()) << "anchor";
+    out.commit();
+  }
+  EXPECT_TRUE(fs::is_regular_file(dir / "a" / "b" / "t.otf2"));
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir / "a" / "b"), fs::directory_iterator()), 1);
+}
+
+TEST(SafeOutput, FailureRemovesTheDirectoriesItCreated) {
+  const fs::path dir = freshDir("mkdir-fail");
+  fs::create_directories(dir / "kept");
+  {
+    SafeOutput out(dir / "kept" / "new" / "deeper" / "t.prv", false);
+    std::ofstream(out.stagingPath()) << "half";
+  }
+  EXPECT_TRUE(fs::is_directory(dir / "kept"));
+  EXPECT_FALSE(fs::exists(dir / "kept" / "new"));
+}
+
+TEST(SafeOutput, ParentThatIsAFileIsAnIoError) {
+  const fs::path dir = freshDir("parent-file");
+  std::ofstream(dir / "plain") << "x";
   try {
-    SafeOutput out("/nonexistent-dir-xyz/t.otf2", false);
+    SafeOutput out(dir / "plain" / "t.otf2", false);
     FAIL();
   } catch (const IoError& e) {
     EXPECT_EQ(e.code(), ExitCode::IoFailure);
-    EXPECT_NE(std::string(e.what()).find("/nonexistent-dir-xyz"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("plain"), std::string::npos) << e.what();
   }
+  EXPECT_TRUE(fs::is_regular_file(dir / "plain"));
 }
 
 }  // namespace

@@ -13,8 +13,7 @@ using mtf::test::run;
 
 namespace {
 
-const std::string kPingPong =
-    std::string(MTF_DATA_DIR) + "/otf2/pipit-ping-pong/traces.otf2";
+const std::string kPingPong = std::string(MTF_DATA_DIR) + "/otf2/pipit-ping-pong/traces.otf2";
 
 TEST(CliErrors, HelpListsEveryCommand) {
   const auto r = run(mtfProgram() + " --help");
@@ -51,9 +50,26 @@ TEST(CliErrors, GarbageFileIsNotATrace) {
 }
 
 TEST(CliErrors, UnwritableOutputLeavesNothing) {
-  const auto r = run(mtfProgram() + " convert " + kPingPong + " -o /no/such/dir/out.otf2");
+  const std::string dir = mtf::test::freshTempDir("unwritable");
+  const std::string file = dir + "/plain";
+  ASSERT_EQ(run("echo x > " + file).status, 0);
+  const auto r = run(mtfProgram() + " convert " + kPingPong + " -o " + file + "/out.otf2");
   EXPECT_EQ(r.status, 3) << r.output;
-  EXPECT_NE(r.output.find("/no/such/dir"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find(file + " is not a directory"), std::string::npos) << r.output;
+  EXPECT_EQ(run("ls -A " + dir).output, "plain\n");
+}
+
+TEST(CliErrors, MissingOutputDirectoryIsCreated) {
+  const std::string dir = mtf::test::freshTempDir("mkdir");
+  const std::string out = dir + "/restored/deeper/traces.otf2";
+  const auto r = run(mtfProgram() + " -q convert " + kPingPong + " -o " + out);
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_EQ(run("otf2-print --silent " + out).status, 0);
+  // A refused conversion into a missing directory leaves no directory behind.
+  const auto refused =
+      run(mtfProgram() + " -q convert " + kPingPong + " -o " + dir + "/other/x.bin");
+  EXPECT_EQ(refused.status, 1) << refused.output;
+  EXPECT_EQ(run("ls -A " + dir).output, "restored\n");
 }
 
 TEST(CliErrors, ExistingOutputNeedsForceAndOutputIsNeverInput) {
