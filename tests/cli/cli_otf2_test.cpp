@@ -5,11 +5,14 @@
 
 #include <map>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
+#include "cli/otf2_print.hpp"
 #include "cli/run_command.hpp"
 
+using mtf::test::countByRecord;
 using mtf::test::mtfProgram;
+using mtf::test::otf2PrintEventLines;
+using mtf::test::otf2PrintName;
 using mtf::test::run;
 
 namespace {
@@ -19,43 +22,6 @@ const char* kTraces[] = {"pipit-ping-pong", "pipit-ping-pong-papi", "sst-macro-m
 
 std::string anchorOf(const std::string& name) {
   return std::string(MTF_DATA_DIR) + "/otf2/" + name + "/traces.otf2";
-}
-
-// "MpiIsendComplete" -> "MPI_ISEND_COMPLETE", as otf2-print names records.
-std::string otf2PrintName(const std::string& kind) {
-  if (kind == "ParameterUnsignedInt") return "PARAMETER_UINT64";
-  if (kind == "ParameterInt") return "PARAMETER_INT64";
-  std::string out;
-  for (size_t i = 0; i < kind.size(); ++i) {
-    if (i > 0 && std::isupper(static_cast<unsigned char>(kind[i]))) out += '_';
-    out += static_cast<char>(std::toupper(static_cast<unsigned char>(kind[i])));
-  }
-  return out;
-}
-
-// Event lines of otf2-print (the header and attribute continuation lines left out).
-std::vector<std::string> eventLines(const std::string& anchor) {
-  const auto r = run("otf2-print " + anchor, false);
-  EXPECT_EQ(r.status, 0) << anchor;
-  std::vector<std::string> lines;
-  std::istringstream in(r.output);
-  std::string line;
-  bool inEvents = false;
-  while (std::getline(in, line)) {
-    if (line.rfind("-----", 0) == 0) {
-      inEvents = true;
-      continue;
-    }
-    if (inEvents && !line.empty()) lines.push_back(line);
-  }
-  return lines;
-}
-
-std::map<std::string, uint64_t> countByRecord(const std::vector<std::string>& lines) {
-  std::map<std::string, uint64_t> counts;
-  for (const std::string& l : lines)
-    if (!l.empty() && l[0] != ' ') ++counts[l.substr(0, l.find(' '))];
-  return counts;
 }
 
 class RealOtf2 : public ::testing::TestWithParam<const char*> {};
@@ -71,7 +37,7 @@ TEST_P(RealOtf2, InfoCountsMatchOtf2Print) {
     ours[otf2PrintName(kind)] = n.get<uint64_t>();
     total += n.get<uint64_t>();
   }
-  EXPECT_EQ(ours, countByRecord(eventLines(anchor)));
+  EXPECT_EQ(ours, countByRecord(otf2PrintEventLines(anchor)));
   EXPECT_EQ(j["events"].get<uint64_t>(), total);
   for (const char* key :
        {"format", "locations", "events", "events_by_kind", "resolution", "time_span_ticks"})
@@ -85,7 +51,7 @@ TEST_P(RealOtf2, ConvertToOtf2IsIdentical) {
   const std::string out = dir + "/copy.otf2";
   const auto r = run(mtfProgram() + " -q convert " + anchor + " -o " + out);
   ASSERT_EQ(r.status, 0) << r.output;
-  EXPECT_EQ(eventLines(anchor), eventLines(out));
+  EXPECT_EQ(otf2PrintEventLines(anchor), otf2PrintEventLines(out));
   const auto check = run("otf2-print --silent -Werror " + out);
   EXPECT_EQ(check.status, 0) << check.output;
 }

@@ -1,0 +1,176 @@
+// Every real trace in the repository, converted to every writable format, read back: the
+// output must open in the format's own reader (otf2-print for OTF2, mtf's strict readers
+// for the others) and hold the same events as the input, kind by kind, where the format
+// holds the kind. What a writer reports as dropped (its "dropped:" list on stderr) is
+// subtracted from what the input had: a conversion may lose only what it says it lost.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "cli/otf2_print.hpp"
+#include "cli/run_command.hpp"
+
+using mtf::test::mtfProgram;
+using mtf::test::run;
+
+namespace {
+
+using Counts = std::map<std::string, uint64_t>;
+
+struct Input {
+  const char* name;
+  const char* path;  // relative to tests/data
+};
+
+const Input kInputs[] = {
+    {"ping_pong", "otf2/pipit-ping-pong/traces.otf2"},
+    {"ping_pong_papi", "otf2/pipit-ping-pong-papi/traces.otf2"},
+    {"sst_macro", "otf2/sst-macro-mpi/traces.otf2"},
+    {"mi300", "otf2/fastotf2-mi300/traces.otf2"},
+    {"lulesh", "paraver/profet-lulesh/lulesh_4+4_with_uncores_sockets1+2.chop_5it.prv"},
+    {"qsort", "paraver/paraver-kernel-qsort/qsort_beo3.prv"},
+    {"qsort_gz", "paraver/paraver-kernel-qsort/qsort_beo3.prv.gz"},
+    {"opencl_l5", "tau/opencl-l5"},
+    {"opencl_l9", "tau/opencl-l9"}};
+
+struct Output {
+  const char* format;
+  const char* name;  // output path inside the test's directory
+};
+
+const Output kOutputs[] = {{"otf2", "out/t.otf2"},
+                           {"paraver", "out/t.prv"},
+                           {"tau", "out/tau"},
+                           {"mtf", "t.mtf"},
+                           {"mtf-xml", "t.mtf.xml"}};
+
+// The class a kind counts in when a format cannot keep the kind itself: Paraver and TAU
+// have one record for a message whatever the MPI call, and Paraver one record per metric
+// value. Kinds outside every class are compared only where the format keeps every kind.
+std::string classOf(const std::string& kind) {
+  if (kind == "MpiSend" || kind == "MpiIsend") return "messages sent";
+  if (kind == "MpiRecv" || kind == "MpiIrecv") return "messages received";
+  if (kind == "Metric") return "metric values";
+  return kind;
+}
+
+// The classes each format holds; empty: every kind, as it is.
+std::set<std::string> classesHeldBy(const std::string& format) {
+  const std::set<std::string> common = {"Enter", "Leave", "messages sent", "messages received",
+                                        "metric values"};
+  if (format == "paraver" || format == "tau") return common;
+  return {};
+}
+
+// Events by kind from `mtf dump --events-only`, a Metric counted once per value.
+Counts eventsByKind(const std::string& dump) {
+  Counts counts;
+  std::istringstream in(dump);
+  std::string line;
+  while (std::getline(in, line)) {
+    std::istringstream words(line);
+    std::string location, time, kind, countField;
+    if (!(words >> location >> time >> kind) || location.empty() || location[0] != 'L') continue;
+    uint64_t weight = 1;
+    if (kind == "Metric" && words >> countField >> countField && countField.rfind("count=", 0) == 0)
+      weight = std::stoull(countField.substr(6));
+    counts[kind] += weight;
+  }
+  return counts;
+}
+
+// "  1440 MpiIrecvRequest events (...)" lines of a writer's "dropped:" report.
+Counts droppedByKind(const std::string& stderrText) {
+  Counts dropped;
+  std::istringstream in(stderrText);
+  std::string line;
+  while (std::getline(in, line)) {
+    std::istringstream words(line);
+    uint64_t n = 0;
+    std::string kind, what;
+    if (line.rfind("  ", 0) == 0 && words >> n >> kind >> what && what == "events")
+      dropped[kind] += n;
+  }
+  return dropped;
+}
+
+Counts byClass(const Counts& kinds, const std::set<std::string>& held) {
+  Counts classes;
+  for (const auto& [kind, n] : kinds) {
+    const std::string c = held.empty() ? kind : classOf(kind);
+    if (held.empty() || held.count(c)) classes[c] += n;
+  }
+  return classes;
+}
+
+// The otf2-print record an mtf kind is written as: Paraver states and other formats'
+// generic records go into OTF2 as parameter events (converters/otf2/otf2_convention.hpp).
+std::string otf2RecordOf(const std::string& kind) {
+  if (kind == "State") return "PARAMETER_UINT64";
+  if (kind == "Generic") return "PARAMETER_INT64";
+  return mtf::test::otf2PrintName(kind);
+}
+
+std::string dumpOf(const std::string& path) {
+  const auto r = run(mtfProgram() + " -q dump --events-only " + path, false);
+  EXPECT_EQ(r.status, 0) << "mtf dump " << path;
+  return r.output;
+}
+
+class CrossFormat : public ::testing::TestWithParam<std::tuple<Input, Output>> {};
+
+TEST_P(CrossFormat, OutputReadsBackWithTheSameEvents) {
+  const auto& [input, output] = GetParam();
+  const std::string in = std::string(MTF_DATA_DIR) + "/" + input.path;
+  const std::string dir =
+      mtf::test::freshTempDir(std::string("xf-") + input.name + "-" + output.format);
+  const std::string out = dir + "/" + output.name;
+  const std::string err = dir + "/stderr.txt";
+  const auto conv =
+      run(mtfProgram() + " convert " + in + " -o " + out + " --to " + output.format + " 2>" + err);
+  ASSERT_EQ(conv.status, 0) << mtf::test::readFile(err);
+
+  const std::set<std::string> held = classesHeldBy(output.format);
+  Counts expected = eventsByKind(dumpOf(in));
+  for (const auto& [kind, n] : droppedByKind(mtf::test::readFile(err)))
+    expected[kind] -= std::min(expected[kind], n);
+  std::erase_if(expected, [](const auto& kv) { return kv.second == 0; });
+  EXPECT_EQ(byClass(eventsByKind(dumpOf(out)), held), byClass(expected, held))
+      << "stderr of the conversion:\n"
+      << mtf::test::readFile(err);
+
+  if (std::string(output.format) == "otf2") {
+    // OTF2's own reader must accept the archive and see what mtf's reader sees.
+    const auto check = run("otf2-print --silent " + out);
+    EXPECT_EQ(check.status, 0) << check.output;
+    Counts printed;
+    for (const auto& [kind, n] : eventsByKind(dumpOf(out)))
+      if (kind != "Metric") printed[otf2RecordOf(kind)] += n;
+    Counts fromPrint = mtf::test::countByRecord(mtf::test::otf2PrintEventLines(out));
+    fromPrint.erase("METRIC");
+    EXPECT_EQ(fromPrint, printed);
+  }
+}
+
+void PrintTo(const Input& in, std::ostream* os) {
+  *os << in.path;
+}
+void PrintTo(const Output& out, std::ostream* os) {
+  *os << out.format;
+}
+
+std::string caseName(const ::testing::TestParamInfo<std::tuple<Input, Output>>& info) {
+  std::string format = std::get<1>(info.param).format;
+  std::replace(format.begin(), format.end(), '-', '_');
+  return std::string(std::get<0>(info.param).name) + "_to_" + format;
+}
+
+INSTANTIATE_TEST_SUITE_P(RealTraces, CrossFormat,
+                         ::testing::Combine(::testing::ValuesIn(kInputs),
+                                            ::testing::ValuesIn(kOutputs)),
+                         caseName);
+
+}  // namespace
