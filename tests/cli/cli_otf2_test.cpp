@@ -6,13 +6,12 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
-#include "cli/otf2_print.hpp"
 #include "cli/run_command.hpp"
+#include "converters/otf2/otf2_test_util.hpp"
 
-using mtf::test::countByRecord;
+using mtf::otf2::testing::otf2PrintCounts;
+using mtf::otf2::testing::otf2PrintName;
 using mtf::test::mtfProgram;
-using mtf::test::otf2PrintEventLines;
-using mtf::test::otf2PrintName;
 using mtf::test::run;
 
 namespace {
@@ -37,7 +36,7 @@ TEST_P(RealOtf2, InfoCountsMatchOtf2Print) {
     ours[otf2PrintName(kind)] = n.get<uint64_t>();
     total += n.get<uint64_t>();
   }
-  EXPECT_EQ(ours, countByRecord(otf2PrintEventLines(anchor)));
+  EXPECT_EQ(ours, otf2PrintCounts(anchor));
   EXPECT_EQ(j["events"].get<uint64_t>(), total);
   for (const char* key :
        {"format", "locations", "events", "events_by_kind", "resolution", "time_span_ticks"})
@@ -51,7 +50,8 @@ TEST_P(RealOtf2, ConvertToOtf2IsIdentical) {
   const std::string out = dir + "/copy.otf2";
   const auto r = run(mtfProgram() + " -q convert " + anchor + " -o " + out);
   ASSERT_EQ(r.status, 0) << r.output;
-  EXPECT_EQ(otf2PrintEventLines(anchor), otf2PrintEventLines(out));
+  EXPECT_EQ(mtf::otf2::testing::otf2PrintEventLines(anchor),
+            mtf::otf2::testing::otf2PrintEventLines(out));
   const auto check = run("otf2-print --silent -Werror " + out);
   EXPECT_EQ(check.status, 0) << check.output;
 }

@@ -10,8 +10,8 @@
 #include <set>
 #include <sstream>
 
-#include "cli/otf2_print.hpp"
 #include "cli/run_command.hpp"
+#include "converters/otf2/otf2_test_util.hpp"
 
 using mtf::test::mtfProgram;
 using mtf::test::run;
@@ -111,7 +111,7 @@ Counts byClass(const Counts& kinds, const std::set<std::string>& held) {
 std::string otf2RecordOf(const std::string& kind) {
   if (kind == "State") return "PARAMETER_UINT64";
   if (kind == "Generic") return "PARAMETER_INT64";
-  return mtf::test::otf2PrintName(kind);
+  return mtf::otf2::testing::otf2PrintName(kind);
 }
 
 std::string dumpOf(const std::string& path) {
@@ -149,7 +149,7 @@ TEST_P(CrossFormat, OutputReadsBackWithTheSameEvents) {
     Counts printed;
     for (const auto& [kind, n] : eventsByKind(dumpOf(out)))
       if (kind != "Metric") printed[otf2RecordOf(kind)] += n;
-    Counts fromPrint = mtf::test::countByRecord(mtf::test::otf2PrintEventLines(out));
+    Counts fromPrint = mtf::otf2::testing::otf2PrintCounts(out);
     fromPrint.erase("METRIC");
     EXPECT_EQ(fromPrint, printed);
   }
