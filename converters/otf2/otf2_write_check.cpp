@@ -37,7 +37,7 @@ uint64_t readAllGlobalDefinitions(const std::filesystem::path& anchor, OTF2_Read
 void checkArchiveReadsBack(const std::filesystem::path& anchor, uint64_t definitions) {
   takeLibraryMessage();  // only what the reader says below counts
   const ReaderHandle reader(OTF2_Reader_Open(anchor.c_str()));
-  if (!reader) unreadable(anchor, takeLibraryMessage());
+  if (!reader) unreadable(anchor, takeLibraryMessageChain());
   OTF2_ErrorCode status = OTF2_Reader_SetSerialCollectiveCallbacks(reader.get());
   uint64_t declared = 0;
   if (status == OTF2_SUCCESS)
