@@ -91,10 +91,17 @@ void Otf2Writer::begin(const Definitions& defs) {
   if (status != OTF2_SUCCESS) failIo("cannot open event files", status);
 }
 
+fs::path Otf2Writer::archiveDirectory() const {
+  return path_.has_parent_path() ? path_.parent_path() : fs::path(".");
+}
+
+std::string Otf2Writer::archiveName() const {
+  return path_.extension() == ".otf2" ? path_.stem().string() : path_.filename().string();
+}
+
 void Otf2Writer::openArchive() {
-  const fs::path dir = path_.has_parent_path() ? path_.parent_path() : fs::path(".");
-  const std::string name =
-      path_.extension() == ".otf2" ? path_.stem().string() : path_.filename().string();
+  const fs::path dir = archiveDirectory();
+  const std::string name = archiveName();
   archive_.reset(OTF2_Archive_Open(
       dir.c_str(), name.c_str(), OTF2_FILEMODE_WRITE, OTF2_CHUNK_SIZE_EVENTS_DEFAULT,
       OTF2_CHUNK_SIZE_DEFINITIONS_DEFAULT, OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE));
@@ -219,7 +226,7 @@ void Otf2Writer::end() {
   writeGlobalDefinitions(eventCounts);
   const OTF2_ErrorCode status = OTF2_Archive_Close(archive_.release());
   if (status != OTF2_SUCCESS) failIo("cannot finish the archive", status);
-  checkArchiveReadsBack(path_, definitionsWritten_);
+  checkArchiveReadsBack(archiveDirectory() / (archiveName() + ".otf2"), definitionsWritten_);
 }
 
 }  // namespace mtf::otf2

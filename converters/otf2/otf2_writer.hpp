@@ -30,6 +30,9 @@ class Otf2Writer : public TraceSink {
   void end() override;
 
  private:
+  // The archive is <directory>/<name>.otf2 (+ .def and a folder): see the constructor.
+  std::filesystem::path archiveDirectory() const;
+  std::string archiveName() const;
   void openArchive();
   void setArchiveProperties();
   OTF2_EvtWriter* writerFor(LocationId location);

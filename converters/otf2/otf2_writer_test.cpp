@@ -237,5 +237,21 @@ TEST(Otf2Writer, AnArchiveOtf2CannotReadBackIsAnIoErrorNamingIt) {
   }
 }
 
+// A path without the .otf2 extension names the archive <path>.otf2; the check after writing
+// opens that anchor.
+TEST(Otf2Writer, APathWithoutExtensionWritesAndChecksNameDotOtf2) {
+  TempDir tmp;
+  Synthetic s = makeSynthetic();
+  Otf2Writer writer(tmp.path() / "plain");
+  writer.begin(s.defs);
+  for (const Event& e : s.events) writer.event(e);
+  writer.end();
+  EXPECT_TRUE(std::filesystem::is_regular_file(tmp.path() / "plain.otf2"));
+  Otf2Reader reader(tmp.path() / "plain.otf2", {});
+  CollectingSink sink;
+  reader.read(sink);
+  EXPECT_EQ(sink.events.size(), s.events.size());
+}
+
 }  // namespace
 }  // namespace mtf::otf2
