@@ -45,10 +45,9 @@ void checkArchiveReadsBack(const std::filesystem::path& anchor, uint64_t definit
   if (status != OTF2_SUCCESS) unreadable(anchor, describe(status));
   const uint64_t read = readAllGlobalDefinitions(anchor, reader.get());
   if (declared != definitions || read != definitions)
-    unreadable(anchor, "wrote " + std::to_string(definitions) +
-                           " global definitions, the anchor "
-                           "declares " +
-                           std::to_string(declared) + ", the file holds " + std::to_string(read));
+    unreadable(anchor, "wrote " + std::to_string(definitions) + " global definitions, the " +
+                           "anchor declares " + std::to_string(declared) + ", the file holds " +
+                           std::to_string(read));
 }
 
 }  // namespace mtf::otf2
