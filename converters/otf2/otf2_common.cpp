@@ -3,19 +3,24 @@
 #include <bit>
 #include <cstdarg>
 #include <cstdio>
+#include <deque>
 #include <mutex>
 
 namespace mtf::otf2 {
 
 namespace {
 
-thread_local std::string lastLibraryMessage;
+// The library reports an error once per layer it passes through, innermost first; the
+// last message is the outermost. The most recent few are kept.
+constexpr size_t kKeptMessages = 8;
+thread_local std::deque<std::string> libraryMessages;
 
 OTF2_ErrorCode keepMessage(void*, const char*, uint64_t, const char*, OTF2_ErrorCode code,
                            const char* format, va_list args) {
   char buffer[512];
   std::vsnprintf(buffer, sizeof buffer, format ? format : "", args);
-  lastLibraryMessage = buffer;
+  if (libraryMessages.size() == kKeptMessages) libraryMessages.pop_front();
+  libraryMessages.emplace_back(buffer);
   return code;
 }
 
@@ -34,8 +39,16 @@ void installErrorHandler() {
 
 std::string takeLibraryMessage() {
   std::string message;
-  message.swap(lastLibraryMessage);
+  if (!libraryMessages.empty()) message = std::move(libraryMessages.back());
+  libraryMessages.clear();
   return message;
+}
+
+std::string takeLibraryMessageChain() {
+  std::string chain;
+  for (const std::string& message : libraryMessages) chain += (chain.empty() ? "" : "; ") + message;
+  libraryMessages.clear();
+  return chain;
 }
 
 std::string describe(OTF2_ErrorCode code) {

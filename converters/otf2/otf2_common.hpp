@@ -62,6 +62,9 @@ using EvtCallbacksHandle = std::unique_ptr<OTF2_EvtReaderCallbacks, EvtReaderCal
 void installErrorHandler();
 // The last message the OTF2 library reported on this thread ("" if none), then clears it.
 std::string takeLibraryMessage();
+// Every message the library reported on this thread since the last take (at most the last
+// 8), innermost layer first, joined by "; "; then clears them.
+std::string takeLibraryMessageChain();
 // "NAME: description" of an OTF2 error code plus the library's message, if any.
 std::string describe(OTF2_ErrorCode code);
 

@@ -1,11 +1,13 @@
 #include "converters/otf2/otf2_reader.hpp"
 
+#include <cstdio>
 #include <cstdlib>
 
 #include "converters/otf2/otf2_anchor.hpp"
 #include "converters/otf2/otf2_convention.hpp"
 #include "converters/otf2/otf2_def_reading.hpp"
 #include "converters/otf2/otf2_event_reading.hpp"
+#include "converters/otf2/otf2_property_store.hpp"
 #include "model/lane_turns.hpp"
 #include "util/error.hpp"
 #include "util/progress.hpp"
@@ -46,6 +48,8 @@ const Definitions& Otf2Reader::definitions() {
   readInfo();
   readProperties();
   readGlobalDefinitions();
+  if (!storedProperties_.empty())
+    restoreStoredProperties(defs_, storedProperties_, anchor_.string());
   convention_ = findConvention(defs_);
   if (convention_.any()) defs_ = withoutConvention(defs_, convention_);
   defsRead_ = true;
@@ -74,14 +78,18 @@ void Otf2Reader::readProperties() {
   const std::unique_ptr<char*, FreeDeleter> ownedNames(names);
   for (uint32_t i = 0; i < count; ++i) {
     const std::string_view name(names[i]);
-    std::string key;
-    if (!name.starts_with(kPropertyNamespace) ||
-        !decodePropertyKey(name.substr(kPropertyNamespace.size()), key))
-      key = std::string(kForeignPropertyPrefix) + names[i];  // e.g. OTF2::MPI_COMMUNICATOR
     char* value = nullptr;
     status = OTF2_Reader_GetProperty(reader_.get(), names[i], &value);
     if (status != OTF2_SUCCESS) fail("anchor file", status);
     const CString ownedValue(value);
+    if (name == kStoredPropertiesName) {
+      storedProperties_ = value ? value : "";
+      continue;
+    }
+    std::string key;
+    if (!name.starts_with(kPropertyNamespace) ||
+        !decodePropertyKey(name.substr(kPropertyNamespace.size()), key))
+      key = std::string(kForeignPropertyPrefix) + names[i];  // e.g. OTF2::MPI_COMMUNICATOR
     defs_.info.properties[key] = value ? value : "";
   }
 }
@@ -101,7 +109,27 @@ void Otf2Reader::readGlobalDefinitions() {
   OTF2_Reader_CloseGlobalDefReader(reader_.get(), defReader);
   if (state.error) std::rethrow_exception(state.error);
   if (status != OTF2_SUCCESS) fail("global definitions, record " + std::to_string(records), status);
+  checkDeclaredCounts(records);
   if (state.unknownRecords) losses_["OTF2 definitions of unknown kind"] += state.unknownRecords;
+}
+
+// The anchor's counts are what other tools (otf2-print) trust; the file is what mtf reads.
+void Otf2Reader::checkDeclaredCounts(uint64_t definitionsRead) {
+  uint64_t declaredDefinitions = 0, declaredLocations = 0;
+  OTF2_ErrorCode status =
+      OTF2_Reader_GetNumberOfGlobalDefinitions(reader_.get(), &declaredDefinitions);
+  if (status == OTF2_SUCCESS)
+    status = OTF2_Reader_GetNumberOfLocations(reader_.get(), &declaredLocations);
+  if (status != OTF2_SUCCESS) fail("anchor file", status);
+  auto compare = [this](uint64_t declared, uint64_t held, const char* what) {
+    if (declared == held) return;
+    warnings_.push_back(anchor_.string() + ": the anchor declares " + std::to_string(declared) +
+                        " " + what + (declared == 1 ? "" : "s") + ", the definitions file holds " +
+                        std::to_string(held) + "; read as the file says");
+    std::fprintf(stderr, "mtf: warning: %s\n", warnings_.back().c_str());
+  };
+  compare(declaredDefinitions, definitionsRead, "global definition");
+  compare(declaredLocations, defs_.count(DefKind::Location), "location");
 }
 
 namespace {

@@ -28,11 +28,15 @@ class Otf2Reader : public TraceSource {
   void read(TraceSink& sink) override;
   EventOrder order() const override { return EventOrder::ByLocation; }
   LossReport unmodelled() const override { return losses_; }
+  // What definitions() warned about on stderr (e.g. the anchor's counts disagree with the
+  // definitions file), one line each without the "mtf: warning: " prefix.
+  const std::vector<std::string>& warnings() const { return warnings_; }
 
  private:
   void readInfo();
   void readProperties();
   void readGlobalDefinitions();
+  void checkDeclaredCounts(uint64_t definitionsRead);
   // A reading lane: some of the locations, read through one reader handle on one thread.
   struct Lane {
     OTF2_Reader* reader;
@@ -62,6 +66,8 @@ class Otf2Reader : public TraceSource {
   bool defsRead_ = false;
   ConventionRefs convention_;  // definitions that carry State / Generic events
   LossReport losses_;
+  std::string storedProperties_;  // the anchor's pointer to properties kept as definitions
+  std::vector<std::string> warnings_;
 };
 
 }  // namespace mtf::otf2

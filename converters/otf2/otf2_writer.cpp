@@ -1,11 +1,13 @@
 #include "converters/otf2/otf2_writer.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <new>
 #include <stdexcept>
 #include <vector>
 
 #include "converters/otf2/otf2_def_writing.hpp"
+#include "converters/otf2/otf2_write_check.hpp"
 #include "util/error.hpp"
 
 namespace fs = std::filesystem;
@@ -78,6 +80,8 @@ void Otf2Writer::begin(const Definitions& defs) {
   else
     convention_ = planConvention(defs_);
   encoder_ = std::make_unique<EventEncoder>(convention_.refs);
+  properties_ = planProperties(
+      defs_.info, std::max(nextFreeString(defs_.records()), nextFreeString(convention_.records)));
   for (const LocationView& location : defs_.locations()) {
     if (evtWriters_.emplace(location.id, nullptr).second) locationOrder_.push_back(location.id);
   }
@@ -87,10 +91,17 @@ void Otf2Writer::begin(const Definitions& defs) {
   if (status != OTF2_SUCCESS) failIo("cannot open event files", status);
 }
 
+fs::path Otf2Writer::archiveDirectory() const {
+  return path_.has_parent_path() ? path_.parent_path() : fs::path(".");
+}
+
+std::string Otf2Writer::archiveName() const {
+  return path_.extension() == ".otf2" ? path_.stem().string() : path_.filename().string();
+}
+
 void Otf2Writer::openArchive() {
-  const fs::path dir = path_.has_parent_path() ? path_.parent_path() : fs::path(".");
-  const std::string name =
-      path_.extension() == ".otf2" ? path_.stem().string() : path_.filename().string();
+  const fs::path dir = archiveDirectory();
+  const std::string name = archiveName();
   archive_.reset(OTF2_Archive_Open(
       dir.c_str(), name.c_str(), OTF2_FILEMODE_WRITE, OTF2_CHUNK_SIZE_EVENTS_DEFAULT,
       OTF2_CHUNK_SIZE_DEFINITIONS_DEFAULT, OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE));
@@ -107,13 +118,9 @@ void Otf2Writer::setArchiveProperties() {
   const std::string creator = defs_.info.creator.empty() ? "mtf" : defs_.info.creator;
   OTF2_ErrorCode status = OTF2_Archive_SetCreator(archive_.get(), creator.c_str());
   if (status != OTF2_SUCCESS) failIo("cannot set creator", status);
-  for (const auto& [key, value] : defs_.info.properties) {
-    if (value.empty()) continue;  // OTF2 treats an empty value as "remove the property"
-    const std::string name = key.starts_with(kForeignPropertyPrefix)
-                                 ? key.substr(kForeignPropertyPrefix.size())
-                                 : std::string(kPropertyNamespace) + encodePropertyKey(key);
+  for (const auto& [name, value] : properties_.anchor) {
     status = OTF2_Archive_SetProperty(archive_.get(), name.c_str(), value.c_str(), true);
-    if (status != OTF2_SUCCESS) failIo("cannot store property " + key, status);
+    if (status != OTF2_SUCCESS) failIo("cannot store property " + name, status);
   }
 }
 
@@ -206,8 +213,10 @@ void Otf2Writer::writeGlobalDefinitions(
   }
   if (encoder_->usedConvention())
     for (const DefRecord& record : convention_.records) write(record, index++);
+  for (const DefRecord& record : properties_.strings) write(record, index++);
   status = OTF2_Archive_CloseGlobalDefWriter(archive_.get(), writer);
   if (status != OTF2_SUCCESS) failIo("cannot write global definitions", status);
+  definitionsWritten_ = index + 1;  // with the clock properties
 }
 
 void Otf2Writer::end() {
@@ -217,6 +226,7 @@ void Otf2Writer::end() {
   writeGlobalDefinitions(eventCounts);
   const OTF2_ErrorCode status = OTF2_Archive_Close(archive_.release());
   if (status != OTF2_SUCCESS) failIo("cannot finish the archive", status);
+  checkArchiveReadsBack(archiveDirectory() / (archiveName() + ".otf2"), definitionsWritten_);
 }
 
 }  // namespace mtf::otf2

@@ -8,6 +8,7 @@
 #include "converters/otf2/otf2_common.hpp"
 #include "converters/otf2/otf2_convention.hpp"
 #include "converters/otf2/otf2_event_writing.hpp"
+#include "converters/otf2/otf2_property_store.hpp"
 #include "model/trace_stream.hpp"
 
 namespace mtf::otf2 {
@@ -24,11 +25,14 @@ class Otf2Writer : public TraceSink {
   // OTF2 event writer (a 1 MiB chunk plus the library's 4 MiB file buffer), so memory
   // grows with the number of locations, never with the number of events.
   void event(const Event& e) override;
-  // Writes the global definitions (with the real per-location event counts) and closes
-  // the archive.
+  // Writes the global definitions (with the real per-location event counts), closes the
+  // archive and checks that OTF2's reader opens it (otf2_write_check.hpp).
   void end() override;
 
  private:
+  // The archive is <directory>/<name>.otf2 (+ .def and a folder): see the constructor.
+  std::filesystem::path archiveDirectory() const;
+  std::string archiveName() const;
   void openArchive();
   void setArchiveProperties();
   OTF2_EvtWriter* writerFor(LocationId location);
@@ -41,12 +45,14 @@ class Otf2Writer : public TraceSink {
   ArchiveHandle archive_;
   Definitions defs_;
   ConventionDefinitions convention_;  // records to add if State / Generic events occur
+  PropertyPlan properties_;           // anchor properties, and those kept in the definitions
   std::unique_ptr<EventEncoder> encoder_;
   std::vector<LocationId> locationOrder_;                       // definition order
   std::unordered_map<LocationId, OTF2_EvtWriter*> evtWriters_;  // nullptr until first event
   LocationId lastLocation_ = kUndefinedId;
   OTF2_EvtWriter* lastWriter_ = nullptr;
   uint64_t written_ = 0;
+  uint64_t definitionsWritten_ = 0;  // global definition records, for the read-back check
 };
 
 }  // namespace mtf::otf2

@@ -185,5 +185,73 @@ TEST(Otf2Writer, EventOfAnUndefinedLocationIsAnErrorNamingIt) {
   }
 }
 
+// Issue 17: what does not fit OTF2's 256 KiB anchor (here 2 x 600 KB, as a TAU trace's edf
+// texts) and empty values (which OTF2 cannot hold as properties) still round-trip, in an
+// archive otf2-print accepts.
+TEST(Otf2Writer, PropertiesLargerThanTheAnchorRoundTripInAnArchiveOtf2Reads) {
+  TempDir tmp;
+  Synthetic s = makeSynthetic();
+  std::string edf;
+  for (int i = 0; edf.size() < 600 * 1024; ++i)
+    edf += std::to_string(i) + " TAU_USER 0 \"PetscErrorCode MatMult_" + std::to_string(i) +
+           "(Mat, Vec, Vec) C \" EntryExit\n";
+  s.defs.info.properties["tau.edf.0"] = edf;
+  s.defs.info.properties["tau.edf.1"] = edf + "1";
+  s.defs.info.properties["empty"] = "";
+  const std::filesystem::path output = tmp.path() / "large.otf2";
+  Otf2Writer writer(output);
+  writer.begin(s.defs);
+  for (const Event& e : s.events) writer.event(e);
+  writer.end();
+
+  const auto check = testing::run("otf2-print --silent -Werror " + testing::quoted(output));
+  EXPECT_EQ(check.status, 0) << check.output;
+  EXPECT_LT(std::filesystem::file_size(output), kAnchorPropertyBudget);
+  Otf2Reader reader(output, {});
+  CollectingSink sink;
+  reader.read(sink);
+  EXPECT_EQ(sink.defs.info.properties, s.defs.info.properties);
+  EXPECT_EQ(sink.events, byLocation(s.events, s.defs));
+  EXPECT_EQ(sink.defs.records().size(), s.defs.records().size());
+  EXPECT_TRUE(reader.warnings().empty());
+}
+
+// OTF2_Archive_Close reports success even when it could not write the anchor (here: a
+// creator longer than the whole anchor buffer); the writer's own check must not.
+TEST(Otf2Writer, AnArchiveOtf2CannotReadBackIsAnIoErrorNamingIt) {
+  TempDir tmp;
+  Synthetic s = makeSynthetic();
+  s.defs.info.creator = std::string(300 * 1024, 'c');
+  const std::filesystem::path output = tmp.path() / "unreadable.otf2";
+  Otf2Writer writer(output);
+  writer.begin(s.defs);
+  for (const Event& e : s.events) writer.event(e);
+  try {
+    writer.end();
+    FAIL() << "no error";
+  } catch (const IoError& error) {
+    const std::string what = error.what();
+    EXPECT_NE(what.find(output.string() + ": OTF2 cannot read the archive just written"),
+              std::string::npos)
+        << what;
+  }
+}
+
+// A path without the .otf2 extension names the archive <path>.otf2; the check after writing
+// opens that anchor.
+TEST(Otf2Writer, APathWithoutExtensionWritesAndChecksNameDotOtf2) {
+  TempDir tmp;
+  Synthetic s = makeSynthetic();
+  Otf2Writer writer(tmp.path() / "plain");
+  writer.begin(s.defs);
+  for (const Event& e : s.events) writer.event(e);
+  writer.end();
+  EXPECT_TRUE(std::filesystem::is_regular_file(tmp.path() / "plain.otf2"));
+  Otf2Reader reader(tmp.path() / "plain.otf2", {});
+  CollectingSink sink;
+  reader.read(sink);
+  EXPECT_EQ(sink.events.size(), s.events.size());
+}
+
 }  // namespace
 }  // namespace mtf::otf2

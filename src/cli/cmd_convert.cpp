@@ -55,6 +55,20 @@ void warnUnbalanced(const NestingCheck& nesting, const std::string& input) {
   for (const std::string& line : nesting.describe(10)) std::cerr << "  " << line << '\n';
 }
 
+// A writer's errors name the file it writes, inside the staging directory; the user knows
+// the output by the name they gave.
+void readNamingTheTarget(TraceSource& source, TraceSink& sink, const std::string& staging,
+                         const std::string& target) {
+  try {
+    source.read(sink);
+  } catch (const Error& e) {
+    std::string message = e.what();
+    for (size_t at; (at = message.find(staging)) != std::string::npos;)
+      message.replace(at, staging.size(), target);
+    throw Error(e.code(), message);
+  }
+}
+
 void runConvert(ConvertOptions o, const GlobalOptions& g) {
   o.write.loops = !o.noLoops;
   if (samePath(o.input, o.output)) throw UsageError(o.output + ": the output is the input");
@@ -66,7 +80,7 @@ void runConvert(ConvertOptions o, const GlobalOptions& g) {
   Progress progress("converting " + o.input, !g.quiet && stderrIsTerminal());
   InfoCollector counter(&progress);
   TeeSink tee{writer.get(), &counter};
-  source->read(tee);
+  readNamingTheTarget(*source, tee, out.stagingPath().string(), o.output);
   progress.finish();
   warnUnbalanced(counter.nesting(), o.input);
   LossReport losses = source->unmodelled();
