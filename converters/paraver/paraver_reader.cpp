@@ -129,7 +129,23 @@ void ParaverReader::read(TraceSink& sink) {
   }
   parser.finish();
   progress.finish();
+  summariseProblems();
   sink.end();
+}
+
+// One warning line per kind of problem, with its count and first line: the records are
+// kept (mtf reads them), but other tools skip them, or they were skipped (lenient).
+void ParaverReader::summariseProblems() {
+  readWarnings_.clear();
+  const uint64_t declaredCpus = KernelRules(header_).totalCpus();
+  for (const std::string& text : counts_.kernelRefusals.describe(declaredCpus))
+    readWarnings_.push_back(path_ + ": " + text);
+  for (const auto& [problem, entry] : counts_.skippedByProblem)
+    readWarnings_.push_back(
+        path_ + ": " + std::to_string(entry.first) + (entry.first == 1 ? " record" : " records") +
+        " skipped (lenient): " + problem + " (first at line " + std::to_string(entry.second) + ")");
+  for (const std::string& warning : readWarnings_)
+    std::fprintf(stderr, "mtf: warning: %s\n", warning.c_str());
 }
 
 // Only what is really dropped. Values kept as Generic events and records moved in time
