@@ -31,6 +31,7 @@ enum class Refusal : uint8_t { None, UnknownThread, CpuBeyondHeader, CpuOfOtherN
 
 class KernelRules {
  public:
+  // Keeps a reference to `header`, which must outlive the rules.
   explicit KernelRules(const Header& header);
   uint64_t totalCpus() const { return cpuEnd_.empty() ? 0 : cpuEnd_.back(); }
   // The global CPUs of a 1-based node (empty for a node the header does not declare).

@@ -44,18 +44,21 @@ TEST(KernelRules, CpuListNumbersCpusNodeAfterNode) {
 
 TEST(KernelRules, NodeCountWithoutListMeansOneCpuPerNode) {
   // What mtf used to write: 1 node, no list, 8 tasks on CPUs 1..8.
-  const KernelRules one(header("#Paraver (d):10:1:1:8(1:1,1:1,1:1,1:1,1:1,1:1,1:1,1:1)"));
+  const Header oneNode = header("#Paraver (d):10:1:1:8(1:1,1:1,1:1,1:1,1:1,1:1,1:1,1:1)");
+  const KernelRules one(oneNode);
   EXPECT_EQ(one.totalCpus(), 1u);
   EXPECT_EQ(one.check(1, 1, 1, 1), Refusal::None);
   EXPECT_EQ(one.check(2, 1, 2, 1), Refusal::CpuBeyondHeader);
-  const KernelRules four(header("#Paraver (d):10:4:1:4(1:1,1:2,1:3,1:4)"));
+  const Header fourNodes = header("#Paraver (d):10:4:1:4(1:1,1:2,1:3,1:4)");
+  const KernelRules four(fourNodes);
   EXPECT_EQ(four.totalCpus(), 4u);
   EXPECT_EQ(four.check(3, 1, 3, 1), Refusal::None);
   EXPECT_EQ(four.check(3, 1, 2, 1), Refusal::CpuOfOtherNode);
 }
 
 TEST(KernelRules, NoResourcesAcceptOnlyCpuZero) {
-  const KernelRules rules(header("#Paraver (d):10:0:1:2(1:0,1:0)"));
+  const Header noResources = header("#Paraver (d):10:0:1:2(1:0,1:0)");
+  const KernelRules rules(noResources);
   EXPECT_EQ(rules.totalCpus(), 0u);
   EXPECT_EQ(rules.check(0, 1, 2, 1), Refusal::None);
   EXPECT_EQ(rules.check(1, 1, 1, 1), Refusal::CpuBeyondHeader);
