@@ -40,9 +40,11 @@ messages_of() {
   "$mtf" -q info "$1" --json | jq '(.events_by_kind.MpiSend // 0) + (.events_by_kind.MpiIsend // 0)'
 }
 
-# Sum of the THREAD rows of paramedir's #Sends matrix (tab-separated text).
+# Sum of the THREAD rows of paramedir's #Sends matrix (tab-separated text: a line of column
+# labels, one row per thread named as in the .row file, an empty line, then Total, Average...).
 sends_in_matrix() {
-  awk -F'\t' '$1 ~ /^THREAD/ { for (i = 2; i <= NF; ++i) sum += $i } END { printf "%d\n", sum }' "$1"
+  awk -F'\t' 'NR == 1 { next } $0 == "" { exit } { for (i = 2; i <= NF; ++i) sum += $i }
+               END { printf "%d\n", sum }' "$1"
 }
 
 failures=0

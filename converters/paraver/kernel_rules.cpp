@@ -83,6 +83,7 @@ std::vector<std::string> RefusalTally::describe(uint64_t declaredCpus) const {
     const auto& [kind, reason] = key;
     const bool one = e.count == 1;
     std::string text = recordsOf(kind, e.count) + (one ? " names" : " name");
+    if (kind == RecordKind::Communication) text += " at one end";
     if (reason == Refusal::CpuBeyondHeader) {
       text += (e.firstCpu == e.highestCpu ? " CPU " : " CPUs up to ") +
               std::to_string(e.highestCpu) + " but the header declares " +
@@ -93,7 +94,6 @@ std::vector<std::string> RefusalTally::describe(uint64_t declaredCpus) const {
     } else {
       text += " an application, task or thread the header does not declare";
     }
-    if (kind == RecordKind::Communication) text += " at one end";
     lines.push_back(text + " (first at line " + std::to_string(e.firstLine) +
                     "); paraver-kernel skips " + (one ? "it" : "them"));
   }

@@ -343,8 +343,7 @@ TEST(ParaverReader, WrongHeaderIsBadInput) {
 TEST(ParaverReader, SniffsPlainAndGzip) {
   EXPECT_TRUE(looksLikeParaver(testing::kQsort));
   EXPECT_TRUE(looksLikeParaver(testing::kQsortGz));
-  EXPECT_FALSE(
-      looksLikeParaver(MTF_DATA_DIR "/paraver/paraver-kernel-qsort/qsort_beo3.pcf"));
+  EXPECT_FALSE(looksLikeParaver(MTF_DATA_DIR "/paraver/paraver-kernel-qsort/qsort_beo3.pcf"));
   EXPECT_FALSE(looksLikeParaver(MTF_DATA_DIR "/paraver"));
 }
 
