@@ -170,6 +170,24 @@ TEST(ParaverReaderWarnings, UnknownThreadsFailOrAreSkippedWithCounts) {
   EXPECT_EQ(checkLikeParaverKernel(dir.file("t.prv")).refused[1], 3u);
 }
 
+TEST(ParaverReaderWarnings, HeadersAndBodiesParaverKernelRefuses) {
+  TempDir dir;
+  dir.write("empty.prv", "#Paraver (d):100_ns:1(1):2:1(1:1),0()\n4:1:1:1:1:5:0:8:8:10:0\n");
+  ParaverReader reader(dir.file("empty.prv"), {});
+  CollectSink sink;
+  reader.read(sink);
+  ASSERT_EQ(reader.warnings().size(), 3u);  // with the missing .pcf and .row
+  EXPECT_EQ(reader.warnings()[0], dir.file("empty.prv") +
+                                      ": line 1: application 2 has no task; paraver-kernel "
+                                      "refuses the header");
+  ASSERT_EQ(reader.readWarnings().size(), 1u);
+  EXPECT_EQ(reader.readWarnings()[0],
+            dir.file("empty.prv") +
+                ": no state, event or communication record; paraver-kernel "
+                "refuses a trace without records");
+  EXPECT_FALSE(checkLikeParaverKernel(dir.file("empty.prv")).loadable());
+}
+
 // Three ranks on two nodes, the second rank on the other node: the CPUs are numbered node
 // after node, each thread gets a CPU of its own node.
 TEST(ParaverWriterResources, CpusFollowTheNodesOfTheTasks) {
