@@ -37,7 +37,7 @@ trap 'rm -rf "$work"' EXIT
 
 # The messages of a trace: its send events.
 messages_of() {
-  "$mtf" -q info "$1" --json | jq '(.events_by_kind.MpiSend // 0) + (.events_by_kind.MpiIsend // 0)'
+  "$mtf" -q info "$1" --json 2> /dev/null | jq '(.events_by_kind.MpiSend // 0) + (.events_by_kind.MpiIsend // 0)'
 }
 
 # Sum of the THREAD rows of paramedir's #Sends matrix (tab-separated text: a line of column
@@ -48,14 +48,16 @@ sends_in_matrix() {
 }
 
 failures=0
-printf '%-44s %10s %10s %8s  %s\n' trace messages '#Sends' errors result
+printf '%-36s %-10s %9s %9s %7s  %s\n' trace resources messages '#Sends' errors result
 check() {  # name, input trace
   local name=$1 input=$2 out=$work/${1//\//_}
-  local expected sends errors result=ok
+  local expected sends errors resources result=ok
   expected=$(messages_of "$input") || expected=?
   if ! "$mtf" -q convert "$input" -o "$out.prv" --force 2> "$out.convert.err"; then
     result="convert failed: $(head -1 "$out.convert.err")"
   fi
+  resources=$(head -1 "$out.prv" | sed -E 's/^[^)]*\):[^:]*:([^:]*):.*/\1/')
+  ((${#resources} <= 18)) || resources="${resources:0:15}..."
   (cd "$work" && "$paramedir" "$out.prv" "$cfg" "$out.txt" > "$out.stdout" 2> "$out.stderr")
   errors=$(grep -c 'Error reading' "$out.stderr")
   if [[ -s $out.txt ]]; then sends=$(sends_in_matrix "$out.txt"); else sends=none; fi
@@ -66,7 +68,8 @@ check() {  # name, input trace
     fi
   fi
   [[ $result == ok ]] || failures=$((failures + 1))
-  printf '%-44s %10s %10s %8s  %s\n' "$name" "$expected" "$sends" "$errors" "$result"
+  printf '%-36s %-10s %9s %9s %7s  %s\n' "$name" "$resources" "$expected" "$sends" "$errors" \
+    "$result"
 }
 
 for dir in "$root"/tests/data/otf2/*/; do
@@ -76,7 +79,7 @@ for dir in "$root"/tests/data/tau/*/; do
   check "tau/$(basename "$dir")" "$dir"
 done
 for prv in "$root"/tests/data/paraver/*/*.prv; do
-  check "paraver/$(basename "$prv")" "$prv"
+  check "paraver/$(basename "$(dirname "$prv")")" "$prv"
 done
 for spec in "ring 8" "wavefront 16" "halo 9" "butterfly 8" "master-worker 6"; do
   read -r kernel ranks <<< "$spec"
