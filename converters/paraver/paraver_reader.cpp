@@ -75,6 +75,10 @@ void ParaverReader::loadDefinitions() {
                      "the header announces " + std::to_string(header_.communicatorCount) +
                          " communicator lines, found " +
                          std::to_string(header_.communicatorLines.size()));
+  for (size_t a = 0; a < header_.applications.size(); ++a)
+    if (header_.applications[a].tasks.empty())
+      warnings_.push_back(path_ + ": line 1: application " + std::to_string(a + 1) +
+                          " has no task; paraver-kernel refuses the header");
   bool hasPcf = false, hasRow = false;
   readCompanions(hasPcf, hasRow);
   defs_.info.format = "paraver";
@@ -129,7 +133,28 @@ void ParaverReader::read(TraceSink& sink) {
   }
   parser.finish();
   progress.finish();
+  summariseProblems();
   sink.end();
+}
+
+// One warning line per kind of problem, with its count and first line: the records are
+// kept (mtf reads them), but other tools skip them, or they were skipped (lenient).
+void ParaverReader::summariseProblems() {
+  readWarnings_.clear();
+  const uint64_t declaredCpus = KernelRules(header_).totalCpus();
+  for (const std::string& text : counts_.kernelRefusals.describe(declaredCpus))
+    readWarnings_.push_back(path_ + ": " + text);
+  // paraver-kernel ignores global operation records and refuses a body with no other.
+  if (counts_.states + counts_.eventLines + counts_.communications == 0)
+    readWarnings_.push_back(path_ +
+                            ": no state, event or communication record; paraver-kernel refuses "
+                            "a trace without records");
+  for (const auto& [problem, entry] : counts_.skippedByProblem)
+    readWarnings_.push_back(
+        path_ + ": " + std::to_string(entry.first) + (entry.first == 1 ? " record" : " records") +
+        " skipped (lenient): " + problem + " (first at line " + std::to_string(entry.second) + ")");
+  for (const std::string& warning : readWarnings_)
+    std::fprintf(stderr, "mtf: warning: %s\n", warning.c_str());
 }
 
 // Only what is really dropped. Values kept as Generic events and records moved in time

@@ -9,10 +9,12 @@
 // so events = states + pairs + 2 * communications + 2 * global operations.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <string>
 
 #include "converters/paraver/header.hpp"
+#include "converters/paraver/kernel_rules.hpp"
 #include "converters/paraver/model_mapping.hpp"
 #include "converters/paraver/pcf.hpp"
 #include "model/trace_stream.hpp"
@@ -32,6 +34,10 @@ struct RecordCounts {
   uint64_t unopenedLeaves = 0;  // value 0 with no call open: kept as Generic
   uint64_t unnamedValues = 0;   // call/function values the .pcf does not name: Generic
   uint64_t delayed = 0;         // events moved later to keep their location in order
+  // Bad records skipped in lenient mode, by problem: (count, first line).
+  std::map<std::string, std::pair<uint64_t, uint64_t>> skippedByProblem;
+  // Records read (and kept) that paraver-kernel would skip.
+  RefusalTally kernelRefusals;
   uint64_t modelEvents() const { return states + eventPairs + 2 * communications + 2 * globalOps; }
 };
 
@@ -47,10 +53,14 @@ class ParaverReader : public TraceSource {
   const RecordCounts& counts() const { return counts_; }
   // Warnings gathered while opening (a missing .pcf or .row).
   const std::vector<std::string>& warnings() const { return warnings_; }
+  // Warnings gathered while reading, one line per kind of problem with its count:
+  // records paraver-kernel would skip, bad records skipped in lenient mode.
+  const std::vector<std::string>& readWarnings() const { return readWarnings_; }
 
  private:
   void loadDefinitions();
   void readCompanions(bool& hasPcf, bool& hasRow);
+  void summariseProblems();
   std::string path_;
   ReadOptions options_;
   bool loaded_ = false;
@@ -61,6 +71,7 @@ class ParaverReader : public TraceSource {
   ModelMapping mapping_;
   RecordCounts counts_;
   std::vector<std::string> warnings_;
+  std::vector<std::string> readWarnings_;
 };
 
 // True if the file (plain or gzip) starts with "#Paraver".

@@ -265,7 +265,6 @@ TEST(ParaverReader, BadRecordsNameFileAndLine) {
       {"2:1:1:1:1:5:5000000x:1\n", "non-numeric"},   // a non-numeric field
       {"7:1:1:1:1:5:1\n", "unknown record type"},    // an unknown record type
       {"1:1:1:3:1:0:10:1\n", "range"},               // task out of the header's range
-      {"1:9:1:1:1:0:10:1\n", "range"},               // cpu out of range
       {"2:1:1:1:1:5:40000001\n", "missing"},         // type without value
       {"3:1:1:1:1:5:5:2:1:2:1:9:9:8\n", "missing"},  // communication without tag
   };
@@ -276,6 +275,8 @@ TEST(ParaverReader, BadRecordsNameFileAndLine) {
   }
   EXPECT_EQ(errorOf(dir, ""), "");  // a trace without records is fine
   EXPECT_EQ(errorOf(dir, good), "");
+  // A CPU beyond the header is read (kept as it is) with a warning: kernel_rules_test.cpp.
+  EXPECT_EQ(errorOf(dir, good + "1:9:1:1:1:0:10:1\n"), "");
 }
 
 // Receives wait on their location until the file reaches their time; thousands waiting
@@ -342,8 +343,7 @@ TEST(ParaverReader, WrongHeaderIsBadInput) {
 TEST(ParaverReader, SniffsPlainAndGzip) {
   EXPECT_TRUE(looksLikeParaver(testing::kQsort));
   EXPECT_TRUE(looksLikeParaver(testing::kQsortGz));
-  EXPECT_FALSE(
-      looksLikeParaver(MTF_DATA_DIR "/paraver/paraver-kernel-qsort/qsort_beo3.pcf"));
+  EXPECT_FALSE(looksLikeParaver(MTF_DATA_DIR "/paraver/paraver-kernel-qsort/qsort_beo3.pcf"));
   EXPECT_FALSE(looksLikeParaver(MTF_DATA_DIR "/paraver"));
 }
 

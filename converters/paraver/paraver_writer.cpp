@@ -59,7 +59,7 @@ void ParaverWriter::begin(const Definitions& defs) {
   sorter_ = std::make_unique<RecordSorter>(prvPath_, kSortMemory);
   uint64_t places = 0;
   for (const LocationView& l : defs.locations())
-    places = std::max(places, layout_->placeOf(l.id)->defaultCpu);
+    places = std::max(places, layout_->placeOf(l.id)->slot);
   states_.assign(places, {});
   cpuAttr_ = findAttribute(defs, kCpuAttribute);
   newLineAttr_ = findAttribute(defs, kNewLineAttribute);
@@ -87,9 +87,13 @@ void ParaverWriter::event(const Event& e) {
     ++losses_["events of locations the definitions do not declare"];
     return;
   }
-  LocationState& state = states_[place->defaultCpu - 1];
-  uint64_t cpu = place->defaultCpu;
+  LocationState& state = states_[place->slot - 1];
+  uint64_t cpu = place->cpu;
   attribute(e, cpuAttr_, cpu);
+  if (!place->acceptsCpu(cpu)) {
+    cpu = place->fallbackCpu;
+    ++refusedCpus_;
+  }
   uint64_t time = e.time;
   attribute(e, timeAttr_, time);
   const Context c{e, *place, state, layout_->convertTime(time), cpu};
@@ -223,7 +227,7 @@ void ParaverWriter::stateRecord(const ThreadPlace& place, uint64_t cpu, Tick beg
 
 void ParaverWriter::changeState(LocationState& s, const ThreadPlace& place, Tick time,
                                 uint32_t next) {
-  if (time > s.stateSince) stateRecord(place, place.defaultCpu, s.stateSince, time, s.state);
+  if (time > s.stateSince) stateRecord(place, place.cpu, s.stateSince, time, s.state);
   s.state = next;
   s.stateSince = std::max(s.stateSince, time);
 }
@@ -302,10 +306,10 @@ void ParaverWriter::end() {
   Tick endTime = 0;
   for (const LocationView& l : defs_->locations()) {
     const ThreadPlace* place = layout_->placeOf(l.id);
-    LocationState& s = states_[place->defaultCpu - 1];
+    LocationState& s = states_[place->slot - 1];
     closeLine(s);
     if (!layout_->paraverOrigin() && s.started && s.lastTime > s.stateSince)
-      stateRecord(*place, place->defaultCpu, s.stateSince, s.lastTime, s.state);
+      stateRecord(*place, place->cpu, s.stateSince, s.lastTime, s.state);
     endTime = std::max(endTime, s.lastTime);
   }
   uint64_t unmatched = 0;
@@ -313,6 +317,11 @@ void ParaverWriter::end() {
     unmatched += queues.sends.size() + queues.receives.size();
   if (unmatched)
     losses_["sends or receives without a partner (no communication record)"] = unmatched;
+  if (refusedCpus_)
+    losses_
+        ["events whose Paraver CPU is not a CPU of their thread's node in the header "
+         "(paraver-kernel would skip the record): written with the thread's own CPU, or 0"] =
+            refusedCpus_;
   if (roundedTimes_)
     losses_["timestamps rounded to nanoseconds (clock resolution " +
             std::to_string(defs_->clock.resolution) + "/s does not divide 1e9)"] = roundedTimes_;

@@ -93,7 +93,7 @@ class ParaverWriter : public TraceSink {
   std::unique_ptr<WriterLayout> layout_;
   std::unique_ptr<RankMap> ranks_;
   std::unique_ptr<RecordSorter> sorter_;
-  std::vector<LocationState> states_;  // by place position (defaultCpu - 1)
+  std::vector<LocationState> states_;  // by place position (slot - 1)
   std::unordered_map<MessageKey, MessageQueues, MessageKeyHash> messages_;
   std::map<uint64_t, bool> genericTypes_;
   Ref cpuAttr_ = kUndefinedRef, newLineAttr_ = kUndefinedRef, logicalSendAttr_ = kUndefinedRef,
@@ -101,8 +101,9 @@ class ParaverWriter : public TraceSink {
       commIdAttr_ = kUndefinedRef;
   LossReport losses_;
   uint64_t roundedTimes_ = 0;
-  std::string scratch_;  // a formatted value
-  std::string record_;   // a record line being built
+  uint64_t refusedCpus_ = 0;  // CPUs paraver-kernel would refuse, replaced
+  std::string scratch_;       // a formatted value
+  std::string record_;        // a record line being built
 };
 
 }  // namespace mtf::paraver

@@ -176,7 +176,7 @@ TEST(ParaverWriter, ExtraeStyleFromAnMpiTrace) {
   trace.writeTo(writer);
   EXPECT_TRUE(writer.losses().empty());
   const auto lines = testing::fileLines(dir.file("mpi.prv"));
-  EXPECT_NE(lines[0].find("):40_us:1:1:2(1:1,1:1)"), std::string::npos) << lines[0];
+  EXPECT_NE(lines[0].find("):40_us:1(2):1:2(1:1,1:1)"), std::string::npos) << lines[0];
   const auto records = testing::sortedRecords(dir.file("mpi.prv"));
   // One communication record: logical send at MPI_Send's start, physical at the send
   // event; logical receive at MPI_Recv's start, physical at the receive event.

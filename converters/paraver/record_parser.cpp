@@ -17,12 +17,8 @@ RecordParser::RecordParser(const Header& header, const ModelMapping& mapping,
       path_(path),
       counts_(counts),
       sink_(sink),
-      locations_(header.threadCount()) {
-  if (!header.cpusPerNode.empty()) {
-    totalCpus_ = 0;
-    for (uint32_t n : header.cpusPerNode) totalCpus_ += n;
-  }
-}
+      locations_(header.threadCount()),
+      rules_(header) {}
 
 void RecordParser::line(std::string_view text, uint64_t lineNumber) {
   if (text.empty()) return;
@@ -35,6 +31,7 @@ void RecordParser::line(std::string_view text, uint64_t lineNumber) {
     if (seenRecord_) ++counts_.lateComments;  // a communicator line among records: not kept
     return;                                   // the header's ones are in the properties
   }
+  lineNumber_ = lineNumber;
   const char* problem = "unknown record type";
   if (text.size() >= 2 && text[1] == ':' && text[0] >= '1' && text[0] <= '4')
     problem = parseRecord(text[0], text.substr(2));
@@ -42,6 +39,8 @@ void RecordParser::line(std::string_view text, uint64_t lineNumber) {
   if (!problem) return;
   if (options_.lenient) {
     ++counts_.skipped;
+    auto& [count, firstLine] = counts_.skippedByProblem[problem];
+    if (count++ == 0) firstLine = lineNumber;
     return;
   }
   throw InputError(path_, placeLine(lineNumber), problem);
@@ -72,10 +71,17 @@ const char* RecordParser::parsePrefix(FieldCursor& c, Prefix& p) const {
                    : header_.locationOf(static_cast<uint32_t>(appl), static_cast<uint32_t>(task),
                                         static_cast<uint32_t>(thread));
   if (p.location == kUndefinedId) return "application, task or thread outside the header's range";
-  if (p.cpu > totalCpus_) return "cpu outside the header's range";
   p.appl = static_cast<uint32_t>(appl);
   p.task = static_cast<uint32_t>(task);
   return nullptr;
+}
+
+Refusal RecordParser::kernelVerdict(const Prefix& p) const {
+  return rules_.checkCpu(p.cpu, header_.applications[p.appl - 1].tasks[p.task - 1].node);
+}
+
+void RecordParser::tallyRefusal(RecordKind kind, const Prefix& p) {
+  counts_.kernelRefusals.add(kind, kernelVerdict(p), p.cpu, lineNumber_);
 }
 
 const char* RecordParser::stateRecord(FieldCursor& c) {
@@ -88,6 +94,7 @@ const char* RecordParser::stateRecord(FieldCursor& c) {
   if (end < begin) return "state record ends before it begins";
   if (state > std::numeric_limits<uint32_t>::max()) return "state out of range";
   ++counts_.states;
+  tallyRefusal(RecordKind::State, p);
   event_.set(EventKind::State, p.location, begin, {end, state});
   addCpu(p.cpu, p.location);
   emit(false);
@@ -110,6 +117,7 @@ const char* RecordParser::eventRecord(FieldCursor& c) {
   if (pairs_.empty()) return "event record without type:value";
   ++counts_.eventLines;
   counts_.eventPairs += pairs_.size();
+  tallyRefusal(RecordKind::Event, p);
   LocationState& state = locations_[p.location];
   flushPending(state, time);
   bool first = true;
@@ -171,6 +179,8 @@ const char* RecordParser::communicationRecord(FieldCursor& c) {
   if (!c.atEnd()) return "communication record: too many fields";
   if (tag > std::numeric_limits<uint32_t>::max()) return "communication record: tag out of range";
   ++counts_.communications;
+  // paraver-kernel skips the whole record if either end is refused: count it once.
+  tallyRefusal(RecordKind::Communication, kernelVerdict(send) != Refusal::None ? send : recv);
   const uint64_t senderRank = header_.globalTaskOf(send.appl, send.task);
   const uint64_t receiverRank = header_.globalTaskOf(recv.appl, recv.task);
   // The send when the message left (Extrae: the end of the send call; Extrae sorts its

@@ -11,6 +11,7 @@
 
 #include "converters/paraver/fields.hpp"
 #include "converters/paraver/header.hpp"
+#include "converters/paraver/kernel_rules.hpp"
 #include "converters/paraver/model_mapping.hpp"
 #include "converters/paraver/paraver_reader.hpp"
 #include "model/trace_stream.hpp"
@@ -54,6 +55,9 @@ class RecordParser {
 
   const char* parseRecord(char type, std::string_view fields);
   const char* parsePrefix(FieldCursor& c, Prefix& prefix) const;
+  // What paraver-kernel says of the CPU of a record end (the reader keeps the record).
+  Refusal kernelVerdict(const Prefix& prefix) const;
+  void tallyRefusal(RecordKind kind, const Prefix& prefix);
   const char* stateRecord(FieldCursor& c);
   const char* eventRecord(FieldCursor& c);
   const char* communicationRecord(FieldCursor& c);
@@ -77,7 +81,8 @@ class RecordParser {
   Event event_;
   Event pendingEvent_;  // a PendingMessage turned back into an Event
   bool seenRecord_ = false;
-  uint64_t totalCpus_ = ~uint64_t{0};  // no limit when the header lists no cpus
+  uint64_t lineNumber_ = 0;
+  KernelRules rules_;
 };
 
 }  // namespace mtf::paraver

@@ -81,10 +81,11 @@ std::string unitFor(uint64_t resolution) {
 WriterLayout::WriterLayout(const Definitions& defs) : defs_(defs) {
   paraverOrigin_ = adoptParaverHeader(defs);
   if (!paraverOrigin_) layOutExtraeStyle(defs);
+  assignNodeCpus();
   // Small ids (all of them for Paraver and most OTF2 traces) skip the hash lookup.
   for (const auto& [id, place] : places_) {
     if (id >= (uint64_t{1} << 16)) continue;
-    if (dense_.size() <= id) dense_.resize(id + 1, ThreadPlace{1, 1, 1, 0, 0});
+    if (dense_.size() <= id) dense_.resize(id + 1, ThreadPlace{});
     dense_[id] = place;
   }
   assignCalls(defs);
@@ -106,9 +107,38 @@ bool WriterLayout::adoptParaverHeader(const Definitions& defs) {
     if (l.id >= header_.threadCount()) return false;
   for (const LocationView& l : locations) {
     const ThreadId t = header_.threadOf(l.id);
-    places_[l.id] = {t.appl, t.task, t.thread, header_.globalTaskOf(t.appl, t.task), l.id + 1};
+    ThreadPlace& place = places_[l.id];
+    place.appl = t.appl, place.task = t.task, place.thread = t.thread;
+    place.globalTask = header_.globalTaskOf(t.appl, t.task);
+    place.slot = l.id + 1;
+    place.cpu = l.id + 1;  // what the reader assumes when a record's CPU is position + 1
   }
   return true;
+}
+
+// Extrae-style: node i has as many CPUs as threads run on it; each thread gets the next
+// free CPU of its node, in location order (position + 1 when nodes come one after another).
+void WriterLayout::assignExtraeCpus(const Definitions& defs) {
+  const Application& app = header_.applications.front();
+  header_.cpusPerNode.assign(header_.nodes, 0);
+  for (const TaskShape& task : app.tasks) header_.cpusPerNode[task.node - 1] += task.threads;
+  const KernelRules rules(header_);
+  std::vector<uint64_t> used(header_.nodes, 0);
+  for (const LocationView& l : defs.locations()) {
+    ThreadPlace& place = places_[l.id];
+    const uint32_t node = app.tasks[place.task - 1].node;
+    place.cpu = rules.cpusOfNode(node).first + used[node - 1]++;
+  }
+}
+
+// Every place learns the CPUs paraver-kernel accepts for it and what to write instead of
+// a CPU it would refuse: the place's own CPU if accepted, else 0 (always accepted).
+void WriterLayout::assignNodeCpus() {
+  const KernelRules rules(header_);
+  for (auto& [id, place] : places_) {
+    place.nodeCpus = rules.cpusOfNode(rules.nodeOfTask(place.appl, place.task));
+    place.fallbackCpu = place.acceptsCpu(place.cpu) ? place.cpu : 0;
+  }
 }
 
 void WriterLayout::layOutExtraeStyle(const Definitions& defs) {
@@ -130,7 +160,10 @@ void WriterLayout::layOutExtraeStyle(const Definitions& defs) {
     }
     TaskShape& shape = app.tasks[task->second];
     ++shape.threads;
-    places_[l.id] = {1, task->second + 1, shape.threads, task->second, ++position};
+    ThreadPlace& place = places_[l.id];
+    place.task = task->second + 1, place.thread = shape.threads;
+    place.globalTask = task->second;
+    place.slot = ++position;
     threadNames_.emplace_back(l.name);
   }
   header_.applications = {app};
@@ -138,6 +171,7 @@ void WriterLayout::layOutExtraeStyle(const Definitions& defs) {
   header_.hasResources = true;
   header_.date = today();
   header_.index();
+  assignExtraeCpus(defs);
 }
 
 void WriterLayout::assignCalls(const Definitions& defs) {

@@ -6,8 +6,10 @@
 // ids fit the header) keeps its header, communicator lines, .pcf and .row verbatim and
 // the types/values recorded in region and metric descriptions. Any other trace is laid
 // out Extrae-style: one application, a task per location group (process), a thread per
-// location; MPI calls as 50000001 (point-to-point), 50000002 (collectives) or 50000003
-// (other) events, other regions as 60000019 user functions, metrics as 42xxxxxx counters.
+// location, each thread its own CPU, the CPUs numbered node after node as the header's
+// resource section "NODES(c1,...,cN)" declares them; MPI calls as 50000001 (point-to-point),
+// 50000002 (collectives) or 50000003 (other) events, other regions as 60000019 user functions,
+// metrics as 42xxxxxx counters.
 #pragma once
 
 #include <cstdint>
@@ -17,6 +19,7 @@
 #include <vector>
 
 #include "converters/paraver/header.hpp"
+#include "converters/paraver/kernel_rules.hpp"
 #include "model/definitions.hpp"
 
 namespace mtf::paraver {
@@ -24,7 +27,13 @@ namespace mtf::paraver {
 struct ThreadPlace {
   uint32_t appl = 1, task = 1, thread = 1;
   uint64_t globalTask = 0;
-  uint64_t defaultCpu = 1;  // the location's position + 1, as the reader assumes
+  uint64_t slot = 0;  // the location's position + 1 (0: no place)
+  // The CPU of the thread's records when an event names none (Paraver origin: the
+  // reader's default, position + 1; otherwise the thread's own CPU in the layout).
+  uint64_t cpu = 0;
+  CpuRange nodeCpus;         // the CPUs the header gives the node of the thread's task
+  uint64_t fallbackCpu = 0;  // written instead of a CPU paraver-kernel would refuse
+  bool acceptsCpu(uint64_t c) const { return c == 0 || nodeCpus.contains(c); }
 };
 
 struct CallCode {
@@ -41,7 +50,7 @@ class WriterLayout {
   bool paraverOrigin() const { return paraverOrigin_; }
   // nullptr for a location the definitions do not declare.
   const ThreadPlace* placeOf(LocationId location) const {
-    if (location < dense_.size()) return dense_[location].defaultCpu ? &dense_[location] : nullptr;
+    if (location < dense_.size()) return dense_[location].slot ? &dense_[location] : nullptr;
     const auto it = places_.find(location);
     return it == places_.end() ? nullptr : &it->second;
   }
@@ -68,6 +77,8 @@ class WriterLayout {
  private:
   bool adoptParaverHeader(const Definitions& defs);
   void layOutExtraeStyle(const Definitions& defs);
+  void assignExtraeCpus(const Definitions& defs);
+  void assignNodeCpus();
   void assignCalls(const Definitions& defs);
   void assignCounters(const Definitions& defs);
   void chooseTimeUnit(const Definitions& defs);
@@ -76,7 +87,7 @@ class WriterLayout {
   bool paraverOrigin_ = false;
   Header header_;
   std::unordered_map<LocationId, ThreadPlace> places_;
-  std::vector<ThreadPlace> dense_;  // places_ by small location id (defaultCpu 0 = none)
+  std::vector<ThreadPlace> dense_;  // places_ by small location id (slot 0 = none)
   std::vector<std::string> threadNames_, nodeNames_;
   std::unordered_map<Ref, CallCode> calls_;
   std::unordered_map<uint64_t, std::vector<uint64_t>> counters_;
