@@ -5,6 +5,7 @@
 
 #include <fstream>
 
+#include "converters/paraver/extrae.hpp"
 #include "converters/paraver/fields.hpp"
 #include "converters/paraver/header.hpp"
 #include "converters/paraver/paraver_test_util.hpp"
@@ -239,6 +240,23 @@ TEST(ParaverReader, MissingPcfIsAWarningAndValuesStayGeneric) {
   EXPECT_EQ(reader.warnings().size(), 2u);
   EXPECT_EQ(sink.count(EventKind::Enter), 0u);
   EXPECT_EQ(sink.count(EventKind::Generic), reader.counts().eventPairs);
+}
+
+TEST(ParaverReader, NegativeCounterValuesStayMetricValues) {
+  TempDir dir;
+  dir.write("t.prv",
+            "#Paraver (01/02/2023 at 10:00):1000_ns:1(1):1:1(1:1)\n"
+            "2:1:1:1:1:10:42000050:7:42000051:-1\n");
+  dir.write("t.pcf", "EVENT_TYPE\n0 42000050 PAPI_TOT_INS\n0 42000051 signed metric\n");
+  ParaverReader reader(dir.file("t.prv"), {});
+  CollectSink sink;
+  reader.read(sink);
+  ASSERT_EQ(sink.count(EventKind::Metric), 2u);
+  EXPECT_EQ(sink.count(EventKind::Generic), 0u);
+  EXPECT_EQ(sink.events[0].fields[2], kTypeUint64);
+  EXPECT_EQ(sink.events[0].fields[3], 7u);
+  EXPECT_EQ(sink.events[1].fields[2], kTypeInt64);  // paraver-kernel's values are signed
+  EXPECT_EQ(static_cast<int64_t>(sink.events[1].fields[3]), -1);
 }
 
 // Writes a small trace with one bad line and returns the error of reading it.

@@ -154,11 +154,14 @@ void RecordParser::pairEvent(LocationId location, Tick time, uint64_t type, int6
       }
       ++counts_.unopenedLeaves;
     }
-  } else if (isCounterType(type) && value >= 0) {
+  } else if (isCounterType(type)) {
+    // Extrae's counters are non-negative deltas (UINT64); paraver-kernel's event values
+    // are signed 64-bit, so a negative one (a signed metric of another format) stays a
+    // metric value, typed INT64.
     const Ref metric = mapping_.metricOf(type);
     if (metric != kUndefinedRef) {
       event_.set(EventKind::Metric, location, time,
-                 {metric, 1, kTypeUint64, static_cast<uint64_t>(value)});
+                 {metric, 1, value >= 0 ? kTypeUint64 : kTypeInt64, bitsOf(value)});
       return;
     }
   }
