@@ -254,7 +254,7 @@ void TauWriter::writeMessage(Stream& s, const Event& e, uint64_t time) {
   const uint64_t rank = e.fields[0];
   const Ref comm = static_cast<Ref>(e.fields[1]);
   Message m;
-  const LocationId partner = ranks_->locationOf(comm, rank);
+  const LocationId partner = ranks_->locationOf(comm, rank, e.location);
   const auto placed = streams_.find(partner);
   m.partner = static_cast<uint32_t>(placed != streams_.end() ? placed->second.place.node : rank);
   if (placed == streams_.end()) lose("messages whose partner rank has no location (rank kept)");
