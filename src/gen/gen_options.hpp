@@ -20,6 +20,7 @@ struct GenOptions {
   uint64_t seed = 1;
   double noise = 0.0;                   // probability of a random unrelated call after each call
   uint64_t resolution = 1'000'000'000;  // ticks per second
+  bool splitComms = false;  // messages on sub-communicators (comm_layout.hpp), not the world
 };
 
 std::string_view kernelName(Kernel kernel);
