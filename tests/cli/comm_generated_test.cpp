@@ -87,6 +87,17 @@ INSTANTIATE_TEST_SUITE_P(Kernels, SplitComms, ::testing::ValuesIn(kKernels), [](
   return name;
 });
 
+// 70 ranks in a ring: 71 communicators, TAU's 6-bit id holds 64. The partners survive (the
+// format tests above), the communicators of the last 7 pairs do not, and that is said.
+TEST(SplitCommsTau, CommunicatorsBeyondTauIdsAreReportedAsALoss) {
+  const std::string dir = freshTempDir("split-tau-comms");
+  const std::string ring = generate(kKernels[2], dir, true);
+  const CommandResult r = run(mtfProgram() + " convert " + ring + " -o " + dir + "/tau --to tau");
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("42 messages on communicators beyond TAU's 64 ids"), std::string::npos)
+      << r.output;
+}
+
 class SplitCommsFormats : public ::testing::TestWithParam<std::tuple<Kernel, const char*>> {};
 
 TEST_P(SplitCommsFormats, WorldRankMatrixSurvivesTheFormat) {
