@@ -26,6 +26,8 @@ void expectSameMatrices(const std::string& input, const std::string& format,
     const SidedMatrices out = otf2Matrices(dir + "/out.otf2");
     EXPECT_EQ(describe(out.sends), describe(expected.sends));
     EXPECT_EQ(describe(out.receives), describe(expected.receives));
+    const std::string dump = mtfProgram() + " -q dump ";  // definitions included
+    EXPECT_EQ(run(dump + dir + "/out.otf2", false).output, run(dump + input, false).output);
   } else if (format == "paraver") {
     convert(input, dir + "/out.prv", "paraver");
     EXPECT_EQ(describe(paraverMatrix(dir + "/out.prv")), describe(expected.sends));
@@ -42,7 +44,7 @@ void expectSameMatrices(const std::string& input, const std::string& format,
     convert(input, archive, format);
     convert(archive, dir + "/back.otf2", "otf2");
     EXPECT_EQ(describe(otf2Matrices(dir + "/back.otf2").sends), describe(expected.sends));
-    const std::string dump = mtfProgram() + " -q dump --events-only ";
+    const std::string dump = mtfProgram() + " -q dump ";  // definitions included
     EXPECT_EQ(run(dump + archive, false).output, run(dump + input, false).output);
   }
 }

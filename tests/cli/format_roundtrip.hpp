@@ -9,7 +9,8 @@ namespace mtf::test {
 
 // Converts `input` (an OTF2 anchor) into `format` (otf2, paraver, tau, mtf, mtf-xml) under
 // `dir` and expects the output's (sender, receiver) counts to equal otf2-print's of the
-// input; MTF archives are also converted back to OTF2 and their events dumped.
+// input; the OTF2 output and MTF archives must also dump (`mtf dump`) like the input,
+// and the archives converted back to OTF2 keep the counts.
 void expectSameMatrices(const std::string& input, const std::string& format,
                         const std::string& dir);
 
