@@ -24,6 +24,8 @@ std::vector<std::pair<uint32_t, uint32_t>> talkingPairs(const GenOptions& o) {
 
 CommLayout::CommLayout(DefinitionBuilder& builder, const GenOptions& options, Ref world)
     : world_(world) {
+  if (options.selfMessages)
+    commSelf_ = defineMpiSelfComm(builder, "MPI_COMM_SELF", selfGroup(builder));
   if (!options.splitComms) return;
   grid_ = options.kernel == Kernel::Wavefront || options.kernel == Kernel::Halo;
   if (grid_)
@@ -32,12 +34,14 @@ CommLayout::CommLayout(DefinitionBuilder& builder, const GenOptions& options, Re
     definePairs(builder, options);
 }
 
+Ref CommLayout::selfGroup(DefinitionBuilder& builder) {
+  if (selfGroup_ == kUndefinedRef) selfGroup_ = defineMpiSelfGroup(builder);
+  return selfGroup_;
+}
+
 Ref CommLayout::define(DefinitionBuilder& builder, const std::string& name,
                        const std::vector<uint64_t>& worldRanks) {
-  if (worldRanks.size() == 1) {
-    if (selfGroup_ == kUndefinedRef) selfGroup_ = defineMpiSelfGroup(builder);
-    return defineMpiSelfComm(builder, name, selfGroup_, world_);
-  }
+  if (worldRanks.size() == 1) return defineMpiSelfComm(builder, name, selfGroup(builder), world_);
   return defineMpiComm(builder, name, worldRanks, world_);
 }
 
@@ -62,6 +66,7 @@ void CommLayout::definePairs(DefinitionBuilder& builder, const GenOptions& o) {
 }
 
 Route CommLayout::route(uint32_t self, uint32_t peer) const {
+  if (self == peer && commSelf_ != kUndefinedRef) return {commSelf_, 0};
   if (grid_) {
     if (self / gridX_ == peer / gridX_) return {rows_[self / gridX_], peer % gridX_};
     if (self % gridX_ == peer % gridX_) return {columns_[self % gridX_], peer / gridX_};

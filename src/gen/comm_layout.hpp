@@ -9,6 +9,8 @@
 // Events name the peer by its rank in the message's communicator, as MPI (and OTF2) do.
 // A communicator of one rank is defined as Score-P defines it: over a COMM_SELF group.
 // The collectives stay on MPI_COMM_WORLD; no event is added or removed.
+// With --self-messages (independent of --split-comms) MPI_COMM_SELF is defined, as Score-P
+// does, over MPI's COMM_SELF group, and a message of a rank to itself goes on it (rank 0).
 #pragma once
 
 #include <cstdint>
@@ -37,10 +39,12 @@ class CommLayout {
  private:
   void defineGrid(DefinitionBuilder& builder, const GenOptions& options);
   void definePairs(DefinitionBuilder& builder, const GenOptions& options);
+  Ref selfGroup(DefinitionBuilder& builder);
   Ref define(DefinitionBuilder& builder, const std::string& name,
              const std::vector<uint64_t>& worldRanks);
 
   Ref world_ = kUndefinedRef;
+  Ref commSelf_ = kUndefinedRef;   // MPI_COMM_SELF (--self-messages)
   Ref selfGroup_ = kUndefinedRef;  // MPI's COMM_SELF group, defined with the first singleton
   bool grid_ = false;
   uint32_t gridX_ = 1;

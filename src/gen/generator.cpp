@@ -31,6 +31,7 @@ void describeRun(Definitions& defs, const GenOptions& o) {
   }
   if (o.noise > 0) p["gen.noise"] = std::to_string(o.noise);
   if (o.splitComms) p["gen.split_comms"] = "yes";
+  if (o.selfMessages) p["gen.self_messages"] = "yes";
 }
 
 GenContext makeContext(Definitions& defs, const GenOptions& options) {

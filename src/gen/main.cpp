@@ -130,6 +130,10 @@ CLI::App* addKernel(CLI::App& app, Kernel kernel, const std::string& what, GenOp
                 "them: grid kernels use one per grid row (east/west) and column "
                 "(north/south), the others one per pair of ranks that talk; collectives stay "
                 "on MPI_COMM_WORLD, the event count is unchanged");
+  sub->add_flag("--self-messages", o.selfMessages,
+                "After the setup broadcast each rank sends itself one message (Irecv, Isend, "
+                "Waitall) on MPI_COMM_SELF, defined over the COMM_SELF group as Score-P does: "
+                "10 more events per rank");
   sub->add_option("-o,--output", out.path, "Output trace (its name picks the format)")->required();
   sub->add_option("--to", out.format, "Output format by name (otf2, paraver, tau, mtf, text...)");
   sub->add_flag("--force", out.force, "Replace an existing output");

@@ -79,6 +79,24 @@ INSTANTIATE_TEST_SUITE_P(Kernels, SplitCommsKernel,
                          ::testing::Values(Kernel::Wavefront, Kernel::Ring, Kernel::Butterfly,
                                            Kernel::Halo, Kernel::MasterWorker));
 
+// --self-messages: one message of every rank to itself on MPI_COMM_SELF, 10 events more
+// per rank, as the formula says; its rank 0 resolves to the sender.
+TEST_P(SplitCommsKernel, SelfMessagesGoToTheRankItself) {
+  GenOptions o = optionsFor(GetParam(), GetParam() == Kernel::Butterfly ? 8 : 12, true);
+  o.selfMessages = true;
+  TraceCheckSink check;
+  CommCounter counter;
+  const uint64_t events = generate(o, check);
+  generate(o, counter);
+  resolveAndValidate(o);
+  EXPECT_EQ(events, expectedEventCount(o));
+  EXPECT_EQ(events, kernelEventCount(o) + kSelfMessageEvents * o.ranks);
+  EXPECT_TRUE(check.report().clean()) << check.report().summary();
+  for (uint64_t r = 0; r < o.ranks; ++r) EXPECT_EQ(check.report().messagesPerPair.at({r, r}), 1u);
+  EXPECT_EQ(counter.unresolved, 0u);
+  EXPECT_EQ(counter.defs.info.properties.at("gen.self_messages"), "yes");
+}
+
 // A grid of one column: each row communicator has one rank, defined as Score-P defines a
 // split's singletons (over a COMM_SELF group); the messages all go on the column.
 TEST(SplitComms, SingletonRowsAreSelfCommunicators) {

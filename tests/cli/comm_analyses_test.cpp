@@ -5,9 +5,6 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
-#include <regex>
-#include <set>
-#include <sstream>
 
 #include "cli/message_matrix.hpp"
 #include "cli/run_command.hpp"
@@ -17,28 +14,6 @@ using namespace mtf::test;
 namespace {
 
 const std::string kSst = std::string(MTF_DATA_DIR) + "/otf2/sst-macro-mpi/traces.otf2";
-
-using RankPairs = std::set<std::pair<int64_t, int64_t>>;
-
-RankPairs pairsOf(const MessageMatrix& m) {
-  RankPairs pairs;
-  for (const auto& [pair, count] : m)
-    if (count > 0) pairs.insert(pair);
-  return pairs;
-}
-
-// (sender, receiver) of every point-to-point line of `mtf loops` ("2 isend 8 tag1 8B",
-// "8 irecv 2 tag1 8B in MPI_Waitall": sender first either way).
-void loopPairs(const std::string& text, RankPairs& sends, RankPairs& receives) {
-  static const std::regex line(R"(^\s*(-?\d+) (send|isend|recv|irecv) (-?\d+) tag)");
-  std::istringstream in(text);
-  for (std::string l; std::getline(in, l);) {
-    std::smatch m;
-    if (!std::regex_search(l, m, line)) continue;
-    const std::pair<int64_t, int64_t> pair{std::stoll(m[1]), std::stoll(m[3])};
-    (m[2].str().find("send") != std::string::npos ? sends : receives).insert(pair);
-  }
-}
 
 TEST(CommAnalyses, LoopsNameEveryPartnerByItsWorldRank) {
   const SidedMatrices truth = otf2Matrices(kSst);

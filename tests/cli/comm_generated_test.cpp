@@ -98,6 +98,51 @@ TEST(SplitCommsTau, CommunicatorsBeyondTauIdsAreReportedAsALoss) {
       << r.output;
 }
 
+// --self-messages: each rank also sends itself a message on MPI_COMM_SELF (a communicator
+// over the COMM_SELF group, as in Score-P traces). Every writer and `mtf loops` must name
+// the rank itself as the partner (the unfixed TAU writer and NLR named rank 0).
+class SelfMessages : public ::testing::TestWithParam<std::tuple<Kernel, const char*>> {};
+
+std::string generateWithSelfMessages(const Kernel& k, const std::string& dir) {
+  const std::string out = dir + "/" + k.name + "-self.otf2";
+  const CommandResult r = run(genProgram() + " " + k.name + " " + k.options +
+                              " --split-comms --self-messages --force -o " + out);
+  EXPECT_EQ(r.status, 0) << r.output;
+  return out;
+}
+
+TEST_P(SelfMessages, WorldRankMatrixSurvivesTheFormat) {
+  const auto [k, format] = GetParam();
+  const std::string dir = freshTempDir(std::string("self-fmt-") + k.name + "-" + format);
+  const std::string trace = generateWithSelfMessages(k, dir);
+  const MessageMatrix sends = otf2Matrices(trace).sends;
+  for (int64_t rank = 0; rank < 6; ++rank) EXPECT_EQ(sends.at({rank, rank}), 1u) << rank;
+  expectSameMatrices(trace, format, dir);
+}
+
+INSTANTIATE_TEST_SUITE_P(KernelsAndFormats, SelfMessages,
+                         ::testing::Combine(::testing::ValuesIn(kKernels),
+                                            ::testing::ValuesIn(kFormats)),
+                         [](const auto& info) {
+                           std::string name = std::string(std::get<0>(info.param).name) + "_" +
+                                              std::get<1>(info.param);
+                           for (char& c : name)
+                             if (c == '-') c = '_';
+                           return name;
+                         });
+
+TEST(SelfMessagesLoops, LoopsNameTheRankItself) {
+  for (const Kernel& k : kKernels) {
+    const std::string dir = freshTempDir(std::string("self-loops-") + k.name);
+    const std::string trace = generateWithSelfMessages(k, dir);
+    const SidedMatrices truth = otf2Matrices(trace);
+    RankPairs sends, receives;
+    loopPairs(run(mtfProgram() + " -q loops " + trace, false).output, sends, receives);
+    EXPECT_EQ(sends, pairsOf(truth.sends)) << k.name;
+    EXPECT_EQ(receives, pairsOf(truth.receives)) << k.name;
+  }
+}
+
 class SplitCommsFormats : public ::testing::TestWithParam<std::tuple<Kernel, const char*>> {};
 
 TEST_P(SplitCommsFormats, WorldRankMatrixSurvivesTheFormat) {

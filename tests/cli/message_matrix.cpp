@@ -3,6 +3,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <sstream>
 #include <stdexcept>
 #include <vector>
@@ -149,6 +150,24 @@ SidedMatrices tauMatrices(const std::string& directory) {
     countTraceFile(entry.path(), messageIds(fs::path(directory) / ("events." + node + ".edf")), m);
   }
   return m;
+}
+
+RankPairs pairsOf(const MessageMatrix& m) {
+  RankPairs pairs;
+  for (const auto& [pair, count] : m)
+    if (count > 0) pairs.insert(pair);
+  return pairs;
+}
+
+void loopPairs(const std::string& text, RankPairs& sends, RankPairs& receives) {
+  static const std::regex line(R"(^\s*(-?\d+) (send|isend|recv|irecv) (-?\d+) tag)");
+  std::istringstream in(text);
+  for (std::string l; std::getline(in, l);) {
+    std::smatch m;
+    if (!std::regex_search(l, m, line)) continue;
+    const std::pair<int64_t, int64_t> pair{std::stoll(m[1]), std::stoll(m[3])};
+    (m[2].str().find("send") != std::string::npos ? sends : receives).insert(pair);
+  }
 }
 
 std::string describe(const MessageMatrix& m) {

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <utility>
 
@@ -28,6 +29,13 @@ MessageMatrix paraverMatrix(const std::string& prv);
 // From the tautrace.<node>.<context>.<thread>.trc files of a directory: world rank = node,
 // the partner from bits 24-31 and 56-63 of `par` (formats README, TAU section).
 SidedMatrices tauMatrices(const std::string& directory);
+
+// The (sender, receiver) pairs with at least one message.
+using RankPairs = std::set<std::pair<int64_t, int64_t>>;
+RankPairs pairsOf(const MessageMatrix& m);
+// The (sender, receiver) pairs of the point-to-point lines of `mtf loops` text ("2 isend 8
+// tag1 8B", "8 irecv 2 tag1 8B in MPI_Waitall": the sender first either way).
+void loopPairs(const std::string& loopsText, RankPairs& sends, RankPairs& receives);
 
 std::string describe(const MessageMatrix& m);
 uint64_t total(const MessageMatrix& m);
