@@ -45,6 +45,8 @@ RankMap::RankMap(const Definitions& defs) {
       commSelf_[comm] = true;
       continue;
     }
+    // OTF2 allows only these two; members of any other group are not world ranks.
+    if (group->field("type") != static_cast<uint64_t>(GroupType::CommGroup)) continue;
     std::vector<int64_t>& ranks = commRanks_[comm];
     for (const uint64_t world : defs.groupMembers(group->fields[0]))
       ranks.push_back(world < world_.size() ? static_cast<int64_t>(world) : int64_t{-1});
