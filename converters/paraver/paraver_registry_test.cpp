@@ -80,10 +80,7 @@ struct Otf2Facts : TraceSink {
   void event(const Event& e) override {
     if (e.kind == EventKind::Enter || e.kind == EventKind::Leave) ++calls;
     if (!isSend(e.kind)) return;
-    LocationId to = ranks->locationOf(static_cast<Ref>(e.fields[1]), e.fields[0]);
-    // MPI_COMM_SELF: rank 0 is the sender itself.
-    if (to == kUndefinedId && ranks->rankIn(static_cast<Ref>(e.fields[1]), e.location) == 0)
-      to = e.location;
+    const LocationId to = ranks->locationOf(static_cast<Ref>(e.fields[1]), e.fields[0], e.location);
     messages.emplace(taskOf(e.location), taskOf(to), e.fields[3], e.fields[2]);
   }
   void end() override {}

@@ -235,10 +235,7 @@ void ParaverWriter::changeState(LocationState& s, const ThreadPlace& place, Tick
 void ParaverWriter::messageEvent(const Context& c, bool send) {
   const Event& e = c.e;
   const Ref comm = static_cast<Ref>(e.fields[1]);
-  LocationId peerLocation = ranks_->locationOf(comm, e.fields[0]);
-  // MPI_COMM_SELF has no member list: its rank 0 is the location itself.
-  if (peerLocation == kUndefinedId && e.fields[0] == 0 && ranks_->rankIn(comm, e.location) == 0)
-    peerLocation = e.location;
+  const LocationId peerLocation = ranks_->locationOf(comm, e.fields[0], e.location);
   const ThreadPlace* peer = layout_->placeOf(peerLocation);
   if (!peer) {
     ++losses_["messages whose peer rank has no location (no communication record)"];

@@ -23,7 +23,8 @@ class MessageSink : public TraceSink {
   void begin(const Definitions& defs) override { ranks_ = std::make_unique<RankMap>(defs); }
   void event(const Event& e) override {
     if (!isSend(e.kind)) return;
-    const LocationId to = ranks_->locationOf(static_cast<Ref>(e.fields[1]), e.fields[0]);
+    const LocationId to =
+        ranks_->locationOf(static_cast<Ref>(e.fields[1]), e.fields[0], e.location);
     sends.emplace(ranks_->worldRank(e.location), ranks_->worldRank(to), e.fields[2], e.fields[3]);
   }
   void end() override {}

@@ -102,7 +102,8 @@ void TauWriter::collectEntities(const Definitions& defs) {
 }
 
 // TAU keeps a 6-bit communicator id: MPI_COMM_WORLD is 0, the others follow in
-// definition order (a TAU trace read back defines them in exactly this order).
+// definition order (a TAU trace read back defines them in exactly this order); the 64th
+// and later share id 63 (a loss the messages on them report).
 void TauWriter::numberComms(const Definitions& defs) {
   std::vector<Ref> comms;
   for (const DefRecord& r : defs.records()) {
@@ -114,7 +115,7 @@ void TauWriter::numberComms(const Definitions& defs) {
       comms.push_back(self);
   }
   for (size_t i = 0; i < comms.size(); ++i)
-    tauCommOf_[comms[i]] = static_cast<uint32_t>(std::min<size_t>(i, kMaxComm));
+    tauCommOf_[comms[i]] = static_cast<uint32_t>(std::min<size_t>(i, kMaxComm + 1));
 }
 
 TauWriter::Stream* TauWriter::streamOf(LocationId location) {
@@ -254,13 +255,16 @@ void TauWriter::writeMessage(Stream& s, const Event& e, uint64_t time) {
   const uint64_t rank = e.fields[0];
   const Ref comm = static_cast<Ref>(e.fields[1]);
   Message m;
-  const LocationId partner = ranks_->locationOf(comm, rank);
+  // TAU's partner is a world rank: the event's rank is one of its communicator.
+  const LocationId partner = ranks_->locationOf(comm, rank, e.location);
   const auto placed = streams_.find(partner);
   m.partner = static_cast<uint32_t>(placed != streams_.end() ? placed->second.place.node : rank);
   if (placed == streams_.end()) lose("messages whose partner rank has no location (rank kept)");
   const auto c = tauCommOf_.find(comm);
-  m.comm = c == tauCommOf_.end() ? 0 : c->second;
+  m.comm = c == tauCommOf_.end() ? 0 : std::min<uint32_t>(c->second, kMaxComm);
   if (c == tauCommOf_.end()) lose("messages on undefined communicators (written on comm 0)");
+  if (c != tauCommOf_.end() && c->second > kMaxComm)
+    lose("messages on communicators beyond TAU's 64 ids (written on communicator 63)");
   m.tag = static_cast<uint32_t>(std::min<uint64_t>(e.fields[2], kMaxTag));
   m.length = static_cast<uint32_t>(std::min<uint64_t>(e.fields[3], kMaxLength));
   if (m.partner > kMaxPartner) lose("message partners above 65535 (truncated)");

@@ -157,7 +157,7 @@ std::pair<std::multiset<MessageKey>, std::multiset<MessageKey>> messages(const C
     if (!isMpiPointToPoint(e.kind)) continue;
     const Ref comm = static_cast<Ref>(e.fields[1]);
     const int64_t self = ranks.worldRank(e.location);
-    const int64_t other = ranks.worldRank(ranks.locationOf(comm, e.fields[0]));
+    const int64_t other = ranks.worldRankOf(comm, e.fields[0], e.location);
     const DefRecord* c = s.defs.find(DefKind::Comm, comm);
     const std::string commName(s.defs.string(c->field("name")));
     if (isSend(e.kind)) sends.emplace(self, other, e.fields[2], e.fields[3], commName);

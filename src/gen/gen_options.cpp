@@ -76,6 +76,10 @@ void resolveAndValidate(GenOptions& o) {
 }
 
 uint64_t expectedEventCount(const GenOptions& o) {
+  return kernelEventCount(o) + (o.selfMessages ? kSelfMessageEvents * o.ranks : 0);
+}
+
+uint64_t kernelEventCount(const GenOptions& o) {
   const uint64_t p = o.ranks, it = o.iterations;
   switch (o.kernel) {
     case Kernel::Wavefront: {
@@ -101,6 +105,7 @@ uint64_t expectedEventCount(const GenOptions& o) {
 }
 
 std::string eventCountFormula(Kernel kernel) {
+  const std::string kSelfNote = " --self-messages adds 10P.";
   const std::string common =
       "P = ranks, I = iterations; every run adds 24 events per rank of setup (program begin, "
       "main, MPI_Init, MPI_Comm_size/rank, MPI_Bcast) and end (MPI_Allreduce, MPI_Barrier, "
@@ -111,15 +116,17 @@ std::string eventCountFormula(Kernel kernel) {
              "24P + I(10P + 8L + 2J(3L + 2P)) + 4P floor(I/K) events, with J = --inner, "
              "K = --allreduce-every, L = 2((X-1)Y + (Y-1)X) for the X x Y grid (the sum of "
              "every rank's neighbour count). 16 ranks, 249 iterations, 160 inner: "
-             "14,175,456 events.";
+             "14,175,456 events." +
+             kSelfNote;
     case Kernel::Ring:
-      return common + "P(24 + 10I) events.";
+      return common + "P(24 + 10I) events." + kSelfNote;
     case Kernel::Butterfly:
-      return common + "P(24 + I(4 + 10 log2 P)) events.";
+      return common + "P(24 + I(4 + 10 log2 P)) events." + kSelfNote;
     case Kernel::Halo:
-      return common + "24P + I(8P + 8L) events, L = 2((X-1)Y + (Y-1)X) for the X x Y grid.";
+      return common + "24P + I(8P + 8L) events, L = 2((X-1)Y + (Y-1)X) for the X x Y grid." +
+             kSelfNote;
     case Kernel::MasterWorker:
-      return common + "24P + 14T + 6(P-1) events, T = I(P-1) tasks.";
+      return common + "24P + 14T + 6(P-1) events, T = I(P-1) tasks." + kSelfNote;
   }
   return common;
 }

@@ -20,6 +20,8 @@ struct GenOptions {
   uint64_t seed = 1;
   double noise = 0.0;                   // probability of a random unrelated call after each call
   uint64_t resolution = 1'000'000'000;  // ticks per second
+  bool splitComms = false;    // messages on sub-communicators (comm_layout.hpp), not the world
+  bool selfMessages = false;  // each rank sends itself one message on MPI_COMM_SELF at setup
 };
 
 std::string_view kernelName(Kernel kernel);
@@ -31,6 +33,11 @@ void resolveAndValidate(GenOptions& options);
 
 // The number of events the options produce without noise (the formula of the help text).
 uint64_t expectedEventCount(const GenOptions& options);
+// The same without the events of --self-messages.
+uint64_t kernelEventCount(const GenOptions& options);
+// Events of the one message a rank sends itself with --self-messages: Irecv, Isend and
+// Waitall, each Enter and Leave, plus IrecvRequest, Isend, Irecv and IsendComplete.
+inline constexpr uint64_t kSelfMessageEvents = 10;
 // The formula as text, for --help.
 std::string eventCountFormula(Kernel kernel);
 

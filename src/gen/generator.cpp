@@ -30,6 +30,8 @@ void describeRun(Definitions& defs, const GenOptions& o) {
     p["gen.allreduce_every"] = std::to_string(o.allreduceEvery);
   }
   if (o.noise > 0) p["gen.noise"] = std::to_string(o.noise);
+  if (o.splitComms) p["gen.split_comms"] = "yes";
+  if (o.selfMessages) p["gen.self_messages"] = "yes";
 }
 
 GenContext makeContext(Definitions& defs, const GenOptions& options) {
@@ -47,6 +49,7 @@ GenContext makeContext(Definitions& defs, const GenOptions& options) {
     rankLocations[r] = r;
   }
   c.world = defineMpiWorld(builder, rankLocations);
+  c.comms = CommLayout(builder, options, c.world);
   for (size_t i = 0; i < kRegionCount; ++i) {
     const RegionSpec& spec = regionSpec(static_cast<RegionId>(i));
     c.regions[i] = builder.region(spec.name, spec.role, spec.paradigm);

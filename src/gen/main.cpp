@@ -125,6 +125,15 @@ CLI::App* addKernel(CLI::App& app, Kernel kernel, const std::string& what, GenOp
                   "Probability of an unrelated call (MPI_Iprobe, MPI_Comm_rank, log_progress, "
                   "check_convergence) after each call (default 0)");
   sub->add_option("--resolution", o.resolution, "Clock ticks per second (default 1e9)");
+  sub->add_flag("--split-comms", o.splitComms,
+                "Point-to-point messages on sub-communicators, the peer named by its rank in "
+                "them: grid kernels use one per grid row (east/west) and column "
+                "(north/south), the others one per pair of ranks that talk; collectives stay "
+                "on MPI_COMM_WORLD, the event count is unchanged");
+  sub->add_flag("--self-messages", o.selfMessages,
+                "After the setup broadcast each rank sends itself one message (Irecv, Isend, "
+                "Waitall) on MPI_COMM_SELF, defined over the COMM_SELF group as Score-P does: "
+                "10 more events per rank");
   sub->add_option("-o,--output", out.path, "Output trace (its name picks the format)")->required();
   sub->add_option("--to", out.format, "Output format by name (otf2, paraver, tau, mtf, text...)");
   sub->add_flag("--force", out.force, "Replace an existing output");

@@ -103,7 +103,8 @@ void RankEmitter::computeUntil(Tick end, RegionId region) {
 
 void RankEmitter::send(uint32_t receiver, uint32_t tag, uint64_t bytes, Tick notBefore) {
   enter(RegionId::MpiSend);
-  emit(EventKind::MpiSend, advanceTo(notBefore), {receiver, context_.world, tag, bytes});
+  const Route to = context_.comms.route(rank_, receiver);
+  emit(EventKind::MpiSend, advanceTo(notBefore), {to.rank, to.comm, tag, bytes});
   waitUntil(clock_ + ns(sendCostNs(bytes)));
   leave(RegionId::MpiSend);
   maybeNoise();
@@ -111,7 +112,8 @@ void RankEmitter::send(uint32_t receiver, uint32_t tag, uint64_t bytes, Tick not
 
 void RankEmitter::recv(uint32_t sender, uint32_t tag, uint64_t bytes, Tick arrival) {
   enter(RegionId::MpiRecv);
-  emit(EventKind::MpiRecv, advanceTo(arrival), {sender, context_.world, tag, bytes});
+  const Route from = context_.comms.route(rank_, sender);
+  emit(EventKind::MpiRecv, advanceTo(arrival), {from.rank, from.comm, tag, bytes});
   leave(RegionId::MpiRecv);
   maybeNoise();
 }
@@ -119,7 +121,8 @@ void RankEmitter::recv(uint32_t sender, uint32_t tag, uint64_t bytes, Tick arriv
 void RankEmitter::isend(uint32_t receiver, uint32_t tag, uint64_t bytes) {
   enter(RegionId::MpiIsend);
   const uint64_t request = nextRequest_++;
-  emit(EventKind::MpiIsend, advance(), {receiver, context_.world, tag, bytes, request});
+  const Route to = context_.comms.route(rank_, receiver);
+  emit(EventKind::MpiIsend, advance(), {to.rank, to.comm, tag, bytes, request});
   // The send buffer is free (the request completes) once it has been copied out.
   pending_.push_back({clock_ + ns(sendCostNs(bytes)), request, false, receiver, tag, bytes});
   leave(RegionId::MpiIsend);
@@ -145,10 +148,12 @@ void RankEmitter::waitall() {
   advanceTo(allDone);
   for (const Pending& p : pending_) {
     const Tick t = advance();
-    if (p.isRecv)
-      emit(EventKind::MpiIrecv, t, {p.peer, context_.world, p.tag, p.bytes, p.request});
-    else
+    if (p.isRecv) {
+      const Route from = context_.comms.route(rank_, p.peer);
+      emit(EventKind::MpiIrecv, t, {from.rank, from.comm, p.tag, p.bytes, p.request});
+    } else {
       emit(EventKind::MpiIsendComplete, t, {p.request});
+    }
   }
   pending_.clear();
   leave(RegionId::MpiWaitall);

@@ -8,6 +8,7 @@
 #include <initializer_list>
 #include <vector>
 
+#include "gen/comm_layout.hpp"
 #include "gen/gen_options.hpp"
 #include "gen/random.hpp"
 #include "gen/timing.hpp"
@@ -61,6 +62,7 @@ struct GenContext {
   TickScale scale{1'000'000'000};
   std::array<Ref, kRegionCount> regions{};
   Ref world = kUndefinedRef;
+  CommLayout comms;  // the communicator of each point-to-point message
   Ref programName = kUndefinedRef;
   uint64_t noiseThreshold = 0;  // noise probability scaled to 2^64
 };

@@ -12,6 +12,17 @@ constexpr uint64_t kCollectiveNs = 30'000;
 constexpr uint64_t kFinalizeNs = 400'000;
 constexpr uint64_t kParameterBytes = 64;  // the broadcast of the run's parameters
 constexpr uint64_t kResidualBytes = 8;    // one double reduced at the end
+constexpr uint64_t kSelfBytes = 16;       // --self-messages: a rank's message to itself
+constexpr uint32_t kSelfTag = 99;
+
+// --self-messages: Irecv, Isend and Waitall of one message to the rank itself (10 events).
+void emitSelfMessage(RankEmitter& e, StepSchedule& schedule) {
+  const Window step = schedule.next(kCollectiveNs);
+  e.irecv(e.rank(), kSelfTag, kSelfBytes, jittered(e, step, 500, 650));
+  e.waitUntil(jittered(e, step, 0, 200));
+  e.isend(e.rank(), kSelfTag, kSelfBytes);
+  e.waitall();
+}
 
 }  // namespace
 
@@ -29,6 +40,7 @@ void emitSetup(RankEmitter& e, StepSchedule& schedule) {
   e.collective(RegionId::MpiBcast, CollectiveOp::Bcast, 0,
                e.rank() == 0 ? ranks * kParameterBytes : 0, kParameterBytes,
                jittered(e, bcast, 600, 900));
+  if (e.context().options.selfMessages) emitSelfMessage(e, schedule);
 }
 
 void emitFinal(RankEmitter& e, StepSchedule& schedule) {

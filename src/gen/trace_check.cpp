@@ -24,9 +24,8 @@ void TraceCheckSink::begin(const Definitions& defs) {
   report_.eventsPerRank.assign(ranks_->worldSize(), 0);
 }
 
-uint64_t TraceCheckSink::worldRank(const Event&, uint64_t rankInComm, uint64_t comm) const {
-  const LocationId location = ranks_->locationOf(static_cast<Ref>(comm), rankInComm);
-  return static_cast<uint64_t>(ranks_->worldRank(location));
+uint64_t TraceCheckSink::worldRank(const Event& e, uint64_t rankInComm, uint64_t comm) const {
+  return static_cast<uint64_t>(ranks_->worldRankOf(static_cast<Ref>(comm), rankInComm, e.location));
 }
 
 void TraceCheckSink::event(const Event& e) {

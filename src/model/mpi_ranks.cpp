@@ -18,6 +18,15 @@ Ref defineMpiComm(DefinitionBuilder& builder, std::string_view name,
   return builder.comm(name, group, parent);
 }
 
+Ref defineMpiSelfGroup(DefinitionBuilder& builder) {
+  return builder.group("", static_cast<uint8_t>(GroupType::CommSelf), Paradigm::Mpi, {});
+}
+
+Ref defineMpiSelfComm(DefinitionBuilder& builder, std::string_view name, Ref selfGroup,
+                      Ref parent) {
+  return builder.comm(name, selfGroup, parent);
+}
+
 RankMap::RankMap(const Definitions& defs) {
   for (const DefRecord& r : defs.records()) {
     if (r.kind == DefKind::Group &&
@@ -36,16 +45,25 @@ RankMap::RankMap(const Definitions& defs) {
       commSelf_[comm] = true;
       continue;
     }
-    commRanks_[comm] = defs.groupMembers(group->fields[0]);
+    // OTF2 allows only these two; members of any other group are not world ranks.
+    if (group->field("type") != static_cast<uint64_t>(GroupType::CommGroup)) continue;
+    std::vector<int64_t>& ranks = commRanks_[comm];
+    for (const uint64_t world : defs.groupMembers(group->fields[0]))
+      ranks.push_back(world < world_.size() ? static_cast<int64_t>(world) : int64_t{-1});
   }
 }
 
-LocationId RankMap::locationOf(Ref comm, uint64_t rank) const {
+CommView RankMap::view(Ref comm, LocationId self) const {
+  return CommView(members(comm), isSelf(comm), worldRank(self));
+}
+
+LocationId RankMap::locationOf(Ref comm, uint64_t rank, LocationId self) const {
+  return locationOfWorldRank(worldRankOf(comm, rank, self));
+}
+
+const std::vector<int64_t>* RankMap::members(Ref comm) const {
   const auto it = commRanks_.find(comm);
-  if (it == commRanks_.end()) return kUndefinedId;
-  if (rank >= it->second.size()) return kUndefinedId;
-  const uint64_t world = it->second[rank];
-  return world < world_.size() ? world_[world] : kUndefinedId;
+  return it == commRanks_.end() ? nullptr : &it->second;
 }
 
 int64_t RankMap::worldRank(LocationId location) const {
@@ -56,11 +74,11 @@ int64_t RankMap::worldRank(LocationId location) const {
 int64_t RankMap::rankIn(Ref comm, LocationId location) const {
   const int64_t world = worldRank(location);
   if (world < 0) return -1;
-  if (commSelf_.count(comm)) return 0;
-  const auto it = commRanks_.find(comm);
-  if (it == commRanks_.end()) return -1;
-  for (size_t i = 0; i < it->second.size(); ++i)
-    if (it->second[i] == static_cast<uint64_t>(world)) return static_cast<int64_t>(i);
+  if (isSelf(comm)) return 0;
+  const std::vector<int64_t>* ranks = members(comm);
+  if (!ranks) return -1;
+  for (size_t i = 0; i < ranks->size(); ++i)
+    if ((*ranks)[i] == world) return static_cast<int64_t>(i);
   return -1;
 }
 

@@ -116,53 +116,22 @@ void SignatureTable::grow() {
   --pairShift_;
 }
 
-SignatureContext::SignatureContext(const Definitions& defs) {
-  std::vector<uint64_t> world;
-  for (const DefRecord& r : defs.records()) {
-    if (r.kind == DefKind::Group &&
-        r.field("type") == static_cast<uint64_t>(GroupType::CommLocations) &&
-        r.field("paradigm") == static_cast<uint64_t>(Paradigm::Mpi))
-      world = defs.groupMembers(r.fields[0]);
-  }
-  for (size_t i = 0; i < world.size(); ++i) locationWorld_[world[i]] = static_cast<int64_t>(i);
+SignatureContext::SignatureContext(const Definitions& defs) : ranks_(defs) {
   for (const DefRecord& r : defs.records()) {
     const uint64_t id = r.fields.empty() ? kUndefinedId : r.fields[0];
     if (r.kind != DefKind::Region || id >= (uint64_t{1} << 24)) continue;  // ids are dense
     if (id >= mpiRegion_.size()) mpiRegion_.resize(id + 1, false);
     mpiRegion_[id] = r.field("paradigm") == static_cast<uint64_t>(Paradigm::Mpi);
   }
-  for (const DefRecord& r : defs.records()) {
-    if (r.kind != DefKind::Comm) continue;
-    const DefRecord* group = defs.find(DefKind::Group, r.field("group"));
-    if (!group || group->field("type") != static_cast<uint64_t>(GroupType::CommGroup)) continue;
-    std::vector<int64_t>& ranks = commWorld_[static_cast<Ref>(r.fields[0])];
-    for (uint64_t worldRank : defs.groupMembers(group->fields[0]))
-      ranks.push_back(worldRank < world.size() ? static_cast<int64_t>(worldRank) : -1);
-  }
-}
-
-int64_t SignatureContext::worldRankOf(Ref comm, uint64_t rank) const {
-  const auto it = commWorld_.find(comm);
-  if (it == commWorld_.end() || rank >= it->second.size()) return -1;
-  return it->second[rank];
-}
-
-int64_t SignatureContext::worldRankOfLocation(LocationId location) const {
-  const auto it = locationWorld_.find(location);
-  return it == locationWorld_.end() ? -1 : it->second;
-}
-
-const std::vector<int64_t>* SignatureContext::members(Ref comm) const {
-  const auto it = commWorld_.find(comm);
-  return it == commWorld_.end() ? nullptr : &it->second;
 }
 
 SignatureExtractor::SignatureExtractor(const SignatureOptions& options,
                                        const SignatureContext& ranks, LocationId location)
     : options_(options),
       context_(ranks),
+      ownLocation_(location),
       ownRank_(ranks.worldRankOfLocation(location)),
-      lastMembers_(ranks.members(kUndefinedRef)) {}
+      lastComm_(ranks.ranks().view(kUndefinedRef, location)) {}
 
 std::optional<Signature> SignatureExtractor::signatureOf(const Event& e) {
   Signature s;
@@ -301,13 +270,11 @@ inline void SignatureExtractor::fillPointToPoint(const Event& e, Signature& s) {
   s.comm = static_cast<Ref>(e.field(1));
   s.tag = static_cast<uint32_t>(e.field(2));
   s.size = e.field(3);
-  if (s.comm != lastComm_) {  // the members of the last communicator are kept at hand
-    lastComm_ = s.comm;
-    lastMembers_ = context_.members(s.comm);
+  if (s.comm != lastCommRef_) {  // the last communicator is kept at hand
+    lastCommRef_ = s.comm;
+    lastComm_ = context_.ranks().view(s.comm, ownLocation_);
   }
-  const uint64_t rank = e.field(0);
-  const int64_t peer =
-      lastMembers_ && rank < lastMembers_->size() ? (*lastMembers_)[rank] : int64_t{-1};
+  const int64_t peer = lastComm_.worldRankOf(e.field(0));
   if (peer >= 0 && ownRank_ >= 0) {
     s.partner = peer - ownRank_;
     s.partnerRelative = true;

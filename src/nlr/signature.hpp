@@ -17,6 +17,7 @@
 
 #include "model/definitions.hpp"
 #include "model/event.hpp"
+#include "model/mpi_ranks.hpp"
 
 namespace mtf::nlr {
 
@@ -142,14 +143,13 @@ class SignatureContext {
  public:
   explicit SignatureContext(const Definitions& defs);
   bool isMpiRegion(Ref region) const { return region < mpiRegion_.size() && mpiRegion_[region]; }
-  // World rank of `rank` within `comm`, or -1.
-  int64_t worldRankOf(Ref comm, uint64_t rank) const;
-  int64_t worldRankOfLocation(LocationId location) const;
-  const std::vector<int64_t>* members(Ref comm) const;
+  int64_t worldRankOfLocation(LocationId location) const { return ranks_.worldRank(location); }
+  // The world ranks of a communicator's members (nullptr: COMM_SELF or unknown).
+  const std::vector<int64_t>* members(Ref comm) const { return ranks_.members(comm); }
+  const RankMap& ranks() const { return ranks_; }
 
  private:
-  std::unordered_map<Ref, std::vector<int64_t>> commWorld_;
-  std::unordered_map<LocationId, int64_t> locationWorld_;
+  RankMap ranks_;
   std::vector<bool> mpiRegion_;
 };
 
@@ -200,15 +200,16 @@ class SignatureExtractor {
 
   SignatureOptions options_;
   const SignatureContext& context_;
+  LocationId ownLocation_;
   int64_t ownRank_;
   std::vector<Ref> openRegions_;
   uint64_t overflowDepth_ = 0;  // Enters beyond kMaxCallDepth
   size_t heldDepth_ = 0;        // call depth of the MPI call whose events are held, or 0
   std::vector<Signature> held_;
-  bool heldReleased_ = false;     // held_ was handed out by the last call: clear it first
-  Signature current_;             // the signature of the last event (released alone)
-  Ref lastComm_ = kUndefinedRef;  // the communicator of the last point-to-point event
-  const std::vector<int64_t>* lastMembers_ = nullptr;  // its members' world ranks
+  bool heldReleased_ = false;        // held_ was handed out by the last call: clear it first
+  Signature current_;                // the signature of the last event (released alone)
+  Ref lastCommRef_ = kUndefinedRef;  // the communicator of the last point-to-point event
+  CommView lastComm_;                // that communicator as this location sees it
 };
 
 }  // namespace mtf::nlr

@@ -48,6 +48,25 @@ TEST(Signature, EveryFieldTakesPartInEqualityAndOrder) {
   }
 }
 
+// Issue 17: a message on a communicator over a COMM_SELF group (Score-P's MPI_COMM_SELF
+// and a split's singletons) goes to the rank itself, whatever its world rank.
+TEST(Signature, RankZeroOfASelfCommunicatorIsTheOwnRank) {
+  Wavefront w(4, 4, 1, 1);
+  // Refs past the wavefront's own (a second DefinitionBuilder would number from 0 again).
+  const Ref selfGroup = 1000, self = 1000;
+  w.defs.add({DefKind::Group,
+              {selfGroup, 0, uint64_t(GroupType::CommSelf), uint64_t(Paradigm::Mpi), 0, 0},
+              {}});
+  w.defs.add({DefKind::Comm, {self, 0, selfGroup, w.world, 0}, {}});
+  SignatureContext ranks(w.defs);
+  SignatureExtractor rank5({}, ranks, 105);
+  Event e;
+  e.set(EventKind::MpiIsend, 105, 1, {0, self, 3, 8, 1});
+  const Signature s = *rank5.signatureOf(e);
+  EXPECT_TRUE(s.partnerRelative);
+  EXPECT_EQ(s.partner, 0);  // 5 - 5
+}
+
 TEST(Signature, PartnersAreRelativeToTheOwnRank) {
   const Wavefront w(4, 4, 1, 1);
   SignatureContext ranks(w.defs);

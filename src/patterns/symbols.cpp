@@ -129,17 +129,12 @@ std::optional<SymbolId> SymbolTable::find(const CommSymbol& s) const {
 SymbolExtractor::SymbolExtractor(const Definitions& defs, SymbolOptions options)
     : ranks_(defs), options_(options) {}
 
-int64_t SymbolExtractor::worldRankOf(Ref comm, uint64_t rank) const {
-  const LocationId loc = ranks_.locationOf(comm, rank);
-  return loc == kUndefinedId ? -1 : ranks_.worldRank(loc);
-}
-
 std::optional<CommSymbol> SymbolExtractor::symbolOf(const Event& e) const {
   CommSymbol s;
   if (isMpiPointToPoint(e.kind)) {
     // Send/Recv/Isend/Irecv all start with rank, comm, tag, length.
     s.kind = isSend(e.kind) ? SymbolKind::Send : SymbolKind::Recv;
-    s.partner = worldRankOf(static_cast<Ref>(e.fields[1]), e.fields[0]);
+    s.partner = ranks_.worldRankOf(static_cast<Ref>(e.fields[1]), e.fields[0], e.location);
     if (options_.keepEnvelope) {
       s.hasEnvelope = true;
       s.comm = e.fields[1];
@@ -154,7 +149,7 @@ std::optional<CommSymbol> SymbolExtractor::symbolOf(const Event& e) const {
   s.kind = SymbolKind::Collective;
   s.op = static_cast<uint8_t>(e.fields[0]);
   if (isRootedCollective(s.op) && e.fields[2] != 0xFFFFFFFFull)
-    s.root = worldRankOf(static_cast<Ref>(e.fields[1]), e.fields[2]);
+    s.root = ranks_.worldRankOf(static_cast<Ref>(e.fields[1]), e.fields[2], e.location);
   if (options_.keepEnvelope) {
     s.hasEnvelope = true;
     s.comm = e.fields[1];

@@ -80,7 +80,6 @@ class SymbolExtractor {
   const RankMap& ranks() const { return ranks_; }
 
  private:
-  int64_t worldRankOf(Ref comm, uint64_t rank) const;
   RankMap ranks_;
   SymbolOptions options_;
 };
