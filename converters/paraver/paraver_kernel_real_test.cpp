@@ -12,6 +12,7 @@
 #include "converters/paraver/paraver_writer.hpp"
 #include "gen/generator.hpp"
 #include "registry/registry.hpp"
+#include "tests/data/real_traces.hpp"
 
 namespace mtf::paraver {
 namespace {
@@ -68,19 +69,17 @@ TEST_P(RealTraceToParaver, IsAcceptedByParaverKernel) {
   expectAcceptedByParaverKernel(output, source.messages, GetParam());
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Traces, RealTraceToParaver,
-    ::testing::Values("otf2/pipit-ping-pong/traces.otf2", "otf2/pipit-ping-pong-papi/traces.otf2",
-                      "otf2/sst-macro-mpi/traces.otf2", "otf2/fastotf2-mi300/traces.otf2",
-                      "paraver/paraver-kernel-qsort/qsort_beo3.prv",
-                      "paraver/paraver-kernel-qsort/qsort_beo3.prv.gz",
-                      "paraver/profet-lulesh/lulesh_4+4_with_uncores_sockets1+2.chop_5it.prv",
-                      "tau/opencl-l5", "tau/opencl-l9"),
-    [](const ::testing::TestParamInfo<std::string>& info) {
-      std::string name = std::to_string(info.index);
-      for (char c : info.param) name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
-      return name;
-    });
+// Every real trace, and the gzipped qsort (the reader decompresses it on the way).
+std::vector<std::string> allTraces() {
+  std::vector<std::string> traces = mtf::test::realTraces();
+  traces.push_back(mtf::test::kGzippedQsort);
+  return traces;
+}
+
+INSTANTIATE_TEST_SUITE_P(Traces, RealTraceToParaver, ::testing::ValuesIn(allTraces()),
+                         [](const ::testing::TestParamInfo<std::string>& info) {
+                           return mtf::test::traceTestName(info.index, info.param);
+                         });
 
 // Several threads on one node (TAU OpenCL): one node declaring a CPU per thread.
 TEST(RealTraceToParaverHeader, TauThreadsOnOneNodeEachHaveACpu) {

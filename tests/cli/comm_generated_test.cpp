@@ -120,16 +120,19 @@ TEST_P(SelfMessages, WorldRankMatrixSurvivesTheFormat) {
   expectSameMatrices(trace, format, dir);
 }
 
+// "wavefront_tau": a parameter name of a (kernel, format) case.
+std::string kernelFormatName(
+    const ::testing::TestParamInfo<std::tuple<Kernel, const char*>>& info) {
+  std::string name = std::string(std::get<0>(info.param).name) + "_" + std::get<1>(info.param);
+  for (char& c : name)
+    if (c == '-') c = '_';
+  return name;
+}
+
 INSTANTIATE_TEST_SUITE_P(KernelsAndFormats, SelfMessages,
                          ::testing::Combine(::testing::ValuesIn(kKernels),
                                             ::testing::ValuesIn(kFormats)),
-                         [](const auto& info) {
-                           std::string name = std::string(std::get<0>(info.param).name) + "_" +
-                                              std::get<1>(info.param);
-                           for (char& c : name)
-                             if (c == '-') c = '_';
-                           return name;
-                         });
+                         kernelFormatName);
 
 TEST(SelfMessagesLoops, LoopsNameTheRankItself) {
   for (const Kernel& k : kKernels) {
@@ -154,12 +157,6 @@ TEST_P(SplitCommsFormats, WorldRankMatrixSurvivesTheFormat) {
 INSTANTIATE_TEST_SUITE_P(KernelsAndFormats, SplitCommsFormats,
                          ::testing::Combine(::testing::ValuesIn(kKernels),
                                             ::testing::ValuesIn(kFormats)),
-                         [](const auto& info) {
-                           std::string name = std::string(std::get<0>(info.param).name) + "_" +
-                                              std::get<1>(info.param);
-                           for (char& c : name)
-                             if (c == '-') c = '_';
-                           return name;
-                         });
+                         kernelFormatName);
 
 }  // namespace

@@ -1,5 +1,7 @@
 // Acceptance on the real traces: every trace read through the registry, written as .mtf,
 // read back: the same definitions and exactly the same events (every field, attribute).
+#include "tests/data/real_traces.hpp"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -49,18 +51,10 @@ TEST_P(RealTrace, RoundTripsThroughMtfBinaryExactly) {
   EXPECT_LE(f.dagNodes, f.treeNodes);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Traces, RealTrace,
-    ::testing::Values("otf2/pipit-ping-pong/traces.otf2", "otf2/pipit-ping-pong-papi/traces.otf2",
-                      "otf2/sst-macro-mpi/traces.otf2", "otf2/fastotf2-mi300/traces.otf2",
-                      "paraver/paraver-kernel-qsort/qsort_beo3.prv",
-                      "paraver/profet-lulesh/lulesh_4+4_with_uncores_sockets1+2.chop_5it.prv",
-                      "tau/opencl-l5", "tau/opencl-l9"),
-    [](const ::testing::TestParamInfo<std::string>& info) {
-      std::string name = std::to_string(info.index);
-      for (char c : info.param) name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
-      return name;
-    });
+INSTANTIATE_TEST_SUITE_P(Traces, RealTrace, ::testing::ValuesIn(mtf::test::realTraces()),
+                         [](const ::testing::TestParamInfo<std::string>& info) {
+                           return mtf::test::traceTestName(info.index, info.param);
+                         });
 
 }  // namespace
 }  // namespace mtf::mtfbin
