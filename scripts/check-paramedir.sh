@@ -81,15 +81,20 @@ done
 for prv in "$root"/tests/data/paraver/*/*.prv; do
   check "paraver/$(basename "$(dirname "$prv")")" "$prv"
 done
-for spec in "ring 8" "wavefront 16" "halo 9" "butterfly 8" "master-worker 6"; do
-  read -r kernel ranks <<< "$spec"
-  trace=$work/gen-$kernel-$ranks.otf2
-  "$gen" "$kernel" --ranks "$ranks" -o "$trace" > /dev/null 2>&1 || { echo "mtf-gen $spec failed" >&2; failures=$((failures + 1)); continue; }
-  check "gen/$kernel-$ranks (otf2)" "$trace"
-  if "$mtf" -q convert "$trace" --to tau -o "$work/gen-$kernel-$ranks.tau" --force 2> /dev/null; then
-    check "gen/$kernel-$ranks (tau)" "$work/gen-$kernel-$ranks.tau"
+# Each kernel plain, and with its messages on sub-communicators and to itself on
+# MPI_COMM_SELF (partners named by their rank in the communicator).
+for spec in "ring 8" "wavefront 16" "halo 9" "butterfly 8" "master-worker 6" \
+            "ring 8 --split-comms --self-messages" "wavefront 16 --split-comms --self-messages"; do
+  read -r kernel ranks options <<< "$spec"
+  name=$kernel-$ranks${options:+-comms}
+  trace=$work/gen-$name.otf2
+  # shellcheck disable=SC2086  # options holds several words
+  "$gen" "$kernel" --ranks "$ranks" $options -o "$trace" > /dev/null 2>&1 || { echo "mtf-gen $spec failed" >&2; failures=$((failures + 1)); continue; }
+  check "gen/$name (otf2)" "$trace"
+  if "$mtf" -q convert "$trace" --to tau -o "$work/gen-$name.tau" --force 2> /dev/null; then
+    check "gen/$name (tau)" "$work/gen-$name.tau"
   else
-    echo "gen/$kernel-$ranks: conversion to TAU failed" >&2
+    echo "gen/$name: conversion to TAU failed" >&2
     failures=$((failures + 1))
   fi
 done
