@@ -7,6 +7,10 @@
 // tag) in FIFO order and the pair becomes one communication record. Sends and receives
 // waiting for their partner are kept in memory (one small entry each): with input that
 // comes location after location, that is every message of the locations read so far.
+//
+// Collectives: MpiCollectiveBegin/End become Extrae's global OP pairs on "2:" lines at
+// their own times, their communicators "c:" lines of the header (collectives.hpp,
+// collective_comms.hpp); those read from type-4 records are written back as type-4 records.
 #pragma once
 
 #include <deque>
