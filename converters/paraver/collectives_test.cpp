@@ -108,6 +108,7 @@ TEST(ParaverCollectives, ReaderRebuildsTheWrittenCollectives) {
   std::vector<Event> ends;
   for (const Event& e : back.events)
     if (e.kind == EventKind::MpiCollectiveEnd) ends.push_back(e);
+  ASSERT_EQ(ends.size(), 8u);
   std::stable_sort(ends.begin(), ends.end(),
                    [](const Event& a, const Event& b) { return a.location < b.location; });
   // Location 2: bcast (root 2, sent 64), allreduce on {0, 2} (rank 1 there), alltoall on self.
@@ -133,6 +134,10 @@ TEST(ParaverCollectives, MtfTraceRoundTripsByteIdentical) {
   TempDir dir;
   CollectiveTrace trace;
   trace.writeTo(dir.file("a.prv"));
+  const auto written = testing::sortedRecords(dir.file("a.prv"));
+  EXPECT_EQ(std::count_if(written.begin(), written.end(),
+                          [](const std::string& l) { return l.find(":59000002:") != l.npos; }),
+            8);
   {
     ParaverReader reader(dir.file("a.prv"), {});
     ParaverWriter writer(dir.file("b.prv"), {});
