@@ -158,6 +158,23 @@ TEST(ParaverCollectives, MtfTraceRoundTripsByteIdentical) {
   }
 }
 
+// A communicator Paraver cannot name: reported with its count, the pairs read back Generic.
+TEST(ParaverCollectives, UnnamedCommunicatorIsReportedNotSilent) {
+  TempDir dir;
+  CollectiveTrace trace;
+  trace.add(EventKind::MpiCollectiveBegin, 0, 400, {});
+  trace.add(EventKind::MpiCollectiveEnd, 0, 401, {kAllreduce, 999, kNoRoot, 8, 8});
+  const LossReport losses = trace.writeTo(dir.file("c.prv"));
+  ASSERT_EQ(losses.size(), 1u);
+  EXPECT_EQ(losses.begin()->second, 1u);
+  EXPECT_EQ(losses.begin()->first.rfind("MpiCollectiveEnd events ", 0), 0u);
+  ParaverReader reader(dir.file("c.prv"), {});
+  CollectSink back;
+  reader.read(back);
+  EXPECT_EQ(back.count(EventKind::MpiCollectiveEnd), 8u);
+  EXPECT_EQ(back.count(EventKind::Generic), 4u);  // op, send size, recv size, comm 0
+}
+
 // Extrae's own global OP pairs (lulesh) stay Generic events; only mtf's .pcf mark and the
 // exact form of the pairs make collectives.
 TEST(ParaverCollectives, ExtraePairsStayGeneric) {
