@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "converters/paraver/collective_comms.hpp"
+#include "converters/paraver/collectives.hpp"
 #include "converters/paraver/extrae.hpp"
 #include "converters/paraver/fields.hpp"
 #include "model/mpi_ranks.hpp"
@@ -77,8 +79,7 @@ void defineCommunicators(const Header& h, DefinitionBuilder& b, ModelMapping& m)
       ranks.push_back(global);
     }
     if (!valid || m.communicators.count({appl, id})) continue;
-    m.communicators[{appl, id}] =
-        defineMpiComm(b, "comm " + std::to_string(appl) + ":" + std::to_string(id), ranks, m.world);
+    m.communicators[{appl, id}] = defineMpiComm(b, communicatorName(appl, id), ranks, m.world);
   }
 }
 
@@ -132,6 +133,7 @@ void buildDefinitions(const ParaverInputs& in, Definitions& defs, ModelMapping& 
   defineLocations(h, in.row, b, m.world);
   defineCommunicators(h, b, m);
   if (in.pcf) defineRegionsAndMetrics(*in.pcf, defs, b, m);
+  m.mtfCollectives = in.pcf && marksMtfCollectives(*in.pcf);
   Ref attribute = 0;
   m.cpuAttribute = defineAttribute(defs, b, attribute++, kCpuAttribute, kTypeUint64);
   m.newLineAttribute = defineAttribute(defs, b, attribute++, kNewLineAttribute, kTypeUint8);

@@ -39,6 +39,8 @@ struct ModelMapping {
   Ref logicalRecvAttribute = kUndefinedRef;
   Ref globalOpAttribute = kUndefinedRef;
   Ref commIdAttribute = kUndefinedRef;
+  // The .pcf is mtf's (collectives.hpp): its collective pairs become MpiCollective events.
+  bool mtfCollectives = false;
 
   Ref regionOf(uint64_t type, int64_t value) const {
     const auto it = regions.find({type, value});

@@ -177,8 +177,12 @@ std::map<std::string, uint64_t> ParaverReader::inputRecords() const {
       {"global operation records", counts_.globalOps},
       {"communicator lines", counts_.communicatorLines},
       {"comment lines", counts_.comments},
-      {"model events (states + pairs + 2 x communications + 2 x global ops)",
+      {"model events (states + pairs - collective pairs + collective ends + 2 x communications + "
+       "2 x global ops)",
        counts_.modelEvents()},
+      {"collective ends rebuilt from mtf's global OP pairs (MpiCollectiveEnd)",
+       counts_.collectiveEnds},
+      {"global OP pairs of those collective ends", counts_.collectivePairs},
       {"call exits with no open call (kept as Generic events)", counts_.unopenedLeaves},
       {"call values the .pcf does not name (kept as Generic events)", counts_.unnamedValues},
       {"records out of time order (moved, true time in attribute paraver:time)", counts_.delayed}};

@@ -6,7 +6,10 @@
 //   event record            -> 1 event per type:value pair (Enter, Leave, Metric or Generic)
 //   communication record    -> 2 events: MpiSend on the sender, MpiRecv on the receiver
 //   global operation (4:)   -> 2 events: MpiCollectiveBegin + MpiCollectiveEnd
-// so events = states + pairs + 2 * communications + 2 * global operations.
+//   in a trace mtf wrote (collectives.hpp): the 4 or 5 pairs of a collective's end
+//                           -> 1 event: MpiCollectiveEnd
+// so events = states + pairs - collective pairs + collective ends + 2 * communications
+//           + 2 * global operations.
 #pragma once
 
 #include <map>
@@ -27,6 +30,8 @@ struct RecordCounts {
   uint64_t eventPairs = 0;
   uint64_t communications = 0;
   uint64_t globalOps = 0;
+  uint64_t collectiveEnds = 0;   // MpiCollectiveEnd rebuilt from mtf's pairs
+  uint64_t collectivePairs = 0;  // the pairs they took
   uint64_t communicatorLines = 0;
   uint64_t comments = 0;
   uint64_t skipped = 0;         // bad records skipped in lenient mode
@@ -38,7 +43,10 @@ struct RecordCounts {
   std::map<std::string, std::pair<uint64_t, uint64_t>> skippedByProblem;
   // Records read (and kept) that paraver-kernel would skip.
   RefusalTally kernelRefusals;
-  uint64_t modelEvents() const { return states + eventPairs + 2 * communications + 2 * globalOps; }
+  uint64_t modelEvents() const {
+    return states + eventPairs - collectivePairs + collectiveEnds + 2 * communications +
+           2 * globalOps;
+  }
 };
 
 class ParaverReader : public TraceSource {

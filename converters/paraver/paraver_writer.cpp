@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 
+#include "converters/paraver/collectives.hpp"
 #include "converters/paraver/extrae.hpp"
 #include "converters/paraver/output_file.hpp"
 #include "util/error.hpp"
@@ -57,6 +58,7 @@ void ParaverWriter::begin(const Definitions& defs) {
   layout_ = std::make_unique<WriterLayout>(defs);
   ranks_ = std::make_unique<RankMap>(defs);
   sorter_ = std::make_unique<RecordSorter>(prvPath_, kSortMemory);
+  comms_ = std::make_unique<CommunicatorIds>(defs, *ranks_, *layout_);
   uint64_t places = 0;
   for (const LocationView& l : defs.locations())
     places = std::max(places, layout_->placeOf(l.id)->slot);
@@ -103,6 +105,13 @@ void ParaverWriter::event(const Event& e) {
     state.stateSince = c.time;
   }
   state.lastTime = std::max(state.lastTime, c.time);
+  dispatch(c);
+}
+
+// Pairs join the location's open "2:" line; other records close it first.
+void ParaverWriter::dispatch(const Context& c) {
+  const Event& e = c.e;
+  uint64_t op = 0;
   switch (e.kind) {
     case EventKind::Enter:
     case EventKind::Leave:
@@ -114,22 +123,53 @@ void ParaverWriter::event(const Event& e) {
       scratch_.clear();
       appendSigned(scratch_, asSigned(e.fields[1]));
       return addPair(c, e.fields[0], scratch_);
+    case EventKind::MpiCollectiveBegin:
+      return collectiveBeginEvent(c);
+    case EventKind::MpiCollectiveEnd:
+      if (!attribute(e, globalOpAttr_, op)) return collectiveEndEvent(c);
+      break;
     default:
       break;
   }
-  closeLine(state);
+  closeLine(c.state);
   if (e.kind == EventKind::State) return stateEvent(c);
   if (isSend(e.kind) || isRecv(e.kind)) return messageEvent(c, isSend(e.kind));
   otherEvent(c);
 }
 
 void ParaverWriter::otherEvent(const Context& c) {
-  uint64_t op = 0;
-  if (c.e.kind == EventKind::MpiCollectiveEnd && attribute(c.e, globalOpAttr_, op))
-    return globalOpEvent(c);
-  // A collective's begin and end add nothing to the MPI call events around them.
-  if (c.e.kind == EventKind::MpiCollectiveBegin || c.e.kind == EventKind::MpiCollectiveEnd) return;
+  if (c.e.kind == EventKind::MpiCollectiveEnd) return globalOpEvent(c);  // a type-4 record
   ++losses_[std::string(nameOf(c.e.kind)) + " events (no Paraver record)"];
+}
+
+// See collectives.hpp for the pairs. The begin of a type-4 record (it has the record's op
+// id too) is written by its end, as the whole record.
+void ParaverWriter::collectiveBeginEvent(const Context& c) {
+  uint64_t op = 0;
+  if (attribute(c.e, globalOpAttr_, op)) return;
+  wroteCollectives_ = true;
+  addPair(c, kCollectiveBeginType, "1");
+}
+
+void ParaverWriter::collectiveEndEvent(const Context& c) {
+  wroteCollectives_ = true;
+  CollectiveEnd end;
+  end.op = static_cast<uint8_t>(c.e.fields[0]);
+  end.commId = comms_->idOf(static_cast<Ref>(c.e.fields[1]), c.e.location, c.place);
+  end.root = c.e.fields[2];
+  end.sent = c.e.fields[3];
+  end.received = c.e.fields[4];
+  if (end.commId == 0)
+    ++losses_
+        ["MpiCollectiveEnd events whose communicator Paraver cannot name (written with "
+         "communicator 0, read back as Generic events)"];
+  TypeValue pairs[5];
+  const size_t count = collectiveEndPairs(end, pairs);
+  for (size_t i = 0; i < count; ++i) {
+    scratch_.clear();
+    appendSigned(scratch_, pairs[i].second);
+    addPair(c, pairs[i].first, scratch_);
+  }
 }
 
 void ParaverWriter::callEvent(const Context& c) {
@@ -325,10 +365,11 @@ void ParaverWriter::end() {
   endTime =
       std::max(endTime, layout_->convertTime(defs_->clock.globalOffset + defs_->clock.traceLength));
   OutputFile prv(prvPath_.string(), endsWith(prvPath_.string(), ".gz"));
-  prv.write(layout_->headerText(endTime));
+  prv.write(layout_->headerText(endTime, comms_->lines()));
   sorter_->drain([&prv](std::string_view line) { prv.line(line); });
   prv.close();
-  writeSmallFile(companionPath(prvPath_.string(), ".pcf"), layout_->pcfText(genericTypes_));
+  writeSmallFile(companionPath(prvPath_.string(), ".pcf"),
+                 layout_->pcfText(genericTypes_, wroteCollectives_));
   const std::string row = layout_->rowText();
   if (!row.empty()) writeSmallFile(companionPath(prvPath_.string(), ".row"), row);
 }

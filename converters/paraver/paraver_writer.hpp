@@ -7,6 +7,10 @@
 // tag) in FIFO order and the pair becomes one communication record. Sends and receives
 // waiting for their partner are kept in memory (one small entry each): with input that
 // comes location after location, that is every message of the locations read so far.
+//
+// Collectives: MpiCollectiveBegin/End become Extrae's global OP pairs on "2:" lines at
+// their own times, their communicators "c:" lines of the header (collectives.hpp,
+// collective_comms.hpp); those read from type-4 records are written back as type-4 records.
 #pragma once
 
 #include <deque>
@@ -14,6 +18,7 @@
 #include <memory>
 #include <unordered_map>
 
+#include "converters/paraver/collective_comms.hpp"
 #include "converters/paraver/record_sorter.hpp"
 #include "converters/paraver/writer_layout.hpp"
 #include "model/mpi_ranks.hpp"
@@ -73,10 +78,13 @@ class ParaverWriter : public TraceSink {
     uint64_t cpu;
   };
 
+  void dispatch(const Context& c);
   void callEvent(const Context& c);
   void metricEvent(const Context& c);
   void messageEvent(const Context& c, bool send);
   void globalOpEvent(const Context& c);
+  void collectiveBeginEvent(const Context& c);
+  void collectiveEndEvent(const Context& c);
   void otherEvent(const Context& c);
   void stateEvent(const Context& c);
   void addPair(const Context& c, uint64_t type, std::string_view value);
@@ -93,6 +101,8 @@ class ParaverWriter : public TraceSink {
   std::unique_ptr<WriterLayout> layout_;
   std::unique_ptr<RankMap> ranks_;
   std::unique_ptr<RecordSorter> sorter_;
+  std::unique_ptr<CommunicatorIds> comms_;
+  bool wroteCollectives_ = false;      // the .pcf then labels the collective pairs
   std::vector<LocationState> states_;  // by place position (slot - 1)
   std::unordered_map<MessageKey, MessageQueues, MessageKeyHash> messages_;
   std::map<uint64_t, bool> genericTypes_;

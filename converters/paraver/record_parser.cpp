@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "converters/paraver/collectives.hpp"
 #include "converters/paraver/extrae.hpp"
 #include "util/error.hpp"
 
@@ -121,8 +122,8 @@ const char* RecordParser::eventRecord(FieldCursor& c) {
   LocationState& state = locations_[p.location];
   flushPending(state, time);
   bool first = true;
-  for (const auto& [type, value] : pairs_) {
-    pairEvent(p.location, time, type, value);
+  for (size_t next = 0; next < pairs_.size();) {
+    next += pairEvents(p, time, next);
     addCpu(p.cpu, p.location);
     // Two lines of the same thread at the same time stay two lines.
     if (first && state.lastWasPair && state.lastPairTime == time)
@@ -131,6 +132,34 @@ const char* RecordParser::eventRecord(FieldCursor& c) {
     emit(true);
   }
   return nullptr;
+}
+
+// Sets event_ from the pairs at `first`; returns how many it took.
+size_t RecordParser::pairEvents(const Prefix& p, Tick time, size_t first) {
+  if (mapping_.mtfCollectives)
+    if (const size_t taken = collectiveEvent(p, time, first)) return taken;
+  pairEvent(p.location, time, pairs_[first].first, pairs_[first].second);
+  return 1;
+}
+
+// mtf's own collective pairs (collectives.hpp), only in their exact form and with a
+// communicator of the header: anything else stays Generic events.
+size_t RecordParser::collectiveEvent(const Prefix& p, Tick time, size_t first) {
+  const auto [type, value] = pairs_[first];
+  if (type == kCollectiveBeginType && value == 1) {
+    event_.set(EventKind::MpiCollectiveBegin, p.location, time, {});
+    return 1;
+  }
+  CollectiveEnd end;
+  const size_t taken = matchCollectiveEnd(pairs_.data() + first, pairs_.size() - first, end);
+  if (taken == 0) return 0;
+  const auto comm = mapping_.communicators.find({p.appl, end.commId});
+  if (comm == mapping_.communicators.end()) return 0;
+  event_.set(EventKind::MpiCollectiveEnd, p.location, time,
+             {end.op, comm->second, end.root, end.sent, end.received});
+  ++counts_.collectiveEnds;
+  counts_.collectivePairs += taken;
+  return taken;
 }
 
 void RecordParser::pairEvent(LocationId location, Tick time, uint64_t type, int64_t value) {
@@ -216,6 +245,7 @@ const char* RecordParser::globalOpRecord(FieldCursor& c) {
   const Ref commRef = it == mapping_.communicators.end() ? mapping_.world : it->second;
   event_.set(EventKind::MpiCollectiveBegin, p.location, time, {});
   addCpu(p.cpu, p.location);
+  addAttribute(mapping_.globalOpAttribute, op);  // part of the record (the writer skips it)
   emit(false);
   // MPItrace's global operation ids are not OTF2's collective ops: the op field keeps the
   // low byte and the exact id and comm id ride along as attributes.

@@ -62,6 +62,8 @@ class RecordParser {
   const char* eventRecord(FieldCursor& c);
   const char* communicationRecord(FieldCursor& c);
   const char* globalOpRecord(FieldCursor& c);
+  size_t pairEvents(const Prefix& prefix, Tick time, size_t first);
+  size_t collectiveEvent(const Prefix& prefix, Tick time, size_t first);
   void pairEvent(LocationId location, Tick time, uint64_t type, int64_t value);
   void addCpu(uint64_t cpu, LocationId location);
   void addAttribute(Ref attribute, uint64_t value);

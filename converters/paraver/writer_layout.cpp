@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <ctime>
 
+#include "converters/paraver/collectives.hpp"
 #include "converters/paraver/extrae.hpp"
 #include "converters/paraver/pcf.hpp"
 #include "util/error.hpp"
@@ -252,7 +253,8 @@ Tick WriterLayout::convertTime(Tick t) const {
   return static_cast<Tick>(scaled / inputResolution_);
 }
 
-std::string WriterLayout::headerText(Tick endTime) const {
+std::string WriterLayout::headerText(Tick endTime,
+                                     const std::vector<std::string>& communicatorLines) const {
   const auto& props = defs_.info.properties;
   const auto property = [&](const char* key) {
     const auto it = props.find(key);
@@ -263,13 +265,18 @@ std::string WriterLayout::headerText(Tick endTime) const {
            property(kCommentsProperty);
   Header h = header_;
   h.endTime = endTime;
-  return formatHeader(h) + "\n";
+  h.communicatorCount = static_cast<uint32_t>(communicatorLines.size());
+  std::string out = formatHeader(h) + "\n";
+  for (const std::string& line : communicatorLines) out += line + "\n";
+  return out;
 }
 
-std::string WriterLayout::pcfText(const std::map<uint64_t, bool>& genericTypes) const {
-  if (paraverOrigin_ || defs_.info.properties.count(kPcfProperty)) {
-    const auto it = defs_.info.properties.find(kPcfProperty);
-    if (it != defs_.info.properties.end()) return it->second;
+std::string WriterLayout::pcfText(const std::map<uint64_t, bool>& genericTypes,
+                                  bool collectives) const {
+  const auto kept = defs_.info.properties.find(kPcfProperty);
+  if (kept != defs_.info.properties.end()) {
+    if (!collectives || marksMtfCollectives(kept->second)) return kept->second;
+    return kept->second + collectivePcfText() + "\n";
   }
   const char* units = outputResolution_ == 1'000'000'000 ? "NANOSEC"
                       : outputResolution_ == 1'000       ? "MILLISEC"
@@ -293,8 +300,14 @@ std::string WriterLayout::pcfText(const std::map<uint64_t, bool>& genericTypes) 
   if (!counterNames_.empty()) out += "\n\nEVENT_TYPE\n";
   for (const auto& [type, name] : counterNames_)
     out += "7    " + std::to_string(type) + "    " + name + "\n";
-  if (!genericTypes.empty()) out += "\n\nEVENT_TYPE\n";
-  for (const auto& entry : genericTypes)
+  if (collectives) out += collectivePcfText();
+  std::map<uint64_t, bool> unlabelled = genericTypes;
+  if (collectives)
+    for (uint64_t type : {kGlobalOpSendSizeType, kGlobalOpRecvSizeType, kGlobalOpRootType,
+                          kGlobalOpCommType, kCollectiveBeginType, kCollectiveOpType})
+      unlabelled.erase(type);
+  if (!unlabelled.empty()) out += "\n\nEVENT_TYPE\n";
+  for (const auto& entry : unlabelled)
     out += "0    " + std::to_string(entry.first) + "    Event type " + std::to_string(entry.first) +
            "\n";
   return out + "\n";

@@ -70,8 +70,11 @@ class WriterLayout {
   uint64_t outputResolution() const { return outputResolution_; }
 
   // The texts to write; `endTime` (in output ticks) is used for a header made here.
-  std::string headerText(Tick endTime) const;  // header line + communicator/comment lines
-  std::string pcfText(const std::map<uint64_t, bool>& genericTypes) const;
+  // Header line + communicator/comment lines; `communicatorLines` (collective_comms.hpp)
+  // for a header made here.
+  std::string headerText(Tick endTime, const std::vector<std::string>& communicatorLines) const;
+  // `collectives`: label the pairs of collectives.hpp (added to a kept .pcf without them).
+  std::string pcfText(const std::map<uint64_t, bool>& genericTypes, bool collectives) const;
   std::string rowText() const;
 
  private:

@@ -61,7 +61,12 @@ std::string classOf(const std::string& kind) {
 std::set<std::string> classesHeldBy(const std::string& format) {
   const std::set<std::string> common = {"Enter", "Leave", "messages sent", "messages received",
                                         "metric values"};
-  if (format == "paraver" || format == "tau") return common;
+  if (format == "tau") return common;
+  if (format == "paraver") {  // collectives as Extrae's global OP pairs
+    std::set<std::string> paraver = common;
+    paraver.insert({"MpiCollectiveBegin", "MpiCollectiveEnd"});
+    return paraver;
+  }
   return {};
 }
 
