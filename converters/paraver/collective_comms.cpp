@@ -25,15 +25,17 @@ uint64_t CommunicatorIds::keptId(Ref comm, const ThreadPlace& place) const {
   return appl == place.appl ? id : 0;
 }
 
-// The task of each rank of `comm`, in rank order; false if a rank has no place.
+// The task of each rank of `comm`, in rank order (none for COMM_SELF and unknown
+// communicators); false if a rank has no place.
 bool CommunicatorIds::memberTasks(Ref comm, std::vector<uint32_t>& tasks) const {
-  for (uint64_t rank = 0;; ++rank) {
-    const LocationId location = ranks_.locationOf(comm, rank);
-    if (location == kUndefinedId) return true;
-    const ThreadPlace* place = layout_.placeOf(location);
+  const std::vector<int64_t>* members = ranks_.members(comm);
+  if (!members) return true;
+  for (int64_t worldRank : *members) {
+    const ThreadPlace* place = layout_.placeOf(ranks_.locationOfWorldRank(worldRank));
     if (!place) return false;
     tasks.push_back(place->task);
   }
+  return true;
 }
 
 uint64_t CommunicatorIds::idOf(Ref comm, LocationId location, const ThreadPlace& place) {

@@ -118,16 +118,16 @@ TEST(ParaverCollectives, ReaderRebuildsTheWrittenCollectives) {
   EXPECT_EQ(bcast.fields[2], 2u);
   EXPECT_EQ(bcast.fields[3], 64u);
   EXPECT_EQ(bcast.fields[4], 64u);
-  EXPECT_EQ(ranks.locationOf(static_cast<Ref>(bcast.fields[1]), 2), 2u);
+  EXPECT_EQ(ranks.locationOf(static_cast<Ref>(bcast.fields[1]), 2, 2), 2u);
   const Event& allreduce = ends[6];
   EXPECT_EQ(allreduce.fields[0], kAllreduce);
   EXPECT_EQ(allreduce.fields[2], kNoRoot);
   EXPECT_EQ(ranks.rankIn(static_cast<Ref>(allreduce.fields[1]), 2), 1);
-  EXPECT_EQ(ranks.locationOf(static_cast<Ref>(allreduce.fields[1]), 0), 0u);
+  EXPECT_EQ(ranks.locationOf(static_cast<Ref>(allreduce.fields[1]), 0, 2), 0u);
   const Event& alltoall = ends[7];
   EXPECT_EQ(alltoall.fields[0], 8u);
   EXPECT_EQ(alltoall.fields[3], 4u);
-  EXPECT_EQ(ranks.locationOf(static_cast<Ref>(alltoall.fields[1]), 0), 2u);
+  EXPECT_EQ(ranks.locationOf(static_cast<Ref>(alltoall.fields[1]), 0, 2), 2u);
 }
 
 TEST(ParaverCollectives, MtfTraceRoundTripsByteIdentical) {
