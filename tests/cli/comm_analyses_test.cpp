@@ -15,28 +15,27 @@ namespace {
 
 const std::string kSst = std::string(MTF_DATA_DIR) + "/otf2/sst-macro-mpi/traces.otf2";
 
-TEST(CommAnalyses, LoopsNameEveryPartnerByItsWorldRank) {
+// Every (sender, receiver) pair of the trace appears in the loop programs `mtf loops`
+// prints for `input`, no other.
+void expectLoopsNameTheTracePairs(const std::string& input) {
   const SidedMatrices truth = otf2Matrices(kSst);
-  const CommandResult r = run(mtfProgram() + " -q loops " + kSst, false);
+  const CommandResult r = run(mtfProgram() + " -q loops " + input, false);
   ASSERT_EQ(r.status, 0) << r.output;
   RankPairs sends, receives;
   loopPairs(r.output, sends, receives);
-  // Every (sender, receiver) pair of the trace appears in the loop programs, no other.
   EXPECT_EQ(sends, pairsOf(truth.sends));
   EXPECT_EQ(receives, pairsOf(truth.receives));
 }
 
+TEST(CommAnalyses, LoopsNameEveryPartnerByItsWorldRank) {
+  expectLoopsNameTheTracePairs(kSst);
+}
+
 // The loops an .mtf archive stores (found while compacting) name the same partners.
 TEST(CommAnalyses, StoredLoopsOfTheArchiveNameEveryPartnerByItsWorldRank) {
-  const SidedMatrices truth = otf2Matrices(kSst);
   const std::string archive = freshTempDir("comm-loops") + "/sst.mtf";
   ASSERT_EQ(run(mtfProgram() + " -q convert " + kSst + " -o " + archive).status, 0);
-  const CommandResult r = run(mtfProgram() + " -q loops " + archive, false);
-  ASSERT_EQ(r.status, 0) << r.output;
-  RankPairs sends, receives;
-  loopPairs(r.output, sends, receives);
-  EXPECT_EQ(sends, pairsOf(truth.sends));
-  EXPECT_EQ(receives, pairsOf(truth.receives));
+  expectLoopsNameTheTracePairs(archive);
 }
 
 // "S9" / "R3" symbols of the repeating patterns: partner of the member's rank.
