@@ -5,9 +5,12 @@
 //
 // Mapping (docs: README "Chrome / Perfetto"):
 // - a location group (process) is a pid, a location a tid; their names are "M" events;
-// - a call (Enter .. Leave) is one complete "X" event written at its Leave (so the file
-//   never depends on how the reader interleaves locations); calls still open at the end
-//   are "B" events, leaves without an enter "E" events;
+// - a call (Enter .. Leave) is one complete "X" event written at its Leave; calls still
+//   open at the end are "B" events, leaves without an enter "E" events. Not B/E pairs for
+//   every call, although they need no per-location stack: Chrome DevTools' trace engine
+//   pairs B with E through ONE stack for the whole file, so the B/E of locations that a
+//   reader interleaves (Paraver by time, OTF2 in batches) would pair across threads;
+//   X events are independent of the file's order;
 // - a message end is a zero-length "X" event of category "message" plus a flow event
 //   ("s" at the send, "f" with "bp":"e" at the receive) whose id both ends derive alike
 //   (message_flows.hpp). The "f" events are spooled to a file beside the output and

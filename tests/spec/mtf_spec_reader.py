@@ -113,6 +113,8 @@ class Archive:
         self.index = self.decode_index(self.chunk(index_offset, 7))
 
     def chunk(self, offset, expected_kind):
+        if offset < 16 or offset + 24 > len(self.data) - 32:
+            raise Bad("chunk offset %d out of range" % offset)
         kind = self.data[offset]
         crc, stored, raw = struct.unpack_from("<IQQ", self.data, offset + 4)
         body = self.data[offset + 24:offset + 24 + stored]

@@ -107,6 +107,7 @@ TEST(SpecReader, DecodesGeneratedAndRealArchives) {
           "/wf.mtf");
   ASSERT_EQ(gen.status, 0) << gen.output;
   expectReaderAgrees(dir + "/wf.mtf");
+  expectReaderAgrees(kSource + "/tests/golden/archives/gen-wavefront-4.v1.mtf");  // coding 1
   for (const char* trace : {"tau/opencl-l9", "otf2/pipit-ping-pong-papi/traces.otf2",
                             "paraver/paraver-kernel-qsort/qsort_beo3.prv"}) {
     const std::string out = dir + "/real.mtf";
