@@ -77,7 +77,7 @@ TEST(SpecExample, KindTablesAreTheModels) {
 
 // The Python reader's output against `mtf dump` of the same archive.
 void expectReaderAgrees(const std::string& archive) {
-  const CommandResult python = run("/usr/bin/python3 " + kSource +
+  const CommandResult python = run("/usr/bin/python3 -B " + kSource +
                                    "/tests/spec/mtf_spec_reader.py '" + archive + "' " + kDoc);
   ASSERT_EQ(python.status, 0) << python.output.substr(0, 2000);
   const CommandResult dump = run(mtfProgram() + " dump '" + archive + "'", false);
