@@ -180,6 +180,9 @@ void ChromeWriter::appendFields(std::string& out, const Event& e) {
       appendName(out, defs_->string(v));
     } else if (spec.type == FieldType::Ref && spec.refKind == "region") {
       out += regionNames(static_cast<Ref>(v)).name;
+    } else if (const DefRecord* comm =
+                   spec.refKind == "comm" ? defs_->find(DefKind::Comm, v) : nullptr) {
+      appendName(out, defs_->string(comm->fields[1]));
     } else {
       appendInt(out, v);
     }

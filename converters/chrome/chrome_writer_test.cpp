@@ -131,6 +131,7 @@ TEST(ChromeWriter, WritesEveryRecordKindOfAHandMadeTrace) {
   EXPECT_DOUBLE_EQ(calls["user/main@0"]["ts"].get<double>(), 0.001);
   EXPECT_DOUBLE_EQ(calls["user/main@0"]["dur"].get<double>(), 0.999);
   EXPECT_EQ(calls["collective/MPI_Allreduce@0"]["args"]["received"], 16);
+  EXPECT_EQ(calls["collective/MPI_Allreduce@0"]["args"]["comm"], "MPI_COMM_WORLD");
   EXPECT_DOUBLE_EQ(calls["collective/MPI_Allreduce@0"]["dur"].get<double>(), 0.1);
   EXPECT_EQ(calls["message/MpiSend@0"]["args"]["receiver"], 1);
   EXPECT_EQ(calls["message/MpiRecv@1"]["args"]["sender"], 0);
