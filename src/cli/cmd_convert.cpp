@@ -98,16 +98,17 @@ void setupConvert(CLI::App& app, const GlobalOptions& global) {
   CLI::App* cmd = app.add_subcommand(
       "convert",
       "Convert a trace. The input format is found by content; the output format by the\n"
-      "output's name (.otf2, .prv, .prv.gz, .mtf, .mtf.xml) or --to.");
+      "output's name (.otf2, .prv, .prv.gz, .mtf, .mtf.xml, .json, .json.gz) or --to.");
   cmd->add_option("INPUT", o->input, "Input trace")->required();
   cmd->add_option("-o,--output", o->output, "Output path")->required();
-  cmd->add_option("--to", o->to, "Output format by name (otf2, paraver, tau, mtf, mtf-xml)");
+  cmd->add_option("--to", o->to,
+                  "Output format by name (otf2, paraver, tau, mtf, mtf-xml, chrome)");
   cmd->add_flag("--strict", o->write.strict,
                 "Refuse (exit 2, nothing written) if the output format cannot hold everything");
   cmd->add_flag("--force", o->force, "Replace an existing output");
   cmd->add_flag("--lenient", o->lenient, "Skip bad input records (reported) instead of failing");
   cmd->add_flag("--compress", o->write.compress,
-                "Compress where the format allows (Paraver .prv.gz)");
+                "Compress where the format allows (Paraver .prv.gz, Chrome .json.gz)");
   cmd->add_flag("--merged", o->write.merged, "TAU: write one merged tau.trc + tau.edf");
   cmd->add_flag("--structure-only", o->write.structureOnly, "MTF XML: leave the value arrays out");
   cmd->add_flag("--patterns", o->write.patterns, "MTF: detect and store communication patterns");

@@ -2,6 +2,7 @@
 
 #include "util/error.hpp"
 // One include and one line per format.
+#include "converters/chrome/chrome_format.hpp"
 #include "converters/mtf/binary/mtf_binary_format.hpp"
 #include "converters/mtf/xml/mtf_xml_format.hpp"
 #include "converters/otf2/otf2_format.hpp"
@@ -14,7 +15,7 @@ namespace mtf {
 
 const std::vector<FormatEntry>& formats() {
   static const std::vector<FormatEntry> all = {
-      otf2Format(), paraverFormat(), mtfBinaryFormat(), tauFormat(), mtfXmlFormat(),
+      otf2Format(), paraverFormat(), mtfBinaryFormat(), tauFormat(), mtfXmlFormat(), chromeFormat(),
   };
   return all;
 }

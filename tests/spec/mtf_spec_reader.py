@@ -1,0 +1,375 @@
+#!/usr/bin/python3
+"""A reader of MTF binary archives written from docs/mtf-format.md alone.
+
+Usage: mtf_spec_reader.py ARCHIVE.mtf [DOC.md]
+
+Decodes the archive following the document (section numbers in the comments) and prints
+its definitions and events in the text form of `mtf dump`, so that the two can be
+compared line for line. The kind tables (appendices A and B) are read from the document
+itself. Standard library only.
+"""
+
+import re
+import struct
+import sys
+import zlib
+
+from mtf_spec_columns import decode_chunk
+from mtf_spec_common import MASK, UNDEFINED_REF, Bad, Reader, signed64, unzigzag
+
+
+# ---------------------------------------------------------------- appendices A and B
+def kind_tables(doc_path):
+    text = open(doc_path, encoding="utf-8").read()
+
+    def table(tag):
+        block = re.search(r"```" + tag + r"\n(.*?)```", text, re.S).group(1)
+        kinds = []
+        for line in block.strip("\n").split("\n"):
+            parts = line.split()
+            fields = []
+            for spec in parts[2:]:
+                name, ftype = spec.split(":")
+                fields.append((name.lstrip("*"), ftype, name.startswith("*")))
+            assert int(parts[0]) == len(kinds)
+            kinds.append((parts[1], fields))
+        return kinds
+
+    return table("mtf-event-kinds"), table("mtf-definition-kinds")
+
+
+# ---------------------------------------------------------------- section 3: file layout
+MAGIC = b"\x89MTF\r\n\x1a\n"
+END_MAGIC = b"MTF-END\n"
+KIND_NAMES = {1: "Columns", 2: "Definitions", 3: "Signatures", 4: "Nodes", 5: "Locations",
+              6: "Annotations", 7: "Index"}
+
+
+class Archive:
+    def __init__(self, data):
+        self.data = data
+        if len(data) < 48 or data[:8] != MAGIC:
+            raise Bad("not an MTF archive")
+        self.version = struct.unpack_from("<I", data, 8)[0]
+        if self.version not in (1, 2):
+            raise Bad("archive version %d is not supported" % self.version)
+        trailer = data[-32:]
+        if trailer[24:] != END_MAGIC:
+            raise Bad("end magic missing")
+        index_offset, size, _version, crc = struct.unpack_from("<QQII", trailer)
+        if zlib.crc32(trailer[:20]) != crc or size != len(data):
+            raise Bad("bad trailer")
+        self.index = self.decode_index(self.chunk(index_offset, 7))
+
+    def chunk(self, offset, expected_kind):
+        if offset < 16 or offset + 24 > len(self.data) - 32:
+            raise Bad("chunk offset %d out of range" % offset)
+        kind = self.data[offset]
+        crc, stored, raw = struct.unpack_from("<IQQ", self.data, offset + 4)
+        body = self.data[offset + 24:offset + 24 + stored]
+        if kind != expected_kind or len(body) != stored or zlib.crc32(body) != crc:
+            raise Bad("chunk at %d: wrong kind, size or CRC" % offset)
+        if kind == 1:
+            return body
+        content = zlib.decompress(body)
+        if len(content) != raw:
+            raise Bad("chunk at %d: inflates to %d bytes, not %d" % (offset, len(content), raw))
+        return content
+
+    # section 4
+    @staticmethod
+    def decode_index(content):
+        r = Reader(content)
+        entries = []
+        for _ in range(r.varint()):
+            e = {"kind": r.byte(), "offset": r.varint(), "stored": r.varint()}
+            if e["kind"] not in KIND_NAMES:
+                raise Bad("index: unknown chunk kind %d" % e["kind"])
+            if e["kind"] == 1:
+                for key in ("location", "first_event", "events", "first_time", "last_time",
+                            "min_time", "max_time"):
+                    e[key] = r.varint()
+            entries.append(e)
+        return entries
+
+    def structure(self, kind):
+        found = [e for e in self.index if e["kind"] == kind]
+        if len(found) != 1:
+            raise Bad("index: %d %s chunks" % (len(found), KIND_NAMES[kind]))
+        return self.chunk(found[0]["offset"], kind)
+
+
+# ---------------------------------------------------------------- section 5: definitions
+class Definitions:
+    def __init__(self, content, def_kinds):
+        r = Reader(content)
+        self.resolution, self.offset, self.length, self.realtime = (r.varint() for _ in range(4))
+        self.format, self.creator, self.version = (r.string() for _ in range(3))
+        self.properties = [(r.string(), r.string()) for _ in range(r.varint())]
+        self.records = []
+        for _ in range(r.varint()):
+            kind = r.varint()
+            fields = [r.varint() for _ in range(r.varint())]
+            text = r.string()
+            self.records.append((kind, fields, text))
+        if not r.at_end():
+            raise Bad("bytes after the last definition")
+        self.kinds = def_kinds
+        self.by_self = {}
+        for kind, fields, text in self.records:
+            name, specs = def_kinds[kind]
+            if specs and specs[0][0] == "self" and fields:
+                self.by_self[(name, fields[0])] = (fields, text)
+
+    def find(self, kind_name, self_id):
+        return self.by_self.get((kind_name, self_id))
+
+    def string(self, ref):
+        found = self.find("String", ref)
+        return found[1] if found else b""
+
+    def field(self, kind_name, self_id, field_name):
+        found = self.find(kind_name, self_id)
+        if not found:
+            return None
+        specs = self.kinds[[k[0] for k in self.kinds].index(kind_name)][1]
+        names = [s[0] for s in specs]
+        i = names.index(field_name)
+        return found[0][i] if i < len(found[0]) else None
+
+    def group_members(self, group_ref):
+        found = self.find("Group", group_ref)
+        return found[0][6:] if found else []
+
+    # section 6: own ranks
+    def rank_map(self):
+        world = []
+        for kind, fields, _ in self.records:
+            if self.kinds[kind][0] == "Group" and fields[2] == 4 and fields[3] == 4:
+                world = fields[6:]
+        self.world_rank = {loc: i for i, loc in enumerate(world)}
+        self.world_size = len(world)
+
+    def own_rank(self, comm, location):
+        world = self.world_rank.get(location)
+        if world is None:
+            return None
+        group = self.field("Comm", comm, "group")
+        if group is None or self.find("Group", group) is None:
+            return None
+        gtype = self.field("Group", group, "type")
+        if gtype == 6:
+            return 0
+        if gtype != 5:
+            return None
+        for i, member in enumerate(self.group_members(group)):
+            if member < self.world_size and member == world:
+                return i
+        return None
+
+
+# ---------------------------------------------------------------- section 6: signatures
+def structural(kind_name, field):
+    name, ftype, _ = field
+    if kind_name == "Generic" and name == "type":
+        return True
+    if ftype in ("u64", "i64", "f64"):
+        return False
+    if ftype == "u32":
+        return name not in ("order", "generation", "unwind")
+    return True  # u8, rank and every reference
+
+
+def decode_signatures(content, event_kinds):
+    r = Reader(content)
+    sigs = []
+    for _ in range(r.varint()):
+        kind = r.varint()
+        fields = [r.varint() for _ in range(r.varint())]
+        attributes = [(r.varint(), r.byte()) for _ in range(r.varint())]
+        sigs.append(Signature(kind, fields, attributes, event_kinds))
+    if not r.at_end():
+        raise Bad("bytes after the last signature")
+    return sigs
+
+
+class Signature:
+    def __init__(self, kind, fields, attributes, event_kinds):
+        self.kind, self.fields, self.attributes = kind, fields, attributes
+        self.name, specs = event_kinds[kind]
+        fixed = [f for f in specs if not f[2]]
+        group = [f for f in specs if f[2]]
+        repeats = 0
+        if group:  # the repetition count is the last fixed field, structural
+            fixed_structural = sum(structural(self.name, f) for f in fixed)
+            repeats = fields[fixed_structural - 1]
+        self.layout = fixed + group * repeats  # every field of the event, in order
+        self.is_structural = [structural(self.name, f) for f in self.layout]
+        if sum(self.is_structural) != len(fields):
+            raise Bad("signature of %s with a wrong field count" % self.name)
+        self.value_count = len(self.layout) - len(fields) + len(attributes)
+
+
+# ---------------------------------------------------------------- section 7: nodes
+CALL, LEAVES, SEQUENCE = 0, (1, 2, 3), 4
+
+
+def decode_nodes(content):
+    r = Reader(content)
+    nodes = []
+    for _ in range(r.varint()):
+        node = {"kind": r.byte(), "sig": r.optional_id(), "leave": r.optional_id(),
+                "events": r.varint()}
+        node["edges"] = [(r.varint(), r.varint(), r.byte()) for _ in range(r.varint())]
+        if any(child >= len(nodes) for child, _, _ in node["edges"]):
+            raise Bad("a child does not precede its parent")
+        nodes.append(node)
+    if not r.at_end():
+        raise Bad("bytes after the last node")
+    return nodes
+
+
+# ---------------------------------------------------------------- section 8: locations
+def decode_annotations(r):
+    return [(r.string(), r.take(r.varint())) for _ in range(r.varint())]
+
+
+def decode_locations(content):
+    r = Reader(content)
+    locations = []
+    for _ in range(r.varint()):
+        locations.append({"id": r.varint(), "root": r.optional_id(), "events": r.varint(),
+                          "annotations": decode_annotations(r)})
+    if not r.at_end():
+        raise Bad("bytes after the last location")
+    return locations
+
+
+# ---------------------------------------------------------------- section 9.1: expansion
+def expand(nodes, node_id):
+    node = nodes[node_id]
+    if node["kind"] == CALL:
+        yield node["sig"], ("enter", node["sig"])
+    elif node["kind"] in LEAVES:
+        yield node["sig"], ("node", node_id)
+        return
+    for child, repetitions, _type in node["edges"]:
+        for _ in range(repetitions):
+            yield from expand(nodes, child)
+    if node["kind"] == CALL and node["leave"] is not None:
+        yield node["leave"], ("node", node_id)
+
+
+# ---------------------------------------------------------------- section 9.3: joining
+def join(sig, values, location, defs):
+    values = iter(values)
+    structural_fields = iter(sig.fields)
+    fields = [next(structural_fields) if s else next(values) for s in sig.is_structural]
+    names = [f[0] for f in sig.layout]
+    if "comm" in names:
+        own = defs.own_rank(fields[names.index("comm")], location)
+        if own is not None:
+            for i, f in enumerate(sig.layout):
+                if f[1] == "rank":
+                    fields[i] = (unzigzag(fields[i]) + own) & MASK
+    attributes = [(ref, atype, next(values)) for ref, atype in sig.attributes]
+    return fields, attributes
+
+
+# ---------------------------------------------------------------- printing as `mtf dump`
+def ref_name(defs, ref_kind, value):
+    if ref_kind == "string":
+        return defs.string(value)
+    if ref_kind == "region":
+        found = defs.find("Region", value)
+        return defs.string(found[0][1]) if found else b""
+    kinds = {"comm": "Comm", "param": "Parameter", "group": "Group", "attribute": "Attribute"}
+    if ref_kind in kinds:
+        found = defs.find(kinds[ref_kind], value)
+        if found and len(found[0]) > 1:
+            return defs.string(found[0][1])
+    return b""
+
+
+def format_value(defs, name, ftype, value):
+    if name == "self":
+        return str(value)
+    if ftype == "i64":
+        return str(signed64(value))
+    if ftype == "f64":
+        return "%.17g" % struct.unpack("<d", struct.pack("<Q", value))[0]
+    if ftype in ("u8", "u32", "u64", "rank", "any"):
+        return str(value)
+    if ftype != "loc" and value == UNDEFINED_REF:
+        return "undef"
+    name_bytes = ref_name(defs, ftype, value)
+    return str(value) + ('("%s")' % name_bytes.decode("utf-8", "replace") if name_bytes else "")
+
+
+def format_fields(defs, specs, fields):
+    fixed = [f for f in specs if not f[2]]
+    group = [f for f in specs if f[2]]
+    out = ""
+    for i, value in enumerate(fields):
+        if i < len(fixed) or not group:
+            spec = (fixed + group)[min(i, len(specs) - 1)]
+        else:
+            spec = group[(i - len(fixed)) % len(group)]
+        out += " %s=%s" % (spec[0], format_value(defs, spec[0], spec[1], value))
+    return out
+
+
+def print_definitions(defs):
+    print("# format " + defs.format.decode("utf-8", "replace"))
+    print("ClockProperties resolution=%d offset=%d length=%d" % (defs.resolution, defs.offset,
+                                                                 defs.length))
+    for kind, fields, text in defs.records:
+        name, specs = defs.kinds[kind]
+        line = name + format_fields(defs, specs, fields)
+        if name == "String":
+            escaped = text.decode("utf-8", "replace").replace("\\", "\\\\").replace('"', '\\"')
+            line += ' text="%s"' % escaped.replace("\n", "\\n")
+        print(line)
+    print("# events")
+
+
+def main():
+    path = sys.argv[1]
+    doc = sys.argv[2] if len(sys.argv) > 2 else __file__.rsplit("/tests/", 1)[0] + \
+        "/docs/mtf-format.md"
+    event_kinds, def_kinds = kind_tables(doc)
+    archive = Archive(open(path, "rb").read())
+    defs = Definitions(archive.structure(2), def_kinds)
+    defs.rank_map()
+    sigs = decode_signatures(archive.structure(3), event_kinds)
+    nodes = decode_nodes(archive.structure(4))
+    locations = decode_locations(archive.structure(5))
+    decode_annotations(Reader(archive.structure(6)))
+    print_definitions(defs)
+    for index, location in enumerate(locations):
+        steps = expand(nodes, location["root"])
+        chunks = [e for e in archive.index if e["kind"] == 1 and e["location"] == index]
+        expected = 0
+        for entry in chunks:
+            if entry["first_event"] != expected:
+                raise Bad("column chunks do not cover the events in order")
+            expected += entry["events"]
+            encoded = archive.chunk(entry["offset"], 1)
+            for sig_id, time, values in decode_chunk(encoded, entry, steps, sigs):
+                sig = sigs[sig_id]
+                fields, attributes = join(sig, values, location["id"], defs)
+                line = "L%d %d %s" % (location["id"], time, sig.name)
+                if fields:
+                    line += format_fields(defs, event_kinds[sig.kind][1], fields)
+                if attributes:
+                    line += " |" + "".join(" attr%d:%d=%d" % a for a in attributes)
+                print(line)
+        if expected != location["events"]:
+            raise Bad("columns hold %d events, the DAG %d" % (expected, location["events"]))
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    except Bad as problem:
+        sys.exit("mtf_spec_reader: %s" % problem)
