@@ -24,17 +24,25 @@ if [ ${#targets[@]} -eq 0 ]; then
   for f in tests/fuzz/fuzz_*.cpp; do targets+=("$(basename "$f" .cpp)"); done
 fi
 MODE=${MTF_FUZZ_MODE:-asan}
+# build_targets DIR: builds the fuzz targets quietly, showing the build's output if it fails.
+build_targets() {
+  local log
+  log=$(mktemp)
+  cmake --build "$1" -j "$(nproc)" --target "${targets[@]}" >"$log" 2>&1 ||
+    { cat "$log"; rm -f "$log"; echo "fuzz.sh: building $1 failed" >&2; exit 1; }
+  rm -f "$log"
+}
 RUNS=${MTF_FUZZ_RUNS:--1}
 CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DMTF_FUZZ=ON -DMTF_SANITIZE=ON -DMTF_TESTS=OFF >/dev/null
-cmake --build build-fuzz -j "$(nproc)" --target "${targets[@]}" >/dev/null
+build_targets build-fuzz
 build=build-fuzz
 if [ "$MODE" = fast ]; then
   build=build-fuzz-fast
   CC=clang CXX=clang++ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
     -DMTF_FUZZ=ON -DMTF_TESTS=OFF -DCMAKE_CXX_FLAGS="-g -fsanitize=undefined \
     -fno-sanitize-recover=undefined" -DCMAKE_EXE_LINKER_FLAGS=-fsanitize=undefined >/dev/null
-  cmake --build "$build" -j "$(nproc)" --target "${targets[@]}" >/dev/null
+  build_targets "$build"
 fi
 
 # extra_corpus TARGET DIR: real-trace inputs in the target's layout (see tests/fuzz/fuzz_*.cpp).
