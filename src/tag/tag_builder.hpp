@@ -1,0 +1,93 @@
+// The TAG stage: a TraceSink that builds every process's Task Activity Graph in one pass
+// over the events (seed 004, sections 2.1-2.3). Memory is the graph plus, per location,
+// the open call stack and the open non-blocking requests, plus the run-length coded
+// queues of messages and collective calls waiting for their partner.
+//
+// Choices where the seed leaves room (also in README.md):
+// - A communication activity is one MPI call: an Enter/Leave pair of a region whose
+//   paradigm is MPI (every one, also MPI_Init or MPI_Comm_rank, also one entered inside
+//   another MPI call). An MPI event outside any MPI call (some Paraver and TAU traces) is
+//   an activity of its own, of zero duration, named by its kind (MpiSend, MpiRecv,
+//   MpiIsend, MpiIrecv, MpiIrecvRequest, MpiIsendComplete, MpiCollectiveEnd,
+//   NonBlockingCollectiveRequest, NonBlockingCollectiveComplete).
+// - Its node is its call path (the names of the open regions, outermost first, ending
+//   with the MPI call) on its location; the node's profile is the call's duration.
+// - A process edge joins each activity to the next one that starts on the same location;
+//   its time is the computation between them: the next start minus the latest end of the
+//   activities before it (zero when it starts inside another MPI call).
+// - Marker nodes START and END stand for the location's first and last event.
+// - A Leave of a region that is not the innermost open one closes the inner ones too
+//   (calls never left); a Leave of a region that is not open is ignored. Calls still open
+//   at the end close at the location's last event.
+// - Completion edges: from the call that started a request (MpiIsend, MpiIrecvRequest,
+//   NonBlockingCollectiveRequest) to the call that completed it; their time is the
+//   request's lifetime (completion event minus start event).
+// - Loop entry/exit markers are not built (see README.md).
+#pragma once
+
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+#include "model/mpi_ranks.hpp"
+#include "model/trace_stream.hpp"
+#include "tag/activity_graph.hpp"
+#include "tag/collective_matcher.hpp"
+#include "tag/message_matcher.hpp"
+
+namespace mtf::tag {
+
+// Told each activity of each location as it starts, in the location's order (causal paths).
+class ActivityObserver {
+ public:
+  virtual ~ActivityObserver() = default;
+  virtual void activity(LocationId location, int64_t worldRank, PathId path, Tick start) = 0;
+};
+
+class TagBuilder : public TraceSink {
+ public:
+  explicit TagBuilder(ActivityObserver* observer = nullptr);
+  void setObserver(ActivityObserver* observer) { observer_ = observer; }
+  ~TagBuilder() override;
+
+  void begin(const Definitions& defs) override;
+  void event(const Event& e) override;
+  void end() override;
+
+  // The graph (complete after end()).
+  const ActivityGraph& graph() const { return graph_; }
+  ActivityGraph& graph() { return graph_; }
+
+ private:
+  struct LocationState;
+  LocationState& stateOf(LocationId location);
+  LocationState& createState(LocationId location);
+  void enter(LocationState& s, Ref region, Tick time);
+  void leave(LocationState& s, Ref region, Tick time);
+  void popFrame(LocationState& s, Tick time);
+  NodeId startActivity(LocationState& s, PathId path, NodeKind kind, Tick time);
+  void endActivity(LocationState& s, NodeId node, Tick start, Tick end);
+  NodeId nodeOf(LocationState& s, PathId path, NodeKind kind);
+  void mpiEvent(LocationState& s, const Event& e);
+  void pointToPoint(LocationState& s, const Event& e, NodeId node);
+  void requestStarted(LocationState& s, uint64_t request, NodeId node, Tick time);
+  void requestCompleted(LocationState& s, uint64_t request, NodeId node, Tick time);
+  void finishLocation(LocationState& s);
+
+  ActivityObserver* observer_;
+  ActivityGraph graph_;
+  Definitions defs_;
+  std::unique_ptr<RankMap> ranks_;
+  std::unique_ptr<MessageMatcher> messages_;
+  std::unique_ptr<CollectiveMatcher> collectives_;
+  std::vector<LabelId> regionLabel_;  // region ref -> label of its name
+  std::vector<bool> mpiRegion_;       // region ref -> paradigm is MPI
+  std::vector<LabelId> kindLabel_;    // event kind -> label of its name
+  PathId startPath_ = 0;
+  PathId endPath_ = 0;
+  std::unordered_map<LocationId, std::unique_ptr<LocationState>> states_;
+  std::vector<LocationState*> order_;  // locations in the order they first appeared
+  LocationState* last_ = nullptr;
+};
+
+}  // namespace mtf::tag
