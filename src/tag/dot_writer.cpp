@@ -1,6 +1,7 @@
 // Graphviz DOT output of a PTAG: boxes for communication activities, ellipses for markers;
 // process edges solid, message edges dashed blue, collective edges dotted green,
-// completion edges dotted grey. Labels carry the name, ranks, count and total time.
+// completion edges dotted grey. Labels carry the name, ranks, count and total time; the
+// GraphML attributes (kind, count, total_ns, ranks, location, bytes) are DOT attributes too.
 #include <cstdio>
 #include <map>
 #include <string>
@@ -54,7 +55,13 @@ void writeDotNode(std::ostream& out, const ActivityGraph& graph, const PtagNode&
   if (node.kind == NodeKind::Communication)
     out << "\\n"
         << node.profile.count << "x, " << timeText(ticksToNs(node.profile.total, graph.resolution));
-  out << "\", tooltip=\"" << dotText(graph.paths.text(node.path)) << "\"];\n";
+  out << "\", tooltip=\"" << dotText(graph.paths.text(node.path)) << "\"";
+  // The GraphML attributes too, for tools that read DOT (networkx through pydot).
+  out << ", kind=\"" << nameOf(node.kind) << "\", count=" << node.profile.count
+      << ", total_ns=" << ticksToNs(node.profile.total, graph.resolution);
+  if (!node.ranks.empty()) out << ", ranks=\"" << rankRanges(node.ranks) << "\"";
+  if (node.location) out << ", location=" << *node.location;
+  out << "];\n";
 }
 
 void writeDotEdge(std::ostream& out, const ActivityGraph& graph, const PtagEdge& edge) {
@@ -63,7 +70,9 @@ void writeDotEdge(std::ostream& out, const ActivityGraph& graph, const PtagEdge&
   if (edge.kind == EdgeKind::Process || edge.kind == EdgeKind::Completion)
     out << ", " << timeText(ticksToNs(edge.data.profile.total, graph.resolution));
   if (edge.kind == EdgeKind::Message) out << ", " << edge.data.bytes << " B";
-  out << "\"];\n";
+  out << "\", kind=\"" << nameOf(edge.kind) << "\", count=" << edge.data.occurrences();
+  if (edge.kind == EdgeKind::Message) out << ", bytes=" << edge.data.bytes;
+  out << "];\n";
 }
 
 }  // namespace
@@ -71,18 +80,19 @@ void writeDotEdge(std::ostream& out, const ActivityGraph& graph, const PtagEdge&
 void writeDot(std::ostream& out, const ActivityGraph& graph, const Ptag& ptag,
               const GraphWriteOptions& options) {
   out << "digraph ptag {\n  node [fontsize=10];\n  edge [fontsize=8];\n";
-  if (options.perProcess) {  // one cluster per location
+  for (size_t i = 0; i < ptag.nodes.size(); ++i) writeDotNode(out, graph, ptag.nodes[i], i);
+  if (options.perProcess) {
+    // One cluster per location, naming its nodes (declared above with their attributes,
+    // where every DOT reader finds them).
     std::map<LocationId, std::vector<size_t>> clusters;
     for (size_t i = 0; i < ptag.nodes.size(); ++i)
       clusters[ptag.nodes[i].location.value_or(0)].push_back(i);
     for (const auto& [location, nodes] : clusters) {
       out << "  subgraph cluster_" << location << " {\n    label=\"location " << location
-          << "\";\n";
-      for (size_t i : nodes) writeDotNode(out, graph, ptag.nodes[i], i);
-      out << "  }\n";
+          << "\";\n   ";
+      for (size_t i : nodes) out << " n" << i << ";";
+      out << "\n  }\n";
     }
-  } else {
-    for (size_t i = 0; i < ptag.nodes.size(); ++i) writeDotNode(out, graph, ptag.nodes[i], i);
   }
   for (const PtagEdge& e : ptag.edges) writeDotEdge(out, graph, e);
   out << "}\n";

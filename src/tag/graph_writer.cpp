@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <map>
+#include <set>
 #include <string>
 
 namespace mtf::tag {
@@ -88,22 +89,38 @@ void profileData(std::ostream& out, const std::string& p, const Profile& profile
   data(out, (p + "total_ns").c_str(), std::to_string(ticksToNs(profile.total, resolution)));
   data(out, (p + "min_ns").c_str(), std::to_string(ticksToNs(profile.minOrZero(), resolution)));
   data(out, (p + "max_ns").c_str(), std::to_string(ticksToNs(profile.max, resolution)));
-  data(out, (p + "stddev_ns").c_str(), stddevText(ticksToNsReal(profile.stddevTicks(), resolution)));
+  data(out, (p + "stddev_ns").c_str(),
+       stddevText(ticksToNsReal(profile.stddevTicks(), resolution)));
+}
+
+void nodeNaming(std::ostream& out, const ActivityGraph& graph, const PtagNode& node,
+                const char* kind) {
+  data(out, "n_name", xmlText(graph.paths.leaf(node.path)));
+  data(out, "n_callpath", xmlText(graph.paths.text(node.path)));
+  data(out, "n_kind", kind);
+  data(out, "n_ranks", rankRanges(node.ranks));
+  if (node.location) data(out, "n_location", std::to_string(*node.location));
 }
 
 void writeNode(std::ostream& out, const ActivityGraph& graph, const PtagNode& node, size_t index) {
   out << "    <node id=\"n" << index << "\">\n";
-  data(out, "n_name", xmlText(graph.paths.leaf(node.path)));
-  data(out, "n_callpath", xmlText(graph.paths.text(node.path)));
-  data(out, "n_kind", nameOf(node.kind));
-  data(out, "n_ranks", rankRanges(node.ranks));
-  if (node.location) data(out, "n_location", std::to_string(*node.location));
+  nodeNaming(out, graph, node, nameOf(node.kind));
   profileData(out, "n_", node.profile, graph.resolution);
   out << "    </node>\n";
 }
 
-void writeEdge(std::ostream& out, const ActivityGraph& graph, const PtagEdge& edge) {
-  out << "    <edge source=\"n" << edge.from << "\" target=\"n" << edge.to << "\">\n";
+// Per process: another process's node that an incoming edge comes from, without profile.
+void writeRemoteNode(std::ostream& out, const ActivityGraph& graph, const PtagNode& node,
+                     size_t index) {
+  out << "    <node id=\"r" << index << "\">\n";
+  nodeNaming(out, graph, node, "remote");
+  out << "    </node>\n";
+}
+
+void writeEdge(std::ostream& out, const ActivityGraph& graph, const PtagEdge& edge,
+               bool remoteSource = false) {
+  out << "    <edge source=\"" << (remoteSource ? 'r' : 'n') << edge.from << "\" target=\"n"
+      << edge.to << "\">\n";
   data(out, "e_kind", nameOf(edge.kind));
   if (edge.kind == EdgeKind::Process || edge.kind == EdgeKind::Completion) {
     profileData(out, "e_", edge.data.profile, graph.resolution);
@@ -159,7 +176,14 @@ void writeGraphml(std::ostream& out, const ActivityGraph& graph, const Ptag& pta
       out << "  <graph id=\"tag" << location << "\" edgedefault=\"directed\">\n";
       graphData(out, graph);
       for (size_t i : process.nodes) writeNode(out, graph, ptag.nodes[i], i);
-      for (size_t i : process.edges) writeEdge(out, graph, ptag.edges[i]);
+      std::set<size_t> remote;
+      for (size_t i : process.edges) {
+        const size_t from = ptag.edges[i].from;
+        if (ptag.nodes[from].location != location && remote.insert(from).second)
+          writeRemoteNode(out, graph, ptag.nodes[from], from);
+      }
+      for (size_t i : process.edges)
+        writeEdge(out, graph, ptag.edges[i], remote.count(ptag.edges[i].from) > 0);
       out << "  </graph>\n";
     }
   }

@@ -12,8 +12,9 @@ namespace mtf::tag {
 struct GraphWriteOptions {
   // One <graph> per location (its TAG: its nodes, the edges into them) instead of one
   // graph for the whole program. A message or collective edge sits in the receiver's
-  // graph and names the sender's node by its document-wide id (seed 004 section 2.2: the
-  // receive node stores its incoming message edge).
+  // graph (seed 004 section 2.2: the receive node stores its incoming message edge); as
+  // GraphML edges only join nodes of their own graph, the sender's node appears there as
+  // a node of kind "remote" (id r<n> for the sender's n<n>, no profile).
   bool perProcess = false;
 };
 

@@ -54,7 +54,10 @@ TEST(GraphWriter, PerProcessWritesOneGraphPerLocation) {
   std::ostringstream out;
   writeGraphml(out, g, buildPtag(g, false), {true});
   EXPECT_EQ(occurrences(out.str(), "<graph "), 2u);
-  EXPECT_EQ(occurrences(out.str(), "<node "), 8u);
+  EXPECT_EQ(occurrences(out.str(), "<node id=\"n"), 8u);
+  // Each process receives one message: its sender's node appears once as a remote node.
+  EXPECT_EQ(occurrences(out.str(), "<data key=\"n_kind\">remote</data>"), 2u);
+  EXPECT_EQ(occurrences(out.str(), "<edge source=\"r"), 2u);
 }
 
 TEST(GraphWriter, NamesAreEscaped) {

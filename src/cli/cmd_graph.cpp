@@ -1,0 +1,133 @@
+// mtf graph TRACE -o OUT.graphml: the program's Parallel Task Activity Graph (seed 004) as
+// GraphML or Graphviz DOT; --paths FROM TO prints the causal paths between two activities.
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <optional>
+
+#include "cli/command.hpp"
+#include "cli/common.hpp"
+#include "tag/causal_paths.hpp"
+#include "tag/graph_writer.hpp"
+#include "tag/ptag.hpp"
+#include "tag/tag_builder.hpp"
+#include "util/error.hpp"
+#include "util/safe_output.hpp"
+
+namespace mtf::cli {
+namespace {
+
+struct GraphOptions {
+  std::string trace;
+  std::string output;
+  bool perProcess = false;
+  bool foldRanks = false;
+  bool dot = false;
+  bool force = false;
+  bool lenient = false;
+  std::vector<std::string> paths;  // FROM TO
+};
+
+void writeGraph(const GraphOptions& o, const tag::ActivityGraph& graph, bool quiet) {
+  if (samePath(o.trace, o.output)) throw UsageError(o.output + ": the output is the input");
+  const tag::Ptag ptag = tag::buildPtag(graph, o.foldRanks);
+  SafeOutput out(o.output, o.force);
+  {
+    std::ofstream file(out.stagingPath(), std::ios::binary);
+    if (!file) throw IoError(o.output, "cannot create the file");
+    const tag::GraphWriteOptions options{o.perProcess};
+    if (o.dot)
+      tag::writeDot(file, graph, ptag, options);
+    else
+      tag::writeGraphml(file, graph, ptag, options);
+    file.flush();
+    if (!file) throw IoError(o.output, "write failed");
+  }
+  out.commit();
+  if (!quiet)
+    std::fprintf(stderr, "mtf: %zu nodes, %zu edges written to %s\n", ptag.nodes.size(),
+                 ptag.edges.size(), o.output.c_str());
+}
+
+// "a x3" for a run of equal consecutive steps.
+void printSteps(const tag::CallPaths& names, const std::vector<tag::PathId>& steps) {
+  for (size_t i = 0; i < steps.size();) {
+    size_t j = i;
+    while (j < steps.size() && steps[j] == steps[i]) ++j;
+    std::cout << "  " << names.text(steps[i]);
+    if (j - i > 1) std::cout << " x" << (j - i);
+    std::cout << '\n';
+    i = j;
+  }
+}
+
+void printPaths(const GraphOptions& o, const tag::CausalPaths& found,
+                const tag::ActivityGraph& graph) {
+  const std::vector<tag::CausalPath> paths = found.results();
+  uint64_t total = 0;
+  for (const tag::CausalPath& p : paths) total += p.count;
+  std::cout << "causal paths from " << o.paths[0] << " to " << o.paths[1] << ": " << paths.size()
+            << " distinct, " << total << " in all";
+  if (found.unfinished()) std::cout << ", " << found.unfinished() << " not finished";
+  if (found.tooLong()) std::cout << ", " << found.tooLong() << " too long (dropped)";
+  std::cout << '\n';
+  for (size_t i = 0; i < paths.size(); ++i) {
+    const tag::CausalPath& p = paths[i];
+    std::cout << "path " << (i + 1) << ": count " << p.count << ", total "
+              << decimalSeconds(p.totalTicks, graph.resolution) << " s, " << p.steps.size()
+              << " activities";
+    if (!p.ranks.empty()) std::cout << ", ranks " << tag::rankRanges(p.ranks);
+    std::cout << '\n';
+    printSteps(graph.paths, p.steps);
+  }
+  std::cout.flush();
+  if (!std::cout) throw IoError("<stdout>", "write failed");
+}
+
+void runGraph(const GraphOptions& o, const GlobalOptions& global) {
+  if (o.output.empty() && o.paths.empty())
+    throw UsageError("graph: give -o OUT or --paths FROM TO");
+  if (o.perProcess && o.foldRanks)
+    throw UsageError("--per-process and --fold-ranks exclude each other");
+  auto source = openInput(o.trace, o.lenient);
+  tag::TagBuilder builder;
+  std::optional<tag::CausalPaths> paths;
+  if (!o.paths.empty()) {
+    paths.emplace(builder.graph().paths, o.paths[0], o.paths[1]);
+    builder.setObserver(&*paths);
+  }
+  source->read(builder);
+  if (paths && !paths->fromSeen())
+    throw InputError(o.trace, "", "no activity named '" + o.paths[0] + "'");
+  if (!o.output.empty()) writeGraph(o, builder.graph(), global.quiet);
+  if (paths) printPaths(o, *paths, builder.graph());
+}
+
+void setupGraph(CLI::App& app, const GlobalOptions& global) {
+  auto opts = std::make_shared<GraphOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "graph",
+      "Build the Task Activity Graph of each process (MPI calls by call path as nodes,\n"
+      "the computation between them as edges, with count/total/min/max/stddev of time),\n"
+      "join them by message, collective and completion edges into the program's PTAG,\n"
+      "and write it as GraphML (or DOT). --paths FROM TO prints the distinct sequences\n"
+      "of activities each process ran from FROM to TO (names or call paths; START and\n"
+      "END are the markers of a process's first and last event).");
+  cmd->add_option("TRACE", opts->trace, "Trace to analyse (any readable format)")->required();
+  cmd->add_option("-o,--output", opts->output, "GraphML (or with --dot: Graphviz) file");
+  cmd->add_flag("--per-process", opts->perProcess,
+                "One graph per process (its TAG) instead of one for the program");
+  cmd->add_flag("--fold-ranks", opts->foldRanks,
+                "One node per call path over all ranks, with a 'ranks' attribute");
+  cmd->add_flag("--dot", opts->dot, "Write Graphviz DOT instead of GraphML");
+  cmd->add_option("--paths", opts->paths, "FROM TO: causal paths between two activities")
+      ->expected(2);
+  cmd->add_flag("--force", opts->force, "Replace an existing output");
+  cmd->add_flag("--lenient", opts->lenient, "Skip bad records instead of failing");
+  cmd->callback([opts, &global] { runGraph(*opts, global); });
+}
+
+MTF_COMMAND(75, "graph", setupGraph);
+
+}  // namespace
+}  // namespace mtf::cli
