@@ -18,8 +18,10 @@ LabelId CallPaths::label(std::string_view text) {
 
 PathId CallPaths::child(PathId parent, LabelId label) {
   const uint64_t key = (uint64_t{parent} << 32) | label;
+  if (const PathId* path = recent_.find(key)) return *path;
   const auto [it, inserted] = children_.try_emplace(key, static_cast<PathId>(entries_.size()));
   if (inserted) entries_.push_back({parent, label});
+  recent_.put(key, it->second);
   return it->second;
 }
 

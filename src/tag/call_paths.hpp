@@ -9,6 +9,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "tag/recent.hpp"
+
 namespace mtf::tag {
 
 using PathId = uint32_t;
@@ -36,6 +38,7 @@ class CallPaths {
   std::unordered_map<std::string, LabelId> labelIds_;
   std::vector<Entry> entries_;
   std::unordered_map<uint64_t, PathId> children_;  // (parent << 32 | label) -> path
+  Recent<uint64_t, PathId> recent_;
 };
 
 }  // namespace mtf::tag

@@ -24,20 +24,35 @@ MessageMatcher::Run MessageMatcher::popOne(std::deque<Run>& queue) {
   return front;
 }
 
-void MessageMatcher::send(const Channel& channel, NodeId node, uint64_t bytes) {
+MessageMatcher::Queues& MessageMatcher::queuesOf(const Channel& channel) {
+  if (Queues* const* q = recentChannels_.find(channel)) return **q;
   Queues& q = channels_[channel];
+  recentChannels_.put(channel, &q);
+  return q;
+}
+
+EdgeData& MessageMatcher::edge(NodeId from, NodeId to) {
+  const uint64_t key = uint64_t{from} << 32 | to;
+  if (EdgeData* const* e = recentEdges_.find(key)) return **e;
+  EdgeData& e = graph_.edge(from, to, EdgeKind::Message);
+  recentEdges_.put(key, &e);
+  return e;
+}
+
+void MessageMatcher::send(const Channel& channel, NodeId node, uint64_t bytes) {
+  Queues& q = queuesOf(channel);
   if (q.receives.empty()) return push(q.sends, node, bytes);
   const Run receive = popOne(q.receives);
-  EdgeData& edge = graph_.edge(node, receive.node, EdgeKind::Message);
+  EdgeData& edge = this->edge(node, receive.node);
   ++edge.count;
   edge.bytes += bytes;  // the size the sender sent
 }
 
 void MessageMatcher::receive(const Channel& channel, NodeId node, uint64_t bytes) {
-  Queues& q = channels_[channel];
+  Queues& q = queuesOf(channel);
   if (q.sends.empty()) return push(q.receives, node, bytes);
   const Run send = popOne(q.sends);
-  EdgeData& edge = graph_.edge(send.node, node, EdgeKind::Message);
+  EdgeData& edge = this->edge(send.node, node);
   ++edge.count;
   edge.bytes += send.bytes;
 }

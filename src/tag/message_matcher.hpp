@@ -13,6 +13,7 @@
 #include <unordered_map>
 
 #include "tag/activity_graph.hpp"
+#include "tag/recent.hpp"
 
 namespace mtf::tag {
 
@@ -48,10 +49,14 @@ class MessageMatcher {
     size_t operator()(const Channel& c) const;
   };
   static void push(std::deque<Run>& queue, NodeId node, uint64_t bytes);
+  Queues& queuesOf(const Channel& channel);
+  EdgeData& edge(NodeId from, NodeId to);
   static Run popOne(std::deque<Run>& queue);
 
   ActivityGraph& graph_;
-  std::unordered_map<Channel, Queues, ChannelHash> channels_;
+  std::unordered_map<Channel, Queues, ChannelHash> channels_;  // node-based: stable addresses
+  Recent<Channel, Queues*> recentChannels_;
+  Recent<uint64_t, EdgeData*> recentEdges_;  // (from << 32 | to) of message edges
 };
 
 }  // namespace mtf::tag

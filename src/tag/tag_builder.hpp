@@ -34,6 +34,7 @@
 #include "tag/activity_graph.hpp"
 #include "tag/collective_matcher.hpp"
 #include "tag/message_matcher.hpp"
+#include "tag/recent.hpp"
 
 namespace mtf::tag {
 
@@ -52,6 +53,9 @@ class TagBuilder : public TraceSink {
 
   void begin(const Definitions& defs) override;
   void event(const Event& e) override;
+  // Batches let a reader that reads on two lanes (OTF2) do so while this stage works on
+  // the batches already read (the default events() walks each batch in order).
+  bool prefersBatches() const override { return true; }
   void end() override;
 
   // The graph (complete after end()).
@@ -73,6 +77,7 @@ class TagBuilder : public TraceSink {
   void requestStarted(LocationState& s, uint64_t request, NodeId node, Tick time);
   void requestCompleted(LocationState& s, uint64_t request, NodeId node, Tick time);
   void finishLocation(LocationState& s);
+  EdgeData& processEdge(NodeId from, NodeId to);
 
   ActivityObserver* observer_;
   ActivityGraph graph_;
@@ -88,6 +93,7 @@ class TagBuilder : public TraceSink {
   std::unordered_map<LocationId, std::unique_ptr<LocationState>> states_;
   std::vector<LocationState*> order_;  // locations in the order they first appeared
   LocationState* last_ = nullptr;
+  Recent<uint64_t, EdgeData*> recentProcessEdges_;  // (from << 32 | to)
 };
 
 }  // namespace mtf::tag
