@@ -49,7 +49,11 @@ const char* edgeStyle(EdgeKind kind) {
 void writeDotNode(std::ostream& out, const ActivityGraph& graph, const PtagNode& node,
                   size_t index) {
   out << "    n" << index << " [shape=" << (node.kind == NodeKind::Marker ? "ellipse" : "box")
-      << ", label=\"" << dotText(graph.paths.leaf(node.path));
+      << ", label=\"";
+  // The caller too: one MPI call made from several places is several nodes.
+  if (const PathId parent = graph.paths.parent(node.path); parent != CallPaths::kRoot)
+    out << dotText(graph.paths.leaf(parent)) << "/\\n";
+  out << dotText(graph.paths.leaf(node.path));
   if (!node.ranks.empty()) out << "\\nranks " << rankRanges(node.ranks);
   if (node.location) out << "\\nlocation " << *node.location;
   if (node.kind == NodeKind::Communication)
