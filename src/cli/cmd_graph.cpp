@@ -1,5 +1,6 @@
 // mtf graph TRACE -o OUT.graphml: the program's Parallel Task Activity Graph (seed 004) as
 // GraphML or Graphviz DOT; --paths FROM TO prints the causal paths between two activities.
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -49,15 +50,31 @@ void writeGraph(const GraphOptions& o, const tag::ActivityGraph& graph, bool qui
                  ptag.edges.size(), o.output.c_str());
 }
 
-// "a x3" for a run of equal consecutive steps.
+// How often the `period` steps at `at` repeat back to back.
+size_t repeats(const std::vector<tag::PathId>& steps, size_t at, size_t period) {
+  size_t n = 1;
+  while (
+      at + (n + 1) * period <= steps.size() &&
+      std::equal(steps.begin() + at, steps.begin() + at + period, steps.begin() + at + n * period))
+    ++n;
+  return n;
+}
+
+// One step per line; a block of up to 8 steps repeated back to back is printed once with
+// "x N" (the shortest such period first), so a loop's iterations read as one block.
 void printSteps(const tag::CallPaths& names, const std::vector<tag::PathId>& steps) {
+  constexpr size_t kMaxPeriod = 8;
   for (size_t i = 0; i < steps.size();) {
-    size_t j = i;
-    while (j < steps.size() && steps[j] == steps[i]) ++j;
-    std::cout << "  " << names.text(steps[i]);
-    if (j - i > 1) std::cout << " x" << (j - i);
-    std::cout << '\n';
-    i = j;
+    size_t period = 1, n = 1;
+    for (size_t p = 1; p <= kMaxPeriod && n == 1; ++p)
+      if (size_t r = repeats(steps, i, p); r > 1) period = p, n = r;
+    for (size_t k = 0; k < period; ++k) {
+      std::cout << "  " << (period > 1 ? (k == 0 ? "[ " : "  ") : "") << names.text(steps[i + k]);
+      if (k + 1 == period && period > 1) std::cout << " ]";
+      if (k + 1 == period && n > 1) std::cout << " x" << n;
+      std::cout << '\n';
+    }
+    i += period * n;
   }
 }
 

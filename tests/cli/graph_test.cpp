@@ -177,6 +177,11 @@ TEST(GraphPaths, AnIterationBetweenTwoAllreduces) {
   // 6 iterations per rank: 5 from one iteration's Allreduce to the next, and one from the
   // last to the final Allreduce after the loop, on each of the 4 ranks.
   EXPECT_NE(r.output.find(" 24 in all"), std::string::npos) << r.output;
+  // Ranks 1 and 2 receive and send in each of the 2 inner steps of a sweep: one block x2.
+  EXPECT_NE(r.output.find("  [ main/iteration/sweep_forward/MPI_Recv\n"
+                          "    main/iteration/sweep_forward/MPI_Send ] x2\n"),
+            std::string::npos)
+      << r.output;
 }
 
 TEST(GraphCli, UsageAndInputErrors) {
