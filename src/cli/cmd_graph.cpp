@@ -5,9 +5,14 @@
 #include <fstream>
 #include <iostream>
 #include <optional>
+#include <unordered_map>
 
 #include "cli/command.hpp"
 #include "cli/common.hpp"
+#include "converters/mtf/binary/archive.hpp"
+#include "converters/mtf/xml/mtf_xml_model.hpp"
+#include "nlr/loop_annotation.hpp"
+#include "nlr/loop_blob.hpp"
 #include "tag/causal_paths.hpp"
 #include "tag/graph_writer.hpp"
 #include "tag/ptag.hpp"
@@ -101,6 +106,29 @@ void printPaths(const GraphOptions& o, const tag::CausalPaths& found,
   if (!std::cout) throw IoError("<stdout>", "write failed");
 }
 
+// The loop nests an MTF file stores ("nlr.loops": every event, trace order), by location;
+// none for other formats (NLR's loops are known only after a location's last event, too
+// late for a one-pass stage).
+std::unordered_map<LocationId, nlr::LoopModel> storedLoops(const std::string& path) {
+  std::shared_ptr<const compaction::CompactModel> model;
+  const std::string format = detectInputFormat(path).name;
+  if (format == "mtf")
+    model = mtfbin::ArchiveReader(path).model();
+  else if (format == "mtf-xml")
+    model = std::make_shared<compaction::CompactModel>(xml::readModelXml(path).model);
+  std::unordered_map<LocationId, nlr::LoopModel> loops;
+  if (!model) return loops;
+  for (const compaction::LocationModel& location : model->locations) {
+    for (const compaction::Annotation& a : location.annotations) {
+      if (a.name != nlr::kLoopAnnotationName) continue;
+      loops[location.location] = nlr::decodeLoopModel(
+          std::string_view(reinterpret_cast<const char*>(a.data.data()), a.data.size()),
+          path + ": location " + std::to_string(location.location) + " annotation nlr.loops");
+    }
+  }
+  return loops;
+}
+
 void runGraph(const GraphOptions& o, const GlobalOptions& global) {
   if (o.output.empty() && o.paths.empty())
     throw UsageError("graph: give -o OUT or --paths FROM TO");
@@ -108,12 +136,18 @@ void runGraph(const GraphOptions& o, const GlobalOptions& global) {
     throw UsageError("--per-process and --fold-ranks exclude each other");
   auto source = openInput(o.trace, o.lenient);
   tag::TagBuilder builder;
+  builder.setLoops(storedLoops(o.trace));
   std::optional<tag::CausalPaths> paths;
   if (!o.paths.empty()) {
     paths.emplace(builder.graph().paths, o.paths[0], o.paths[1]);
     builder.setObserver(&*paths);
   }
   source->read(builder);
+  if (builder.loopMismatches() && !global.quiet)
+    std::fprintf(stderr,
+                 "mtf: warning: %s: the stored loops of %llu locations do not match their "
+                 "events; their loop markers stop there\n",
+                 o.trace.c_str(), static_cast<unsigned long long>(builder.loopMismatches()));
   if (paths && !paths->fromSeen())
     throw InputError(o.trace, "", "no activity named '" + o.paths[0] + "'");
   if (!o.output.empty()) writeGraph(o, builder.graph(), global.quiet);

@@ -51,6 +51,7 @@ struct TagBuilder::LocationState {
   uint32_t openCalls = 0;
   Tick lastTime = 0;
   std::unordered_map<uint64_t, Request> requests;
+  std::unique_ptr<LoopCursor> loops;  // null: no loop nest (or it stopped matching)
 
   PathId currentPath() const { return stack.empty() ? CallPaths::kRoot : stack.back().path; }
   NodeId innermostCall() const {
@@ -98,6 +99,8 @@ TagBuilder::LocationState& TagBuilder::createState(LocationId location) {
   auto state = std::make_unique<LocationState>();
   state->location = location;
   state->worldRank = ranks_ ? ranks_->worldRank(location) : -1;
+  if (const auto it = loops_.find(location); it != loops_.end())
+    state->loops = std::make_unique<LoopCursor>(it->second);
   LocationState& s = *state;
   states_.emplace(location, std::move(state));
   order_.push_back(&s);
@@ -114,6 +117,7 @@ void TagBuilder::event(const Event& e) {
     if (observer_) observer_->activity(s.location, s.worldRank, startPath_, e.time);
   }
   s.lastTime = std::max(s.lastTime, e.time);
+  if (s.loops) loopMarkers(s, e.time, false);
   if (e.kind == EventKind::Enter)
     enter(s, e.fields[0], e.time);
   else if (e.kind == EventKind::Leave)
@@ -262,8 +266,26 @@ void TagBuilder::requestCompleted(LocationState& s, uint64_t request, NodeId nod
   s.requests.erase(it);
 }
 
+void TagBuilder::loopMarkers(LocationState& s, Tick time, bool atEnd) {
+  crossed_.clear();
+  if (!(atEnd ? s.loops->finish(crossed_) : s.loops->next(crossed_))) {
+    ++loopMismatches_;
+    s.loops.reset();
+  }
+  for (const LoopBoundary& b : crossed_)
+    marker(s, (b.entry ? "LOOP_ENTRY " : "LOOP_EXIT ") + b.loop, time);
+}
+
+// A marker node on the call path open at `time`, as an activity of no duration.
+void TagBuilder::marker(LocationState& s, const std::string& label, Tick time) {
+  const PathId path = graph_.paths.child(s.currentPath(), graph_.paths.label(label));
+  const NodeId node = startActivity(s, path, NodeKind::Marker, time);
+  endActivity(s, node, time, time);
+}
+
 void TagBuilder::finishLocation(LocationState& s) {
   while (!s.stack.empty()) popFrame(s, s.lastTime);
+  if (s.loops) loopMarkers(s, s.lastTime, true);
   const NodeId end = nodeOf(s, endPath_, NodeKind::Marker);
   graph_.nodes[end].profile.add(0);
   const Tick computation = s.lastTime >= s.lastEnd ? s.lastTime - s.lastEnd : 0;

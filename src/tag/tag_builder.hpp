@@ -22,7 +22,10 @@
 // - Completion edges: from the call that started a request (MpiIsend, MpiIrecvRequest,
 //   NonBlockingCollectiveRequest) to the call that completed it; their time is the
 //   request's lifetime (completion event minus start event).
-// - Loop entry/exit markers are not built (see README.md).
+// - Loop markers (loop_cursor.hpp) where NLR loop nests are given (setLoops: an MTF file's
+//   stored loops): a marker node "LOOP_ENTRY L3" / "LOOP_EXIT L3" at the event that enters
+//   or follows the loop, on the call path open there; a location whose nest does not match
+//   its events loses its markers from that point (counted in loopMismatches()).
 #pragma once
 
 #include <memory>
@@ -31,8 +34,10 @@
 
 #include "model/mpi_ranks.hpp"
 #include "model/trace_stream.hpp"
+#include "nlr/loop_model.hpp"
 #include "tag/activity_graph.hpp"
 #include "tag/collective_matcher.hpp"
+#include "tag/loop_cursor.hpp"
 #include "tag/message_matcher.hpp"
 #include "tag/recent.hpp"
 
@@ -49,6 +54,10 @@ class TagBuilder : public TraceSink {
  public:
   explicit TagBuilder(ActivityObserver* observer = nullptr);
   void setObserver(ActivityObserver* observer) { observer_ = observer; }
+  // Loop nests by location (before begin()): their entries and exits become marker nodes.
+  void setLoops(std::unordered_map<LocationId, nlr::LoopModel> loops) { loops_ = std::move(loops); }
+  // Locations whose loop nest did not match their events.
+  uint64_t loopMismatches() const { return loopMismatches_; }
   ~TagBuilder() override;
 
   void begin(const Definitions& defs) override;
@@ -78,6 +87,8 @@ class TagBuilder : public TraceSink {
   void requestCompleted(LocationState& s, uint64_t request, NodeId node, Tick time);
   void finishLocation(LocationState& s);
   EdgeData& processEdge(NodeId from, NodeId to);
+  void loopMarkers(LocationState& s, Tick time, bool atEnd);
+  void marker(LocationState& s, const std::string& label, Tick time);
 
   ActivityObserver* observer_;
   ActivityGraph graph_;
@@ -94,6 +105,9 @@ class TagBuilder : public TraceSink {
   std::vector<LocationState*> order_;  // locations in the order they first appeared
   LocationState* last_ = nullptr;
   Recent<uint64_t, EdgeData*> recentProcessEdges_;  // (from << 32 | to)
+  std::unordered_map<LocationId, nlr::LoopModel> loops_;
+  std::vector<LoopBoundary> crossed_;  // scratch
+  uint64_t loopMismatches_ = 0;
 };
 
 }  // namespace mtf::tag

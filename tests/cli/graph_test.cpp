@@ -133,23 +133,26 @@ size_t nodesIn(const std::string& graphml) {
   return n;
 }
 
-// Acceptance: the folded PTAG of the 16-rank wavefront does not grow with the iterations.
+// Acceptance: the folded PTAG of the 16-rank wavefront does not grow with the iterations,
+// from OTF2 and from MTF (whose stored loops add loop markers).
 TEST(GraphFold, WavefrontNodesDoNotGrowWithIterations) {
   const std::string dir = freshTempDir("graph-fold");
-  std::vector<size_t> nodes;
-  for (const char* iterations : {"249", "2490"}) {
-    const std::string trace = dir + "/wf" + iterations + ".otf2";
-    const std::string out = dir + "/wf" + iterations + ".graphml";
-    ASSERT_EQ(run(genProgram() + " wavefront --ranks 16 --inner 2 --iterations " + iterations +
-                  " -o " + trace)
-                  .status,
-              0);
-    const CommandResult r = run(mtfProgram() + " -q graph " + trace + " --fold-ranks -o " + out);
-    ASSERT_EQ(r.status, 0) << r.output;
-    nodes.push_back(nodesIn(readFile(out)));
+  for (const std::string extension : {".otf2", ".mtf"}) {
+    std::vector<size_t> nodes;
+    for (const std::string iterations : {"249", "2490"}) {
+      const std::string trace = dir + "/wf" + iterations + extension;
+      const std::string out = dir + "/wf" + iterations + extension + ".graphml";
+      ASSERT_EQ(run(genProgram() + " wavefront --ranks 16 --inner 2 --iterations " + iterations +
+                    " -o " + trace)
+                    .status,
+                0);
+      const CommandResult r = run(mtfProgram() + " -q graph " + trace + " --fold-ranks -o " + out);
+      ASSERT_EQ(r.status, 0) << r.output;
+      nodes.push_back(nodesIn(readFile(out)));
+    }
+    EXPECT_GT(nodes[0], 2u) << extension;
+    EXPECT_EQ(nodes[0], nodes[1]) << extension;
   }
-  EXPECT_GT(nodes[0], 2u);
-  EXPECT_EQ(nodes[0], nodes[1]);
 }
 
 TEST(GraphPaths, StartToEndIsOnePathPerRankOfTheSameProgram) {
@@ -182,6 +185,37 @@ TEST(GraphPaths, AnIterationBetweenTwoAllreduces) {
                           "    main/iteration/sweep_forward/MPI_Send ] x2\n"),
             std::string::npos)
       << r.output;
+}
+
+// Loop markers from the loops an MTF file stores: the wavefront's outer loop is entered once
+// per rank, each sweep's inner loop once per iteration and rank; between a loop's entry
+// and exit, --paths gives one iteration block per rank kind.
+TEST(GraphLoops, MtfStoredLoopsBecomeMarkersAndPathBounds) {
+  const std::string dir = freshTempDir("graph-loops");
+  ASSERT_EQ(
+      run(genProgram() + " wavefront --ranks 4 --iterations 10 --inner 8 -o " + dir + "/w.mtf")
+          .status,
+      0);
+  const CommandResult made =
+      run(mtfProgram() + " graph " + dir + "/w.mtf --fold-ranks -o " + dir + "/w.graphml");
+  ASSERT_EQ(made.status, 0) << made.output;
+  EXPECT_EQ(made.output.find("warning"), std::string::npos) << made.output;
+  const std::string xml = readFile(dir + "/w.graphml");
+  for (const char* marker : {"main/LOOP_ENTRY L12</data>\n      <data key=\"n_kind\">marker"
+                             "</data>\n      <data key=\"n_ranks\">0-3</data>\n      <data "
+                             "key=\"n_count\">4<",
+                             "main/iteration/sweep_forward/LOOP_EXIT L12.2</data>\n      <data "
+                             "key=\"n_kind\">marker</data>\n      <data key=\"n_ranks\">0-3</data>"
+                             "\n      <data key=\"n_count\">40<"})
+    EXPECT_NE(xml.find(marker), std::string::npos) << marker;
+  const CommandResult paths =
+      run(mtfProgram() + " graph " + dir + "/w.mtf --paths 'LOOP_ENTRY L12.2' 'LOOP_EXIT L12.2'");
+  ASSERT_EQ(paths.status, 0) << paths.output;
+  EXPECT_NE(paths.output.find(": 3 distinct, 40 in all\n"), std::string::npos) << paths.output;
+  EXPECT_NE(paths.output.find("  [ main/iteration/sweep_forward/MPI_Recv\n"
+                              "    main/iteration/sweep_forward/MPI_Send ] x8\n"),
+            std::string::npos)
+      << paths.output;
 }
 
 TEST(GraphCli, UsageAndInputErrors) {
