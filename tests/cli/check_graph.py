@@ -1,13 +1,13 @@
 #!/usr/bin/python3
 """Checks an `mtf graph` output with networkx against the trace's own events.
 
-usage: check_graph.py DUMP GRAPH [--dot]
+usage: check_graph.py DUMP GRAPH...
 
 DUMP is `mtf dump TRACE`; from it this script counts, without mtf's graph code, each
 location's MPI calls (every Enter of a region whose paradigm is MPI, plus each MPI event
 outside any open MPI region) and the trace's point-to-point messages (send events and
-receive events). GRAPH is read with networkx (every <graph> of a GraphML file; DOT through
-pydot). Checks: the counts over message edges sum to the number of messages, and the
+receive events). Each GRAPH is read with networkx (every <graph> of a GraphML file; a
+.dot file through pydot). Checks: the counts over message edges sum to the number of messages, and the
 counts over communication nodes sum, per location (or over all when ranks are folded), to
 the MPI calls. Prints the figures; exits 1 on a mismatch.
 """
@@ -73,11 +73,8 @@ def read_graphs(path, dot):
     return list(GraphMLReader()(path=path))
 
 
-def main():
-    dump_path, graph_path = sys.argv[1], sys.argv[2]
-    dot = "--dot" in sys.argv[3:]
-    calls, sends, receives = count_events(dump_path)
-    graphs = read_graphs(graph_path, dot)
+def check(graph_path, calls, sends, receives):
+    graphs = read_graphs(graph_path, graph_path.endswith(".dot"))
     messages = 0
     node_calls = collections.Counter()
     folded = False
@@ -94,16 +91,20 @@ def main():
     if folded:
         calls = collections.Counter({-1: sum(calls.values())})
     calls = +calls  # drop zero entries
-    print(f"graphs {len(graphs)}; messages: sends {sends}, receives {receives}, "
+    print(f"{graph_path}: graphs {len(graphs)}; messages: sends {sends}, receives {receives}, "
           f"message edges {messages}; MPI calls {sum(calls.values())}, "
           f"communication nodes {sum(node_calls.values())}")
-    ok = messages == sends == receives and node_calls == calls
-    if node_calls != calls:
-        for location in sorted(set(calls) | set(node_calls)):
-            if calls[location] != node_calls[location]:
-                print(f"location {location}: {calls[location]} MPI calls, "
-                      f"{node_calls[location]} in communication nodes")
-    return 0 if ok else 1
+    for location in sorted(set(calls) | set(node_calls)):
+        if calls[location] != node_calls[location]:
+            print(f"  location {location}: {calls[location]} MPI calls, "
+                  f"{node_calls[location]} in communication nodes")
+    return messages == sends == receives and node_calls == calls
+
+
+def main():
+    calls, sends, receives = count_events(sys.argv[1])
+    results = [check(path, calls, sends, receives) for path in sys.argv[2:]]
+    return 0 if results and all(results) else 1
 
 
 if __name__ == "__main__":
