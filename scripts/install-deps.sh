@@ -10,6 +10,7 @@ PACKAGES=(
   libgtest-dev googletest
   libcli11-dev nlohmann-json3-dev
   zstd xz-utils gzip time
+  python3-networkx python3-pydot
   clang-format clang libclang-rt-14-dev
 )
 missing=()

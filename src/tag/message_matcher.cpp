@@ -1,0 +1,80 @@
+#include "tag/message_matcher.hpp"
+
+namespace mtf::tag {
+
+size_t MessageMatcher::ChannelHash::operator()(const Channel& c) const {
+  uint64_t h = static_cast<uint64_t>(c.sender) * 0x9E3779B97F4A7C15ull;
+  for (uint64_t part : {static_cast<uint64_t>(c.receiver), uint64_t{c.comm}, uint64_t{c.tag}})
+    h = (h ^ part) * 0x100000001B3ull + (h >> 29);
+  return static_cast<size_t>(h);
+}
+
+void MessageMatcher::push(std::deque<Run>& queue, NodeId node, uint64_t bytes) {
+  if (!queue.empty() && queue.back().node == node && queue.back().bytes == bytes) {
+    ++queue.back().count;
+    return;
+  }
+  queue.push_back({node, bytes, 1});
+}
+
+MessageMatcher::Run MessageMatcher::popOne(std::deque<Run>& queue) {
+  Run front = queue.front();
+  if (--queue.front().count == 0) queue.pop_front();
+  front.count = 1;
+  return front;
+}
+
+MessageMatcher::Queues& MessageMatcher::queuesOf(const Channel& channel) {
+  if (Queues* const* q = recentChannels_.find(channel)) return **q;
+  Queues& q = channels_[channel];
+  recentChannels_.put(channel, &q);
+  return q;
+}
+
+EdgeData& MessageMatcher::edge(NodeId from, NodeId to) {
+  const uint64_t key = uint64_t{from} << 32 | to;
+  if (EdgeData* const* e = recentEdges_.find(key)) return **e;
+  EdgeData& e = graph_.edge(from, to, EdgeKind::Message);
+  recentEdges_.put(key, &e);
+  return e;
+}
+
+void MessageMatcher::send(const Channel& channel, NodeId node, uint64_t bytes) {
+  Queues& q = queuesOf(channel);
+  if (q.receives.empty()) return push(q.sends, node, bytes);
+  const Run receive = popOne(q.receives);
+  EdgeData& edge = this->edge(node, receive.node);
+  ++edge.count;
+  edge.bytes += bytes;  // the size the sender sent
+}
+
+void MessageMatcher::receive(const Channel& channel, NodeId node, uint64_t bytes) {
+  Queues& q = queuesOf(channel);
+  if (q.sends.empty()) return push(q.receives, node, bytes);
+  const Run send = popOne(q.sends);
+  EdgeData& edge = this->edge(send.node, node);
+  ++edge.count;
+  edge.bytes += send.bytes;
+}
+
+uint64_t MessageMatcher::waitingSends() const {
+  uint64_t n = 0;
+  for (const auto& [channel, q] : channels_)
+    for (const Run& r : q.sends) n += r.count;
+  return n;
+}
+
+uint64_t MessageMatcher::waitingReceives() const {
+  uint64_t n = 0;
+  for (const auto& [channel, q] : channels_)
+    for (const Run& r : q.receives) n += r.count;
+  return n;
+}
+
+size_t MessageMatcher::runs() const {
+  size_t n = 0;
+  for (const auto& [channel, q] : channels_) n += q.sends.size() + q.receives.size();
+  return n;
+}
+
+}  // namespace mtf::tag

@@ -1,0 +1,62 @@
+// Joins each point-to-point send to its receive as MPI does: per channel (sender, receiver,
+// communicator, tag; ranks are WORLD ranks) the n-th send matches the n-th receive.
+// Unmatched sends (or receives, when the receiver's events come first, as with a reader
+// that delivers one location after another) wait in run-length coded queues: a run is one
+// node and one size repeated, so a loop that sends the same message N times waits as one
+// run, and memory stays the size of the graph, not the number of messages.
+// For the same reason a message edge carries its count and bytes but no time: the time of
+// a message needs each send's time until its receive is seen.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <unordered_map>
+
+#include "tag/activity_graph.hpp"
+#include "tag/recent.hpp"
+
+namespace mtf::tag {
+
+struct Channel {
+  int64_t sender = -1;
+  int64_t receiver = -1;
+  Ref comm = kUndefinedRef;
+  uint32_t tag = 0;
+  bool operator==(const Channel&) const = default;
+};
+
+class MessageMatcher {
+ public:
+  explicit MessageMatcher(ActivityGraph& graph) : graph_(graph) {}
+  void send(const Channel& channel, NodeId node, uint64_t bytes);
+  void receive(const Channel& channel, NodeId node, uint64_t bytes);
+  // Sends and receives still waiting (call at the end).
+  uint64_t waitingSends() const;
+  uint64_t waitingReceives() const;
+  size_t runs() const;  // queued runs over all channels (the matcher's memory)
+
+ private:
+  struct Run {
+    NodeId node;
+    uint64_t bytes;
+    uint64_t count;
+  };
+  struct Queues {
+    std::deque<Run> sends;
+    std::deque<Run> receives;
+  };
+  struct ChannelHash {
+    size_t operator()(const Channel& c) const;
+  };
+  static void push(std::deque<Run>& queue, NodeId node, uint64_t bytes);
+  Queues& queuesOf(const Channel& channel);
+  EdgeData& edge(NodeId from, NodeId to);
+  static Run popOne(std::deque<Run>& queue);
+
+  ActivityGraph& graph_;
+  std::unordered_map<Channel, Queues, ChannelHash> channels_;  // node-based: stable addresses
+  Recent<Channel, Queues*> recentChannels_;
+  Recent<uint64_t, EdgeData*> recentEdges_;  // (from << 32 | to) of message edges
+};
+
+}  // namespace mtf::tag
