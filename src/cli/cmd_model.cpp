@@ -1,0 +1,53 @@
+// mtf model TRACE: the program-wide loop model (the per-location nests merged across
+// processes, seed 000 section III) as text with process ranges, or JSON.
+#include <iostream>
+
+#include "cli/command.hpp"
+#include "cli/program_input.hpp"
+#include "nlr/loop_print.hpp"
+#include "program/model_print.hpp"
+#include "util/error.hpp"
+
+namespace mtf::cli {
+namespace {
+
+struct ModelOptions {
+  std::string trace;
+  bool json = false;
+  bool positions = false;
+  bool lenient = false;
+};
+
+void runModel(const ModelOptions& o) {
+  const ProgramInput input = readProgramModel(o.trace, o.lenient);
+  const nlr::EventNamer namer(input.defs, {input.fields});
+  std::ios::sync_with_stdio(false);
+  if (o.json)
+    program::printModelJson(std::cout, input.model, namer);
+  else
+    program::printModelText(std::cout, input.model, namer, o.positions);
+  std::cout.flush();
+  if (!std::cout) throw IoError("<stdout>", "write failed");
+}
+
+void setupModel(CLI::App& app, const GlobalOptions&) {
+  auto opts = std::make_shared<ModelOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "model",
+      "Merge the loop nests of every process (mtf loops) into one model of the program:\n"
+      "loops and events covering sets of ranks, 'for i0 = 1 to 249 [0-15]'; in an event\n"
+      "covering several ranks, 'r' is each of them ('r send r+1 tag1 40B [0-2]'). A loop\n"
+      "the merge leaves per process says why ('# per process: ...').");
+  cmd->add_option("TRACE", opts->trace, "Trace to analyse (any readable format)")->required();
+  cmd->add_flag("--json", opts->json,
+                "JSON: constructs with type, ranks, position; loops count and body");
+  cmd->add_flag("--positions", opts->positions,
+                "Print each construct's position (2.1 = second in the body of the third)");
+  cmd->add_flag("--lenient", opts->lenient, "Skip bad records instead of failing");
+  cmd->callback([opts] { runModel(*opts); });
+}
+
+MTF_COMMAND(62, "model", setupModel);
+
+}  // namespace
+}  // namespace mtf::cli
