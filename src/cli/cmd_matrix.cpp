@@ -72,10 +72,9 @@ void printTable(const program::CommMatrix& m, bool bytes) {
 void runMatrix(const MatrixOptions& o) {
   if (o.csv && o.json) throw UsageError("--csv and --json exclude each other");
   const ProgramInput input = readProgramModel(o.trace, o.lenient);
-  const program::CommMatrix m =
-      o.construct.empty()
-          ? program::matrixOf(input.model.constructs, input.model)
-          : program::matrixOf(program::constructAt(input.model, o.construct), input.model);
+  const program::CommMatrix m = o.construct.empty()
+                                    ? program::matrixOf(input.model.constructs, input.model)
+                                    : program::matrixAt(input.model, o.construct);
   std::ios::sync_with_stdio(false);
   if (o.csv)
     printCsv(m);
@@ -98,8 +97,10 @@ void setupMatrix(CLI::App& app, const GlobalOptions&) {
   cmd->add_flag("--bytes", opts->bytes, "Cells are bytes, not messages (table output)");
   cmd->add_flag("--csv", opts->csv, "Rows sender,receiver,messages,bytes");
   cmd->add_flag("--json", opts->json, "JSON: cells with sender, receiver, messages, bytes");
-  cmd->add_option("--construct", opts->construct,
-                  "Only this construct, by position (e.g. 0.1; see mtf model --positions)");
+  cmd->add_option(
+      "--construct", opts->construct,
+      "Only this construct (all its occurrences), by position (e.g. 2.0; see mtf model\n"
+      "--positions)");
   cmd->add_flag("--lenient", opts->lenient, "Skip bad records instead of failing");
   cmd->callback([opts] { runMatrix(*opts); });
 }

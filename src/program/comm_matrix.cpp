@@ -46,7 +46,9 @@ CommMatrix matrixOf(const System& s, const ProgramModel& model) {
   return m;
 }
 
-const Construct& constructAt(const ProgramModel& model, const std::string& path) {
+const Construct& constructAt(const ProgramModel& model, const std::string& path,
+                             uint64_t* occurrences) {
+  uint64_t around = 1;
   const System* system = &model.constructs;
   const Construct* found = nullptr;
   std::istringstream in(path);
@@ -60,12 +62,22 @@ const Construct& constructAt(const ProgramModel& model, const std::string& path)
     if (index >= system->size())
       throw UsageError("--construct: no construct " + (done.empty() ? "" : done + ".") + part +
                        " in the model (see mtf model --positions)");
+    if (found) around = times(around, found->count);
     found = &(*system)[index];
     system = &found->body;
     done += (done.empty() ? "" : ".") + part;
   }
   if (!found) throw UsageError("--construct: empty position");
+  if (occurrences) *occurrences = around;
   return *found;
+}
+
+CommMatrix matrixAt(const ProgramModel& model, const std::string& path) {
+  uint64_t occurrences = 1;
+  const Construct& c = constructAt(model, path, &occurrences);
+  CommMatrix m;
+  addScaled(m, matrixOf(c, model), occurrences);
+  return m;
 }
 
 }  // namespace mtf::program

@@ -23,6 +23,11 @@ CommMatrix matrixOf(const System& s, const ProgramModel& model);
 
 // The construct at PATH ("2.1": the second construct of the body of the third top-level
 // one, counted from 0); throws UsageError naming the part that does not exist.
-const Construct& constructAt(const ProgramModel& model, const std::string& path);
+// `occurrences` (if given) receives how many times it runs: the product of the counts of
+// the loops around it.
+const Construct& constructAt(const ProgramModel& model, const std::string& path,
+                             uint64_t* occurrences = nullptr);
+// The matrix of the construct at PATH over the whole run (every occurrence).
+CommMatrix matrixAt(const ProgramModel& model, const std::string& path);
 
 }  // namespace mtf::program
