@@ -9,10 +9,15 @@
 
 namespace mtf::cli {
 
-ProgramInput readProgramModel(const std::string& trace, bool lenient) {
+nlr::SignatureOptions programSignatureOptions() {
   nlr::SignatureOptions signatures;
   signatures.selection = nlr::EventSelection::Communication;
   signatures.canonicalCallOrder = true;
+  return signatures;
+}
+
+ProgramInput readProgramModel(const std::string& trace, bool lenient) {
+  const nlr::SignatureOptions signatures = programSignatureOptions();
   auto source = openInput(trace, lenient);
   nlr::NlrSink sink(nlr::NlrOptions{}, signatures);
   source->read(sink);

@@ -17,6 +17,8 @@ struct ProgramInput {
   uint32_t fields = nlr::kAllFields;  // signature fields kept (for printing events)
 };
 
+// The event selection the model is built from (also the positions `mtf extract` counts).
+nlr::SignatureOptions programSignatureOptions();
 ProgramInput readProgramModel(const std::string& trace, bool lenient);
 
 }  // namespace mtf::cli
