@@ -11,6 +11,7 @@ PACKAGES=(
   libcli11-dev nlohmann-json3-dev
   zstd xz-utils gzip time
   clang-format clang libclang-rt-14-dev
+  librsvg2-bin
 )
 missing=()
 for p in "${PACKAGES[@]}"; do

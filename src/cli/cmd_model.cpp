@@ -1,12 +1,15 @@
 // mtf model TRACE: the program-wide loop model (the per-location nests merged across
 // processes, seed 000 section III) as text with process ranges, or JSON.
+#include <fstream>
 #include <iostream>
 
 #include "cli/command.hpp"
 #include "cli/program_input.hpp"
 #include "nlr/loop_print.hpp"
 #include "program/model_print.hpp"
+#include "program/model_svg.hpp"
 #include "util/error.hpp"
+#include "util/safe_output.hpp"
 
 namespace mtf::cli {
 namespace {
@@ -15,12 +18,30 @@ struct ModelOptions {
   std::string trace;
   bool json = false;
   bool positions = false;
+  std::string svg;
+  bool force = false;
   bool lenient = false;
 };
+
+void writeSvg(const ModelOptions& o, const ProgramInput& input, const nlr::EventNamer& namer) {
+  SafeOutput output(o.svg, o.force);
+  {
+    std::ofstream file(output.stagingPath());
+    if (!file) throw IoError(o.svg, "cannot create");
+    program::writeModelSvg(file, input.model, namer);
+    file.close();
+    if (!file) throw IoError(o.svg, "write failed");
+  }
+  output.commit();
+}
 
 void runModel(const ModelOptions& o) {
   const ProgramInput input = readProgramModel(o.trace, o.lenient);
   const nlr::EventNamer namer(input.defs, {input.fields});
+  if (!o.svg.empty()) {
+    writeSvg(o, input, namer);
+    return;
+  }
   std::ios::sync_with_stdio(false);
   if (o.json)
     program::printModelJson(std::cout, input.model, namer);
@@ -43,6 +64,9 @@ void setupModel(CLI::App& app, const GlobalOptions&) {
                 "JSON: constructs with type, ranks, position; loops count and body");
   cmd->add_flag("--positions", opts->positions,
                 "Print each construct's position (2.1 = second in the body of the third)");
+  cmd->add_option("--svg", opts->svg,
+                  "Draw the model (seed's Figure 5) into this SVG file instead of printing it");
+  cmd->add_flag("--force", opts->force, "Replace an existing SVG file");
   cmd->add_flag("--lenient", opts->lenient, "Skip bad records instead of failing");
   cmd->callback([opts] { runModel(*opts); });
 }

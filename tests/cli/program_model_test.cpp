@@ -177,3 +177,31 @@ TEST(ProgramModel, SameOnMtf) {
 }
 
 }  // namespace
+
+namespace {
+
+// The drawing: valid XML (xmllint, libxml2), rendered by rsvg-convert, loop counts shown.
+TEST(ProgramSvg, ValidRendersAndShowsTheCounts) {
+  if (run("command -v xmllint && command -v rsvg-convert", true).status != 0)
+    GTEST_SKIP() << "needs xmllint (libxml2-utils) and rsvg-convert (librsvg2-bin)";
+  for (const auto& [ranks, iterations] : {std::pair{"16", "249"}, std::pair{"256", "19"}}) {
+    const std::string trace = generate(
+        "wavefront", std::string("--ranks ") + ranks + " --iterations " + iterations + " --inner 5",
+        std::string("svg-") + ranks);
+    const std::string svg = trace + ".svg", png = trace + ".png";
+    ASSERT_EQ(run(mtfProgram() + " -q model " + trace + " --svg " + svg).status, 0);
+    EXPECT_EQ(run("xmllint --noout " + svg).status, 0) << ranks;
+    const CommandResult r = run("rsvg-convert -o " + png + " " + svg);
+    EXPECT_EQ(r.status, 0) << r.output;
+    EXPECT_GT(readFile(png).size(), 1000u);
+    const std::string text = readFile(svg);
+    EXPECT_NE(text.find(std::string("class=\"count\">") + iterations + "</text>"),
+              std::string::npos);
+    EXPECT_NE(text.find("class=\"count\">5</text>"), std::string::npos);
+    // An existing file is replaced only with --force.
+    EXPECT_EQ(run(mtfProgram() + " -q model " + trace + " --svg " + svg).status, 3);
+    EXPECT_EQ(run(mtfProgram() + " -q model " + trace + " --svg " + svg + " --force").status, 0);
+  }
+}
+
+}  // namespace
