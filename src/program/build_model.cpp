@@ -33,7 +33,7 @@ System systemOf(const nlr::LoopModel& model, uint32_t process) {
   return s;
 }
 
-ProgramModel buildProgramModel(const std::vector<nlr::LocationLoops>& locations, unsigned threads) {
+ProgramModel buildProgramModel(std::vector<nlr::LocationLoops> locations, unsigned threads) {
   // Processes in rank order (those without a rank last): neighbours merge first.
   std::vector<size_t> order(locations.size());
   std::iota(order.begin(), order.end(), size_t{0});
@@ -45,11 +45,12 @@ ProgramModel buildProgramModel(const std::vector<nlr::LocationLoops>& locations,
   ProgramModel model;
   std::vector<System> systems;
   for (size_t i : order) {
-    const nlr::LocationLoops& l = locations[i];
+    nlr::LocationLoops& l = locations[i];
     const auto process = static_cast<uint32_t>(model.processes.size());
     model.processes.push_back({l.location, l.worldRank, l.name});
     model.eventsIn += l.model.eventsIn;
     systems.push_back(systemOf(l.model, process));
+    l.model = nlr::LoopModel{};
   }
   model.constructs = reduceSystems(std::move(systems), model.processes, threads);
   groupSystem(model.constructs);

@@ -9,8 +9,9 @@
 
 namespace mtf::program {
 
-// `threads`: merges of one reduction round run on up to that many threads.
-ProgramModel buildProgramModel(const std::vector<nlr::LocationLoops>& locations, unsigned threads);
+// `threads`: merges of one reduction round run on up to that many threads. The
+// per-location models are consumed (each freed once it is turned into a system).
+ProgramModel buildProgramModel(std::vector<nlr::LocationLoops> locations, unsigned threads);
 // One process's system: the NLR nest as constructs covering only that process.
 System systemOf(const nlr::LoopModel& model, uint32_t process);
 

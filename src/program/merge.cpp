@@ -128,15 +128,12 @@ const std::vector<Entry>* Merger::correspondents(int x, const Side& side) const 
 uint64_t Merger::regularCount(int x, uint32_t i) {
   const Construct& c = sys_[x][i];
   uint64_t k = c.count;
-  Flow body;
-  bool bodyKnown = false;
   for (const auto& [side, e] : placed_[x].byItem[i]) {
     const std::vector<Entry>* list = correspondents(x, side);
     const Entry* d = list ? containing(*list, e.start) : nullptr;
-    if (!d) continue;
-    if (!bodyKnown) body = flowOf(c.body, processes_), bodyKnown = true;
-    const uint64_t perIteration = body[side];
-    if (perIteration) k = std::min(k, (std::min(e.end, d->end) - e.start) / perIteration);
+    // The flow of one iteration on this side: the loop's flow is count times it.
+    const uint64_t perIteration = (e.end - e.start) / c.count;
+    if (d && perIteration) k = std::min(k, (std::min(e.end, d->end) - e.start) / perIteration);
   }
   return k;
 }
@@ -342,8 +339,10 @@ Construct Merger::coalesce(const std::vector<uint32_t>& members) {
 System Merger::run() {
   constexpr int kMaxRounds = 64;
   placeAll();
-  for (int round = 0; round < kMaxRounds && regularizeRound(); ++round) placeAll();
-  placeAll();
+  for (int round = 0; round < kMaxRounds; ++round) {
+    if (!regularizeRound()) break;
+    placeAll();  // after every split, positions are new
+  }
   linkExactLoops();
   checkGroups();
   for (int round = 0; round < kMaxRounds && dissolveCycles(); ++round) {
