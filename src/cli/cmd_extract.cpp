@@ -11,6 +11,7 @@
 #include "cli/program_input.hpp"
 #include "program/comm_matrix.hpp"
 #include "program/extract.hpp"
+#include "program/model_annotation.hpp"
 #include "util/error.hpp"
 
 namespace mtf::cli {
@@ -107,7 +108,7 @@ void runExtract(const ExtractOptions& o) {
     throw UsageError("--get size: construct " + o.construct + " is a loop, not a message");
   std::vector<program::Occurrence> occurrences =
       program::occurrencesOf(input.model, o.construct, selectedProcesses(input.model, o.ranks));
-  program::ExtractSink sink(input.model, occurrences, programSignatureOptions());
+  program::ExtractSink sink(input.model, occurrences, program::modelSignatureOptions());
   openInput(o.trace, o.lenient)->read(sink);
   std::ios::sync_with_stdio(false);
   print(o, input.model, occurrences, input.defs.clock.resolution);

@@ -1,5 +1,6 @@
 // mtf model TRACE: the program-wide loop model (the per-location nests merged across
 // processes, seed 000 section III) as text with process ranges, or JSON.
+#include <cstdio>
 #include <fstream>
 #include <iostream>
 
@@ -20,6 +21,7 @@ struct ModelOptions {
   bool positions = false;
   std::string svg;
   bool force = false;
+  bool recompute = false;
   bool lenient = false;
 };
 
@@ -35,8 +37,10 @@ void writeSvg(const ModelOptions& o, const ProgramInput& input, const nlr::Event
   output.commit();
 }
 
-void runModel(const ModelOptions& o) {
-  const ProgramInput input = readProgramModel(o.trace, o.lenient);
+void runModel(const ModelOptions& o, const GlobalOptions& global) {
+  const ProgramInput input = readProgramModel(o.trace, o.lenient, o.recompute);
+  if (input.stored && !global.quiet)
+    std::fprintf(stderr, "mtf: program model stored in %s\n", o.trace.c_str());
   const nlr::EventNamer namer(input.defs, {input.fields});
   if (!o.svg.empty()) {
     writeSvg(o, input, namer);
@@ -51,7 +55,7 @@ void runModel(const ModelOptions& o) {
   if (!std::cout) throw IoError("<stdout>", "write failed");
 }
 
-void setupModel(CLI::App& app, const GlobalOptions&) {
+void setupModel(CLI::App& app, const GlobalOptions& global) {
   auto opts = std::make_shared<ModelOptions>();
   CLI::App* cmd = app.add_subcommand(
       "model",
@@ -68,7 +72,9 @@ void setupModel(CLI::App& app, const GlobalOptions&) {
                   "Draw the model (seed's Figure 5) into this SVG file instead of printing it");
   cmd->add_flag("--force", opts->force, "Replace an existing SVG file");
   cmd->add_flag("--lenient", opts->lenient, "Skip bad records instead of failing");
-  cmd->callback([opts] { runModel(*opts); });
+  cmd->add_flag("--recompute", opts->recompute,
+                "On an MTF file that stores the model (convert --model), build it again");
+  cmd->callback([opts, &global] { runModel(*opts, global); });
 }
 
 MTF_COMMAND(62, "model", setupModel);

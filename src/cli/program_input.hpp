@@ -1,6 +1,7 @@
 // What `mtf model`, `mtf matrix` and `mtf extract` share: the program-wide model of a
 // trace, built from the per-location NLR nests (MPI messages and collectives, the
-// defaults of `mtf loops`).
+// defaults of `mtf loops`), or read from an MTF archive that stores it
+// (`mtf convert --model`, annotation "program.model").
 #pragma once
 
 #include <string>
@@ -15,10 +16,10 @@ struct ProgramInput {
   Definitions defs;
   program::ProgramModel model;
   uint32_t fields = nlr::kAllFields;  // signature fields kept (for printing events)
+  bool stored = false;                // read from the archive, not rebuilt
 };
 
-// The event selection the model is built from (also the positions `mtf extract` counts).
-nlr::SignatureOptions programSignatureOptions();
-ProgramInput readProgramModel(const std::string& trace, bool lenient);
+// `recompute`: build the model from the events even if the archive stores one.
+ProgramInput readProgramModel(const std::string& trace, bool lenient, bool recompute = false);
 
 }  // namespace mtf::cli
