@@ -9,6 +9,7 @@
 #include "cli/command.hpp"
 #include "cli/common.hpp"
 #include "cli/program_input.hpp"
+#include "converters/mtf/binary/archive.hpp"
 #include "program/comm_matrix.hpp"
 #include "program/extract.hpp"
 #include "program/model_annotation.hpp"
@@ -100,6 +101,21 @@ void print(const ExtractOptions& o, const program::ProgramModel& model,
   }
 }
 
+// The trace's events; on a .mtf archive only the chunks of the selected processes.
+std::unique_ptr<TraceSource> valueSource(const ExtractOptions& o,
+                                         const program::ProgramModel& model,
+                                         const std::vector<program::Occurrence>& occurrences) {
+  if (detectInputFormat(o.trace).name != "mtf") return openInput(o.trace, o.lenient);
+  std::set<LocationId> locations;
+  for (const program::Occurrence& occ : occurrences)
+    locations.insert(model.processes[occ.process].location);
+  ReadOptions options;
+  options.lenient = o.lenient;
+  auto archive = std::make_unique<mtfbin::ArchiveSource>(o.trace, options);
+  archive->selectLocations({locations.begin(), locations.end()});
+  return archive;
+}
+
 void runExtract(const ExtractOptions& o) {
   const program::ExtractValue v = valueOf(o.get);
   const ProgramInput input = readProgramModel(o.trace, o.lenient);
@@ -109,7 +125,7 @@ void runExtract(const ExtractOptions& o) {
   std::vector<program::Occurrence> occurrences =
       program::occurrencesOf(input.model, o.construct, selectedProcesses(input.model, o.ranks));
   program::ExtractSink sink(input.model, occurrences, program::modelSignatureOptions());
-  openInput(o.trace, o.lenient)->read(sink);
+  valueSource(o, input.model, occurrences)->read(sink);
   std::ios::sync_with_stdio(false);
   print(o, input.model, occurrences, input.defs.clock.resolution);
   std::cout.flush();

@@ -80,6 +80,14 @@ TEST(ProgramExtract, SecondInnerLoopDurationsMatchTheEvents) {
     ASSERT_EQ(got[rank].size(), 249u) << rank;
     EXPECT_EQ(got[rank], expected.at(rank)) << rank;
   }
+  // The same records from the .mtf archive (its stored model, the chunks of ranks 0, 1, 5).
+  const std::string archive = dir + "/wavefront.mtf";
+  ASSERT_EQ(run(mtfProgram() + " -q convert " + trace + " --model -o " + archive).status, 0);
+  EXPECT_EQ(run(mtfProgram() + " -q extract " + archive +
+                    " --construct 2.1 --get duration --ranks 0,1,5 --csv",
+                false)
+                .output,
+            r.output);
 }
 
 TEST(ProgramExtract, BadArgumentsAreUsageErrors) {
