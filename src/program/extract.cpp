@@ -110,21 +110,20 @@ ExtractSink::~ExtractSink() = default;
 void ExtractSink::begin(const Definitions& defs) {
   context_ = std::make_unique<nlr::SignatureContext>(defs);
   streams_.clear();
+  processOf_.clear();
   for (uint32_t p = 0; p < model_.processes.size(); ++p) {
     const LocationId l = model_.processes[p].location;
     streams_.push_back(std::make_unique<Stream>(options_, *context_, l));
-    if (l < (LocationId{1} << 24)) {
-      if (l >= processOf_.size()) processOf_.resize(l + 1, -1);
-      processOf_[l] = p;
-    }
+    processOf_[l] = p;
   }
   for (size_t i = 0; i < occurrences_.size(); ++i)
     streams_[occurrences_[i].process]->wanted.push_back(i);
 }
 
 void ExtractSink::event(const Event& e) {
-  if (e.location >= processOf_.size() || processOf_[e.location] < 0) return;
-  Stream& s = *streams_[processOf_[e.location]];
+  const auto process = processOf_.find(e.location);
+  if (process == processOf_.end()) return;
+  Stream& s = *streams_[process->second];
   if (s.next >= s.wanted.size()) return;
   if (std::optional<nlr::Signature> own = s.traceOrder.signatureOf(e)) {
     const bool valued = isMpiPointToPoint(e.kind) || isCollectiveKind(e.kind);

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "model/trace_stream.hpp"
@@ -53,8 +54,8 @@ class ExtractSink : public TraceSink {
   std::vector<Occurrence>& occurrences_;
   nlr::SignatureOptions options_;
   std::unique_ptr<nlr::SignatureContext> context_;
-  std::vector<std::unique_ptr<Stream>> streams_;  // by process
-  std::vector<int64_t> processOf_;                // location id -> process (dense ids)
+  std::vector<std::unique_ptr<Stream>> streams_;        // by process
+  std::unordered_map<LocationId, uint32_t> processOf_;  // location id -> process
 };
 
 }  // namespace mtf::program
