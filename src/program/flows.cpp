@@ -1,5 +1,7 @@
 #include "program/flows.hpp"
 
+#include <algorithm>
+
 namespace mtf::program {
 
 int64_t rankKey(const std::vector<Process>& processes, uint32_t process) {
@@ -28,31 +30,44 @@ bool sideOf(const nlr::Signature& s, int64_t ownRank, Side& side) {
 
 namespace {
 
-void addScaled(Flow& into, const Flow& from, uint64_t factor) {
-  for (const auto& [side, n] : from) {
-    uint64_t& slot = into[side];
-    slot = slot + times(n, factor) < slot ? UINT64_MAX : slot + times(n, factor);
+// Appends the sides of `c` (scaled by the counts of the loops around it), unsorted.
+void appendSides(const Construct& c, uint64_t factor, const std::vector<Process>& processes,
+                 Flow& out) {
+  if (c.isLoop()) {
+    for (const Construct& b : c.body) appendSides(b, times(factor, c.count), processes, out);
+    return;
   }
+  Side side;
+  for (uint32_t p : c.procs)
+    if (sideOf(c.signature, rankKey(processes, p), side)) out.emplace_back(side, factor);
+}
+
+// Sorted by side, the counts of each side summed.
+Flow normalized(Flow flow) {
+  std::sort(flow.begin(), flow.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  Flow out;
+  for (const auto& [side, n] : flow) {
+    if (!out.empty() && out.back().first == side)
+      out.back().second = out.back().second + n < n ? UINT64_MAX : out.back().second + n;
+    else
+      out.emplace_back(side, n);
+  }
+  return out;
 }
 
 }  // namespace
 
 Flow flowOf(const Construct& c, const std::vector<Process>& processes) {
   Flow flow;
-  if (c.isLoop()) {
-    addScaled(flow, flowOf(c.body, processes), c.count);
-    return flow;
-  }
-  Side side;
-  for (uint32_t p : c.procs)
-    if (sideOf(c.signature, rankKey(processes, p), side)) ++flow[side];
-  return flow;
+  appendSides(c, 1, processes, flow);
+  return normalized(std::move(flow));
 }
 
 Flow flowOf(const System& system, const std::vector<Process>& processes) {
   Flow flow;
-  for (const Construct& c : system) addScaled(flow, flowOf(c, processes), 1);
-  return flow;
+  for (const Construct& c : system) appendSides(c, 1, processes, flow);
+  return normalized(std::move(flow));
 }
 
 }  // namespace mtf::program

@@ -7,7 +7,7 @@
 
 #include <compare>
 #include <cstdint>
-#include <map>
+#include <utility>
 #include <vector>
 
 #include "program/program_model.hpp"
@@ -29,7 +29,8 @@ struct Side {
   auto operator<=>(const Side&) const = default;
 };
 
-using Flow = std::map<Side, uint64_t>;
+// Sorted by side, each side once (a small vector: most constructs use one or two sides).
+using Flow = std::vector<std::pair<Side, uint64_t>>;
 
 // The rank a process's events use (its world rank; a stand-in below -1 for a process
 // without one, so that its channels stay apart from every rank's).

@@ -2,6 +2,7 @@
 
 #include <deque>
 #include <map>
+#include <queue>
 #include <unordered_map>
 
 #include "nlr/signature.hpp"
@@ -31,7 +32,12 @@ class Grouper {
  private:
   void enqueue();
   void becameHead(uint32_t i) {
-    if (++heads_[i] == s_[i].procs.size()) ready_[hashes_[i]].push_back(i);
+    if (++heads_[i] == s_[i].procs.size()) makeReady(i);
+  }
+  void makeReady(uint32_t i) {
+    std::vector<uint32_t>& bucket = ready_[hashes_[i]];
+    bucket.push_back(i);
+    largest_.push({bucket.size(), bucket.front(), hashes_[i]});
   }
   std::vector<uint32_t> takeLargestGroup();
   void advance(uint32_t i);
@@ -40,32 +46,47 @@ class Grouper {
   std::vector<size_t> hashes_;
   std::vector<size_t> heads_;  // processes on which the construct is the next one
   std::map<uint32_t, std::deque<uint32_t>> queues_;
-  std::unordered_map<size_t, std::vector<uint32_t>> ready_;
+  std::unordered_map<size_t, std::vector<uint32_t>> ready_;  // shape hash -> ready constructs
+  // The ready buckets by size (then first construct), lazily: an entry whose bucket has
+  // changed since is skipped.
+  struct Candidate {
+    size_t size;
+    uint32_t front;
+    size_t hash;
+    bool operator<(const Candidate& o) const {
+      return size != o.size ? size < o.size : front > o.front;
+    }
+  };
+  std::priority_queue<Candidate> largest_;
 };
 
 void Grouper::enqueue() {
   for (uint32_t i = 0; i < s_.size(); ++i) {
     hashes_.push_back(shapeHash(s_[i]));
     for (uint32_t p : s_[i].procs) queues_[p].push_back(i);
-    if (s_[i].procs.empty()) ready_[hashes_[i]].push_back(i);
+    if (s_[i].procs.empty()) makeReady(i);
   }
   for (auto& [p, q] : queues_) becameHead(q.front());
 }
 
 std::vector<uint32_t> Grouper::takeLargestGroup() {
   auto best = ready_.end();
-  for (auto it = ready_.begin(); it != ready_.end(); ++it) {
-    if (best == ready_.end() || it->second.size() > best->second.size() ||
-        (it->second.size() == best->second.size() && it->second.front() < best->second.front()))
+  while (best == ready_.end()) {
+    const Candidate c = largest_.top();
+    largest_.pop();
+    const auto it = ready_.find(c.hash);
+    if (it != ready_.end() && it->second.size() == c.size && it->second.front() == c.front)
       best = it;
   }
   std::vector<uint32_t> group, rest;
   for (uint32_t i : best->second)
     (sameShape(s_[i], s_[best->second.front()]) ? group : rest).push_back(i);
-  if (rest.empty())
+  if (rest.empty()) {
     ready_.erase(best);
-  else
+  } else {
     best->second = std::move(rest);
+    largest_.push({best->second.size(), best->second.front(), best->first});
+  }
   return group;
 }
 

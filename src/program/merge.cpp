@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <exception>
+#include <map>
 #include <numeric>
 #include <queue>
 #include <thread>
