@@ -5,7 +5,9 @@
 # to Paraver, run paramedir with the communication-matrix configuration
 # scripts/paramedir/comm_sends.cfg, fail on any "Error reading" line on its stderr, and
 # compare the sum of the THREAD rows of the #Sends matrix with the trace's messages (its
-# MpiSend + MpiIsend events, from `mtf info --json`).
+# MpiSend + MpiIsend events, from `mtf info --json`), and the matrix itself, cell by cell
+# (threads summed into their tasks' world ranks), with `mtf matrix --csv` of the same .prv
+# (computed from mtf's program-wide model).
 #
 # paramedir: $PARAMEDIR, default /root/paraver/bin/paramedir (build paraver-kernel as
 # ../shared/formats/README.md says). mtf and mtf-gen: $MTF_BUILD (default build/).
@@ -47,6 +49,29 @@ sends_in_matrix() {
                END { printf "%d\n", sum }' "$1"
 }
 
+# paramedir's #Sends matrix as sorted "sender,receiver,messages" lines: rows and columns are
+# the threads in the order of the .prv header's applications "N(threads:node,...)", world
+# rank = task - 1 (as tests/cli/message_matrix.cpp reads the records); threads of one task
+# are summed.
+paramedir_cells() {  # prv, matrix
+  local tasks
+  tasks=$(head -1 "$1" | sed -E 's/^#Paraver \([^)]*\)://' | cut -d: -f4- |
+            grep -oE '[0-9]+\([^)]*\)' | sed -E 's/^[0-9]+\((.*)\)$/\1/' | paste -sd';')
+  awk -F'\t' -v tasks="$tasks" '
+    BEGIN { na = split(tasks, apps, ";"); row = 0
+            for (a = 1; a <= na; ++a) { n = split(apps[a], t, ",")
+              for (i = 1; i <= n; ++i) { split(t[i], f, ":"); for (k = 0; k < f[1]; ++k) rank[row++] = i - 1 } } }
+    NR == 1 { next }
+    $0 == "" { exit }
+    { for (i = 2; i <= NF; ++i) if ($i != "" && $i + 0 > 0) cell[rank[NR - 2] "," rank[i - 2]] += $i }
+    END { for (c in cell) printf "%s,%d\n", c, cell[c] }' "$2" | sort
+}
+
+# `mtf matrix --csv` as the same lines.
+mtf_cells() {
+  "$mtf" -q matrix --csv "$1" 2> /dev/null | tail -n +2 | cut -d, -f1-3 | sort
+}
+
 failures=0
 printf '%-36s %-10s %9s %9s %7s  %s\n' trace resources messages '#Sends' errors result
 check() {  # name, input trace
@@ -64,6 +89,8 @@ check() {  # name, input trace
   if [[ $result == ok ]]; then
     if [[ $errors != 0 ]]; then result="paramedir skipped records: $(grep -m1 -A1 'Error reading' "$out.stderr" | tail -1)"
     elif [[ $sends != "$expected" ]]; then result="#Sends $sends != $expected messages"
+    elif ! diff <(paramedir_cells "$out.prv" "$out.txt") <(mtf_cells "$out.prv") > "$out.diff"; then
+      result="matrix differs from mtf matrix in $(grep -c '^[<>]' "$out.diff") cell lines"
     elif grep -q 'ERROR\|Cannot load' "$out.stderr" "$out.stdout"; then result="paramedir: $(grep -m1 'ERROR\|Cannot load' "$out.stderr" "$out.stdout")"
     fi
   fi
@@ -103,4 +130,4 @@ if [[ $failures != 0 ]]; then
   echo "check-paramedir: $failures trace(s) failed" >&2
   exit 1
 fi
-echo "check-paramedir: every trace accepted by paramedir, #Sends = messages"
+echo "check-paramedir: every trace accepted by paramedir, #Sends = messages, matrix = mtf matrix"

@@ -12,6 +12,7 @@ PACKAGES=(
   zstd xz-utils gzip time
   python3-networkx python3-pydot
   clang-format clang libclang-rt-14-dev
+  librsvg2-bin
 )
 missing=()
 for p in "${PACKAGES[@]}"; do

@@ -112,6 +112,8 @@ void setupConvert(CLI::App& app, const GlobalOptions& global) {
   cmd->add_flag("--merged", o->write.merged, "TAU: write one merged tau.trc + tau.edf");
   cmd->add_flag("--structure-only", o->write.structureOnly, "MTF XML: leave the value arrays out");
   cmd->add_flag("--patterns", o->write.patterns, "MTF: detect and store communication patterns");
+  cmd->add_flag("--model", o->write.model,
+                "MTF: build and store the program-wide model (mtf model reads it)");
   cmd->add_flag("--no-loops", o->noLoops, "MTF: do not store loop nests");
   cmd->callback([o, &global] { runConvert(*o, global); });
 }

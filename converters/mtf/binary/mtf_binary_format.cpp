@@ -4,6 +4,8 @@
 #include "converters/mtf/binary/background_sink.hpp"
 #include "nlr/loop_annotation.hpp"
 #include "patterns/annotate.hpp"
+#include "program/model_annotation.hpp"
+#include "program/model_blob.hpp"
 
 namespace mtf {
 
@@ -114,8 +116,16 @@ FormatEntry mtfBinaryFormat() {
       annotator = annotated.get();
       sink = std::move(annotated);
     }
+    // --model: the program-wide model (src/program) beside the writer, stored as the
+    // trace-wide annotation "program.model".
+    program::ModelAnnotationSink* programModel = nullptr;
+    if (options.model) {
+      auto annotated = std::make_unique<program::ModelAnnotationSink>(std::move(sink));
+      programModel = annotated.get();
+      sink = std::move(annotated);
+    }
     sink = std::make_unique<BatchingSink>(std::move(sink));
-    archive->setModelHook([loops, annotator](compaction::CompactModel& model) {
+    archive->setModelHook([loops, annotator, programModel](compaction::CompactModel& model) {
       if (loops) {
         for (auto& [location, blob] : loops->blobs())
           if (compaction::LocationModel* l = model.findLocation(location))
@@ -123,6 +133,8 @@ FormatEntry mtfBinaryFormat() {
       }
       if (annotator)
         model.annotations.push_back({patterns::kPatternsAnnotation, annotator->blob()});
+      if (programModel)
+        model.annotations.push_back({program::kModelAnnotationName, programModel->blob()});
     });
     return sink;
   };

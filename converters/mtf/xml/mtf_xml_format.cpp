@@ -9,6 +9,8 @@
 #include "converters/mtf/xml/xml_validate.hpp"
 #include "nlr/nlr_sink.hpp"
 #include "patterns/analysis.hpp"
+#include "program/model_annotation.hpp"
+#include "program/model_blob.hpp"
 #include "util/error.hpp"
 
 namespace fs = std::filesystem;
@@ -34,16 +36,19 @@ class MtfXmlSink : public TraceSink {
     if (options.loops)
       loops_ = std::make_unique<nlr::NlrSink>(nlr::NlrOptions{}, nlr::SignatureOptions{});
     if (options.patterns) patterns_ = std::make_unique<patterns::PatternDetector>();
+    if (options.model) model_ = std::make_unique<program::ModelAnnotationSink>(nullptr);
   }
   void begin(const Definitions& defs) override {
     compactor_.begin(defs);
     if (loops_) loops_->begin(defs);
     if (patterns_) patterns_->begin(defs);
+    if (model_) model_->begin(defs);
   }
   void event(const Event& e) override {
     compactor_.event(e);
     if (loops_) loops_->event(e);
     if (patterns_) patterns_->event(e);
+    if (model_) model_->event(e);
   }
   void end() override {
     compactor_.end();
@@ -60,6 +65,10 @@ class MtfXmlSink : public TraceSink {
       for (const patterns::PatternElement& e : patterns::patternElements(report))
         views.push_back(viewOf(e));
     }
+    if (model_) {  // --model: the trace-wide annotation "program.model" (src/program)
+      model_->end();
+      compactor_.model().annotations.push_back({program::kModelAnnotationName, model_->blob()});
+    }
     xml::writeModelXml(compactor_.model(), path_, structureOnly_, views);
   }
 
@@ -69,6 +78,7 @@ class MtfXmlSink : public TraceSink {
   compaction::Compactor compactor_;
   std::unique_ptr<nlr::NlrSink> loops_;
   std::unique_ptr<patterns::PatternDetector> patterns_;
+  std::unique_ptr<program::ModelAnnotationSink> model_;
 };
 
 class MtfXmlSource : public TraceSource {

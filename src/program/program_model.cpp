@@ -1,0 +1,79 @@
+#include "program/program_model.hpp"
+
+#include <algorithm>
+#include <limits>
+
+namespace mtf::program {
+
+const char* typeName(ConstructType t) {
+  switch (t) {
+    case ConstructType::Loop:
+      return "loop";
+    case ConstructType::Collective:
+      return "collective";
+    default:
+      return "event";
+  }
+}
+
+bool isCollectiveKind(EventKind k) {
+  return k == EventKind::MpiCollectiveEnd || k == EventKind::NonBlockingCollectiveComplete;
+}
+
+std::string rankText(const ProgramModel& model, const ProcSet& procs) {
+  std::vector<int64_t> ranks;
+  std::string unranked;
+  for (uint32_t p : procs) {
+    const Process& process = model.processes.at(p);
+    if (process.worldRank >= 0)
+      ranks.push_back(process.worldRank);
+    else
+      unranked += (unranked.empty() ? "L" : ",L") + std::to_string(process.location);
+  }
+  std::sort(ranks.begin(), ranks.end());
+  ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
+  std::string out;
+  for (size_t i = 0; i < ranks.size();) {
+    size_t j = i;
+    while (j + 1 < ranks.size() && ranks[j + 1] == ranks[j] + 1) ++j;
+    if (!out.empty()) out += ',';
+    out += std::to_string(ranks[i]);
+    if (j > i) out += "-" + std::to_string(ranks[j]);
+    i = j + 1;
+  }
+  if (!unranked.empty()) out += (out.empty() ? "" : ",") + unranked;
+  return out;
+}
+
+ProcSet unite(const ProcSet& a, const ProcSet& b) {
+  ProcSet out;
+  out.reserve(a.size() + b.size());
+  std::set_union(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(out));
+  return out;
+}
+
+bool intersects(const ProcSet& a, const ProcSet& b) {
+  size_t i = 0, j = 0;
+  while (i < a.size() && j < b.size()) {
+    if (a[i] == b[j]) return true;
+    if (a[i] < b[j])
+      ++i;
+    else
+      ++j;
+  }
+  return false;
+}
+
+uint64_t constructCount(const System& system) {
+  uint64_t n = 0;
+  for (const Construct& c : system) n += 1 + constructCount(c.body);
+  return n;
+}
+
+uint64_t times(uint64_t a, uint64_t b) {
+  if (a != 0 && b > std::numeric_limits<uint64_t>::max() / a)
+    return std::numeric_limits<uint64_t>::max();
+  return a * b;
+}
+
+}  // namespace mtf::program
