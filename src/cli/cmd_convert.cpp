@@ -21,6 +21,7 @@ struct ConvertOptions {
   bool lenient = false;
   WriteOptions write;
   bool noLoops = false;
+  bool noModel = false;
 };
 
 const FormatEntry& outputFormat(const ConvertOptions& o) {
@@ -71,6 +72,7 @@ void readNamingTheTarget(TraceSource& source, TraceSink& sink, const std::string
 
 void runConvert(ConvertOptions o, const GlobalOptions& g) {
   o.write.loops = !o.noLoops;
+  o.write.model = !o.noModel;
   if (samePath(o.input, o.output)) throw UsageError(o.output + ": the output is the input");
   auto source = openInput(o.input, o.lenient);
   const std::string inFormat = source->definitions().info.format;
@@ -112,8 +114,8 @@ void setupConvert(CLI::App& app, const GlobalOptions& global) {
   cmd->add_flag("--merged", o->write.merged, "TAU: write one merged tau.trc + tau.edf");
   cmd->add_flag("--structure-only", o->write.structureOnly, "MTF XML: leave the value arrays out");
   cmd->add_flag("--patterns", o->write.patterns, "MTF: detect and store communication patterns");
-  cmd->add_flag("--model", o->write.model,
-                "MTF: build and store the program-wide model (mtf model reads it)");
+  cmd->add_flag("--no-model", o->noModel,
+                "MTF: do not store the program-wide model (mtf model then builds it again)");
   cmd->add_flag("--no-loops", o->noLoops, "MTF: do not store loop nests");
   cmd->callback([o, &global] { runConvert(*o, global); });
 }

@@ -73,7 +73,7 @@ void setupModel(CLI::App& app, const GlobalOptions& global) {
   cmd->add_flag("--force", opts->force, "Replace an existing SVG file");
   cmd->add_flag("--lenient", opts->lenient, "Skip bad records instead of failing");
   cmd->add_flag("--recompute", opts->recompute,
-                "On an MTF file that stores the model (convert --model), build it again");
+                "On an MTF file that stores the model (as mtf convert writes it), build it again");
   cmd->callback([opts, &global] { runModel(*opts, global); });
 }
 

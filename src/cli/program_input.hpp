@@ -1,7 +1,7 @@
 // What `mtf model`, `mtf matrix` and `mtf extract` share: the program-wide model of a
 // trace, built from the per-location NLR nests (MPI messages and collectives, the
 // defaults of `mtf loops`), or read from an MTF archive that stores it
-// (`mtf convert --model`, annotation "program.model").
+// (`mtf convert` stores it unless `--no-model`, annotation "program.model").
 #pragma once
 
 #include <string>

@@ -68,6 +68,7 @@ class TraceSource {
 class TeeSink : public TraceSink {
  public:
   explicit TeeSink(std::initializer_list<TraceSink*> sinks) : sinks_(sinks) {}
+  explicit TeeSink(std::vector<TraceSink*> sinks) : sinks_(std::move(sinks)) {}
   void begin(const Definitions& d) override {
     for (auto* s : sinks_) s->begin(d);
   }

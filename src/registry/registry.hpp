@@ -20,7 +20,7 @@ struct WriteOptions {
   bool structureOnly = false;  // MTF XML without value arrays
   bool loops = true;           // MTF: store NLR loop annotations
   bool patterns = false;       // MTF: store communication patterns
-  bool model = false;          // MTF: store the program-wide model (src/program)
+  bool model = true;           // MTF: store the program-wide model (src/program)
 };
 
 struct FormatEntry {

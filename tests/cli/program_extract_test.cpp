@@ -82,7 +82,7 @@ TEST(ProgramExtract, SecondInnerLoopDurationsMatchTheEvents) {
   }
   // The same records from the .mtf archive (its stored model, the chunks of ranks 0, 1, 5).
   const std::string archive = dir + "/wavefront.mtf";
-  ASSERT_EQ(run(mtfProgram() + " -q convert " + trace + " --model -o " + archive).status, 0);
+  ASSERT_EQ(run(mtfProgram() + " -q convert " + trace + " -o " + archive).status, 0);
   EXPECT_EQ(run(mtfProgram() + " -q extract " + archive +
                     " --construct 2.1 --get duration --ranks 0,1,5 --csv",
                 false)

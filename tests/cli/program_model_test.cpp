@@ -208,14 +208,14 @@ TEST(ProgramSvg, ValidRendersAndShowsTheCounts) {
 
 namespace {
 
-// `mtf convert --model` stores the program model in MTF archives (binary and XML); `mtf
+// `mtf convert` stores the program model in MTF archives (binary and XML); `mtf
 // model` reads it from there (saying so on stderr) and prints what it prints on the trace.
 TEST(ProgramModel, StoredInMtfArchives) {
   const std::string trace = generate("wavefront", "--ranks 9 --iterations 6 --inner 4", "stored");
   const std::string expected = run(mtfProgram() + " -q model --positions " + trace, false).output;
   for (const char* extension : {".mtf", ".mtf.xml"}) {
     const std::string archive = trace + extension;
-    ASSERT_EQ(run(mtfProgram() + " -q convert " + trace + " --model -o " + archive).status, 0);
+    ASSERT_EQ(run(mtfProgram() + " -q convert " + trace + " -o " + archive).status, 0);
     const CommandResult r = run(mtfProgram() + " model --positions " + archive + " 2>&1");
     EXPECT_NE(r.output.find("mtf: program model stored in"), std::string::npos) << extension;
     EXPECT_EQ(run(mtfProgram() + " -q model --positions " + archive, false).output, expected)
@@ -228,7 +228,7 @@ TEST(ProgramModel, StoredInMtfArchives) {
     EXPECT_EQ(run(mtfProgram() + " -q validate " + archive).status, 0) << extension;
   }
   const std::string plain = trace + ".plain.mtf";
-  ASSERT_EQ(run(mtfProgram() + " -q convert " + trace + " -o " + plain).status, 0);
+  ASSERT_EQ(run(mtfProgram() + " -q convert --no-model " + trace + " -o " + plain).status, 0);
   EXPECT_EQ(run(mtfProgram() + " model " + plain + " 2>&1").output.find("stored"),
             std::string::npos);
 }

@@ -54,6 +54,7 @@ void writeExampleArchive(const std::filesystem::path& path) {
   const Example example;
   WriteOptions options;
   options.loops = false;
+  options.model = false;
   auto writer = formatByName("mtf")->openWriter(path, options);
   writer->begin(example.defs);
   example.rank(*writer, 0);

@@ -43,15 +43,19 @@ class BatchingSink : public TraceSink {
   EventBatcher batcher_;
 };
 
-// The archive writer with NLR beside it on a second thread (NLR costs about as much as
-// compaction): events go to both; end() finishes NLR first, since the writer's end asks
-// for the loop nests.
-class WriterWithLoops : public TraceSink {
+// The archive writer with its analyses beside it on a second thread (NLR costs about as
+// much as compaction): the loop nests stored per location (on by default) and the
+// program-wide model (src/program, its own NLR over communication events only). Events go
+// to the writer and to that thread; end() finishes the analyses first, since the writer's
+// end asks for their results.
+class WriterWithAnalyses : public TraceSink {
  public:
-  explicit WriterWithLoops(std::unique_ptr<TraceSink> writer)
+  WriterWithAnalyses(std::unique_ptr<TraceSink> writer, bool loops, bool model)
       : writer_(std::move(writer)),
-        loops_(nullptr),  // NLR only
-        background_(loops_, 4096, kQueuedBatches) {}
+        loops_(loops ? std::make_unique<nlr::LoopAnnotationSink>(nullptr) : nullptr),
+        model_(model ? std::make_unique<program::ModelAnnotationSink>(nullptr) : nullptr),
+        tee_(analyses()),
+        background_(tee_, 4096, kQueuedBatches) {}
   void begin(const Definitions& defs) override {
     background_.begin(defs);
     writer_->begin(defs);
@@ -70,11 +74,21 @@ class WriterWithLoops : public TraceSink {
   }
   LossReport losses() const override { return writer_->losses(); }
   bool prefersBatches() const override { return true; }
-  const nlr::LoopAnnotationSink& loops() const { return loops_; }
+  const nlr::LoopAnnotationSink* loops() const { return loops_.get(); }
+  const program::ModelAnnotationSink* model() const { return model_.get(); }
 
  private:
+  std::vector<TraceSink*> analyses() const {
+    std::vector<TraceSink*> sinks;
+    if (loops_) sinks.push_back(loops_.get());
+    if (model_) sinks.push_back(model_.get());
+    return sinks;
+  }
+
   std::unique_ptr<TraceSink> writer_;
-  nlr::LoopAnnotationSink loops_;
+  std::unique_ptr<nlr::LoopAnnotationSink> loops_;
+  std::unique_ptr<program::ModelAnnotationSink> model_;
+  TeeSink tee_;
   mtfbin::BackgroundSink background_;
 };
 
@@ -101,11 +115,15 @@ FormatEntry mtfBinaryFormat() {
         std::make_unique<mtfbin::BackgroundSink>(std::move(writer), 4096, kQueuedBatches);
     // Loops (on by default): NLR runs beside the writer, on a thread of its own; each
     // location's loop nest becomes its annotation "nlr.loops" (src/nlr/loop_annotation.hpp)
-    // through the model hook.
+    // through the model hook. The program-wide model (on by default, src/program) runs on
+    // the same thread and becomes the trace-wide annotation "program.model".
     const nlr::LoopAnnotationSink* loops = nullptr;
-    if (options.loops) {
-      auto annotated = std::make_unique<WriterWithLoops>(std::move(sink));
-      loops = &annotated->loops();
+    const program::ModelAnnotationSink* programModel = nullptr;
+    if (options.loops || options.model) {
+      auto annotated =
+          std::make_unique<WriterWithAnalyses>(std::move(sink), options.loops, options.model);
+      loops = annotated->loops();
+      programModel = annotated->model();
       sink = std::move(annotated);
     }
     // --patterns: detection runs beside the writer and its results become the trace-wide
@@ -114,14 +132,6 @@ FormatEntry mtfBinaryFormat() {
     if (options.patterns) {
       auto annotated = std::make_unique<patterns::PatternAnnotationSink>(std::move(sink));
       annotator = annotated.get();
-      sink = std::move(annotated);
-    }
-    // --model: the program-wide model (src/program) beside the writer, stored as the
-    // trace-wide annotation "program.model".
-    program::ModelAnnotationSink* programModel = nullptr;
-    if (options.model) {
-      auto annotated = std::make_unique<program::ModelAnnotationSink>(std::move(sink));
-      programModel = annotated.get();
       sink = std::move(annotated);
     }
     sink = std::make_unique<BatchingSink>(std::move(sink));

@@ -65,7 +65,7 @@ class MtfXmlSink : public TraceSink {
       for (const patterns::PatternElement& e : patterns::patternElements(report))
         views.push_back(viewOf(e));
     }
-    if (model_) {  // --model: the trace-wide annotation "program.model" (src/program)
+    if (model_) {  // the trace-wide annotation "program.model" (src/program)
       model_->end();
       compactor_.model().annotations.push_back({program::kModelAnnotationName, model_->blob()});
     }

@@ -67,6 +67,7 @@ TEST_F(MtfXmlGen, PatternsAreShownAndValid) {
   options.iterations = 20;
   WriteOptions write;
   write.patterns = true;
+  write.model = false;  // the patterns annotation alone
   write.structureOnly = true;
   const fs::path p = dir_ / "patterns.mtf.xml";
   auto sink = mtfXmlFormat().openWriter(p, write);
