@@ -43,6 +43,7 @@ class Search {
     size_t fullWindow = 0;  // absolute start of one whole iteration in the zone's middle
   };
   bool bestZone(Span s, Zone& zone) const;
+  std::vector<StructureRegion> piece(Span s, const Zone& z, unsigned level) const;
   // A repeating pattern of calls has at least two events (an Enter and a Leave) per period.
   bool eventful(size_t first, size_t last, size_t iterations) const {
     const double events =
@@ -183,32 +184,50 @@ bool zoneOf(std::span<const double> y, double& period, double minSimilarity, siz
   return true;
 }
 
+// The segment's signal averaged down to at most `samples` samples of `factor` bins each:
+// a level's search looks at its own span at a bounded resolution (the next level, inside
+// one iteration, sees the finer bins again), which keeps every level's FFTs small.
+std::vector<double> downsampled(std::span<const double> raw, size_t samples, size_t& factor) {
+  factor = (raw.size() + samples - 1) / samples;
+  std::vector<double> y((raw.size() + factor - 1) / factor, 0.0);
+  for (size_t i = 0; i < raw.size(); ++i) y[i / factor] += raw[i];
+  for (size_t i = 0; i < y.size(); ++i) {
+    const size_t n = std::min(factor, raw.size() - i * factor);
+    y[i] /= static_cast<double>(n);
+  }
+  return y;
+}
+
 // The paper closes the signal only when its main period is unclear. A fine oscillation
 // (a wavefront's pipeline steps) is clear on the raw signal but repeats only inside one
 // phase; the iteration becomes clear once a closing fills the steps. So the search tries
-// the signal and its closings of widths n/1024 .. n/8 and keeps the clear period whose
-// zone covers most of the segment (within 10%, the shortest such period).
+// the signal and its closings of widths 3, 5, 9, 17, ... up to an eighth of the segment,
+// and keeps the clear period whose zone covers most of the segment (within 10%: the
+// shortest such period).
 bool Search::bestZone(Span s, Zone& best) const {
-  const std::span<const double> raw =
-      std::span<const double>(in_.signal).subspan(s.first, s.size());
+  size_t f = 1;
+  const std::vector<double> coarse = downsampled(
+      std::span<const double>(in_.signal).subspan(s.first, s.size()), o_.searchSamples, f);
   bool found = false;
   size_t bestCover = 0;
-  for (size_t divisor = 0; divisor <= 1024; divisor = divisor ? divisor / 2 : 1024) {
-    if (divisor && divisor < 8) break;
-    const size_t width = divisor ? s.size() / divisor : 0;
-    if (divisor && width < 3) continue;
-    const std::vector<double> closed = width ? closing(raw, width) : std::vector<double>();
-    const std::span<const double> y = width ? std::span<const double>(closed) : raw;
+  for (size_t width = 0; width <= coarse.size() / 8; width = width ? 2 * width - 1 : 3) {
+    const std::vector<double> closed = width ? closing(coarse, width) : std::vector<double>();
+    const std::span<const double> y = width ? std::span<const double>(closed) : coarse;
     const std::optional<Period> p = clearPeriod(y, o_.period);
     size_t first = 0, last = 0, iterations = 0, window = 0;
     double period = p ? p->samples : 0;
     if (!p || !zoneOf(y, period, o_.similarity, first, last, iterations, window)) continue;
+    first = s.first + first * f;
+    last = std::min(s.last, s.first + last * f);
+    period *= static_cast<double>(f);
     const size_t cover = last - first;
-    if (!eventful(s.first + first, s.first + last, iterations)) continue;
+    if (!eventful(first, last, iterations)) continue;
     const bool wider = 10 * cover > 11 * bestCover;
     const bool asWideButShorter = 10 * cover >= 9 * bestCover && period < best.period;
     if (!found || wider || asWideButShorter) {
-      best = {{s.first + first, s.first + last}, period, iterations, s.first + window};
+      const auto length = static_cast<size_t>(std::llround(period));
+      const size_t full = std::min(s.first + window * f, s.last - std::min(s.size(), length));
+      best = {{first, last}, period, iterations, full};
       bestCover = std::max(bestCover, cover);
       found = true;
     }
@@ -225,6 +244,14 @@ void Search::addInnerLevel(StructureRegion& r, const Zone& z, unsigned level) co
   if (level < o_.levels && length >= o_.minBinsPerPeriod) r.children = segment(one, level + 1);
 }
 
+// What lies before or after zone `z` at the same level: searched again if it is longer
+// than the zone's period (shorter, it cannot hold a phase of this level: it is the rest of
+// an iteration the zone did not count, or the program's set-up).
+std::vector<StructureRegion> Search::piece(Span s, const Zone& z, unsigned level) const {
+  if (static_cast<double>(s.size()) < z.period) return {region(RegionKind::NonPeriodic, s)};
+  return segment(s, level);
+}
+
 // The regions of an unperturbed segment at `level`: a periodic zone and, before and after
 // it, whatever the same search finds there.
 std::vector<StructureRegion> Search::segment(Span s, unsigned level) const {
@@ -235,7 +262,7 @@ std::vector<StructureRegion> Search::segment(Span s, unsigned level) const {
   // Pieces shorter than half a period join the zone: they are the cut's slack.
   const auto slack = static_cast<size_t>(z.period / 2);
   if (z.span.first - s.first > slack) {
-    auto before = segment({s.first, z.span.first}, level);
+    auto before = piece({s.first, z.span.first}, z, level);
     out.insert(out.end(), before.begin(), before.end());
   } else {
     z.span.first = s.first;
@@ -248,7 +275,7 @@ std::vector<StructureRegion> Search::segment(Span s, unsigned level) const {
   addInnerLevel(zone, z, level);
   out.push_back(std::move(zone));
   if (after) {
-    auto rest = segment({z.span.last, s.last}, level);
+    auto rest = piece({z.span.last, s.last}, z, level);
     out.insert(out.end(), rest.begin(), rest.end());
   }
   return out;

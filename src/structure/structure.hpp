@@ -43,6 +43,7 @@ struct StructureOptions {
   double perturbedClosing = 0.01;  // closing width of the perturbation, share of the span
   double similarity = 0.5;         // correlation that makes two neighbouring periods alike
   size_t minBinsPerPeriod = 8;     // coarser periods are not searched for inner levels
+  size_t searchSamples = 16384;    // each segment is searched at most at this resolution
   PeriodOptions period;
 };
 

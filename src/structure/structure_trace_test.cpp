@@ -148,10 +148,7 @@ TEST(StructureOfGeneratedTraces, WavefrontWithNoiseAndPause) {
 
 TEST(StructureOfGeneratedTraces, HaloWithNoiseAndPause) {
   const gen::GenOptions o = withPause(gen::Kernel::Halo, 30, 12, 5000);
-  // Not yet the 2%: the halo's iterations are two steps of random length (+-25%
-  // each), and in the 12 iterations before the pause the period found is 2.6% above their
-  // mean (the zone's iteration tracking takes one window too many at the zone's edge).
-  checkAcceptance(generateAndAnalyse(o, "halo"), o, 0.05);
+  checkAcceptance(generateAndAnalyse(o, "halo"), o, 0.02);
 }
 
 TEST(StructureOfRealTraces, LuleshChopHasFiveIterations) {
