@@ -18,6 +18,7 @@ struct StructureCliOptions {
   size_t bins = structure::AnalyseRequest{}.bins;
   unsigned levels = structure::StructureOptions{}.levels;
   bool lenient = false;
+  bool loops = false;  // relate the periods to NLR's outermost loop (a second read)
 };
 
 struct StructureResult {

@@ -10,6 +10,7 @@
 #include "gen/generator.hpp"
 #include "registry/registry.hpp"
 #include "structure/analyse.hpp"
+#include "structure/loop_relation.hpp"
 #include "util/safe_output.hpp"
 
 namespace mtf::structure {
@@ -57,7 +58,8 @@ struct TracedRun {
   GroundTruth truth;
 };
 
-TracedRun generateAndAnalyse(const gen::GenOptions& options, const std::string& name) {
+TracedRun generateAndAnalyse(const gen::GenOptions& options, const std::string& name,
+                             TraceSink* alsoFeed = nullptr, std::string* note = nullptr) {
   const fs::path dir =
       fs::temp_directory_path() / ("mtf_structure_test_" + name + "_" + std::to_string(::getpid()));
   fs::remove_all(dir);
@@ -70,8 +72,25 @@ TracedRun generateAndAnalyse(const gen::GenOptions& options, const std::string& 
     out.commit();
   }
   TracedRun run;
-  run.analysis =
-      analyse([&] { return openTrace(trace, ReadOptions{}); }, AnalyseRequest{}, &run.truth);
+  GroundTruth unused;
+  TeeSink feed{&run.truth, alsoFeed ? alsoFeed : &unused};
+  run.analysis = analyse([&] { return openTrace(trace, ReadOptions{}); }, AnalyseRequest{}, &feed);
+  if (note) {
+    // The NLR sink was fed in the same pass: time its outermost loop with a second read.
+    const auto outer = outermostLoop(static_cast<nlr::NlrSink*>(alsoFeed)->results());
+    EXPECT_TRUE(outer);
+    if (outer) {
+      SymbolTimes times(
+          outer->location,
+          {outer->firstSymbol, outer->firstSymbol + (outer->iterations - 1) * outer->bodySymbols});
+      openTrace(trace, ReadOptions{})->read(times);
+      LoopTiming t{*outer, *times.timeOf(0),
+                   static_cast<double>(*times.timeOf(1) - *times.timeOf(0)) /
+                       static_cast<double>(outer->iterations - 1)};
+      *note = relateLoopAndZones(t, run.analysis.regions, 1'000'000'000);
+      EXPECT_EQ(outer->iterations, options.iterations);
+    }
+  }
   fs::remove_all(dir);
   return run;
 }
@@ -149,6 +168,21 @@ TEST(StructureOfGeneratedTraces, WavefrontWithNoiseAndPause) {
 TEST(StructureOfGeneratedTraces, HaloWithNoiseAndPause) {
   const gen::GenOptions o = withPause(gen::Kernel::Halo, 30, 12, 5000);
   checkAcceptance(generateAndAnalyse(o, "halo"), o, 0.02);
+}
+
+TEST(StructureOfGeneratedTraces, ZonePeriodMatchesTheOuterLoop) {
+  gen::GenOptions o;
+  o.ranks = 16;
+  o.iterations = 20;
+  o.inner = 8;
+  nlr::SignatureOptions signatures;
+  signatures.selection = nlr::EventSelection::Communication;
+  signatures.canonicalCallOrder = true;
+  nlr::NlrSink loops(nlr::NlrOptions{}, signatures);
+  std::string note;
+  generateAndAnalyse(o, "loops", &loops, &note);
+  EXPECT_NE(note.find("20 iterations"), std::string::npos) << note;
+  EXPECT_NE(note.find("the periods agree"), std::string::npos) << note;
 }
 
 TEST(StructureOfRealTraces, LuleshChopHasFiveIterations) {
