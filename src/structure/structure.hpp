@@ -2,6 +2,21 @@
 // (a closing of the perturbation signal, e.g. flushing), then, in each unperturbed segment,
 // periodic zones and the non-periodic phases between them; inside one iteration of each
 // periodic zone the same search gives the next level.
+//
+// Where the paper is vague, mtf chooses (each explained where it is coded):
+// - signals are means per bin of whole ticks; each level is searched at most at
+//   StructureOptions::searchSamples samples (bins averaged), so its FFTs stay small;
+// - equation 3 ignores relative maxima near multiples of T (harmonics; read literally the
+//   rule rejects any signal of more than ~10 periods) and peaks below 20% of A(0);
+// - closings of widths 3, 5, 9, ... are all tried, and the clear period whose zone covers
+//   most of the segment wins (the raw signal's clear period may be a fine oscillation
+//   inside one phase, such as a wavefront's pipeline steps);
+// - a zone is the longest run of iteration windows, each tracked from the previous one
+//   (up to a quarter period off), with a correlation of at least 0.5 to a neighbour;
+//   iterations are cut at the start of the quietest stretch of the folded signal, and the
+//   period reported is the tracked windows' median length;
+// - perturbed regions: the closing (1% of the span wide) of the perturbation signal > 0;
+// - the next level is searched in the zone's middle iteration.
 #pragma once
 
 #include <cstdint>
