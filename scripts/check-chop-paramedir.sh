@@ -24,12 +24,14 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 failures=0
 printf '%-34s %9s %9s %9s %7s  %s\n' chop events expected '#Sends' errors result
-check() {  # name, kernel options, iterations N, extra chop options
-  local name=$1 kernel=$2 n=$3 extra=$4 out=$work/$1
+check() {  # name, kernel options or a trace's path, iterations N, extra chop options
+  local name=$1 kernel=$2 n=$3 extra=$4 out=$work/$1 input=$work/$1.in.otf2
   local total events expected sends messages errors result=ok
-  "$gen" $kernel --iterations "$n" --ranks 16 --noise 0.1 -o "$out.in.otf2" -q
-  total=$("$mtf" -q info "$out.in.otf2" --json | jq .events)
-  if ! "$mtf" chop "$out.in.otf2" --iterations 2 $extra -o "$out.prv" 2> "$out.chop.err"; then
+  if [[ -e $kernel ]]; then input=$kernel; else
+    "$gen" $kernel --iterations "$n" --ranks 16 --noise 0.1 -o "$input" -q
+  fi
+  total=$("$mtf" -q info "$input" --json | jq .events)
+  if ! "$mtf" chop "$input" --iterations 2 $extra -o "$out.prv" 2> "$out.chop.err"; then
     result="chop failed: $(head -1 "$out.chop.err")"
   fi
   # The events the chop wrote, from its summary line ("...: 7348 of 73564 events").
@@ -54,4 +56,5 @@ check wavefront-20 "wavefront --inner 8 --pause 8:20000" 20 ""
 check wavefront-20-shifted "wavefront --inner 8 --pause 8:20000" 20 "--shift-times"
 check halo-30 "halo --pause 12:5000" 30 ""
 check halo-30-with-init "halo --pause 12:5000" 30 "--with-init"
+check lulesh-5 "$(ls "$root"/tests/data/paraver/profet-lulesh/*.prv)" 5 ""
 exit $((failures > 0))
