@@ -22,10 +22,12 @@ std::vector<size_t> relativeMaxima(std::span<const double> a, size_t limit) {
 
 namespace {
 
+// Iterations vary in length, so the peak of the j-th multiple wanders like a random walk
+// of j steps: the tolerance grows with sqrt(j).
 bool nearMultiple(size_t k, size_t t, double tolerance) {
   const double ratio = static_cast<double>(k) / static_cast<double>(t);
   const double j = std::round(ratio);
-  return j >= 1 && std::abs(ratio - j) <= tolerance;
+  return j >= 1 && std::abs(ratio - j) <= tolerance * std::sqrt(j);
 }
 
 // Equation 3: every relative maximum that is not T (nor a multiple of it) is below

@@ -13,11 +13,11 @@ namespace mtf::structure {
 
 struct PeriodOptions {
   double clearRatio = 0.9;  // equation 3
-  // Relative maxima closer than this fraction of T to a multiple j*T (j >= 1) are the same
-  // period (its multiples, or ripples on its own peak), not a rival. The paper's rule
-  // read literally rejects every signal with more than ~10 periods: A(2T)/A(T) is about
-  // (n-2)/(n-1) for n periods, above 0.9.
-  double harmonicTolerance = 0.1;
+  // Relative maxima closer than this fraction of T times sqrt(j) to a multiple j*T
+  // (j >= 1) are the same period (its multiples, or ripples on its own peak), not a rival.
+  // The paper's rule read literally rejects every signal with more than ~10 periods:
+  // A(2T)/A(T) is about (n-2)/(n-1) for n periods, above 0.9.
+  double harmonicTolerance = 0.15;
   size_t minPeriod = 2;   // samples; shorter lags are noise of the grid
   unsigned retries = 6;   // closings of width 3, 5, 9, 17, ... after the first try
   size_t minRepeats = 2;  // the period fits at least this often into the signal

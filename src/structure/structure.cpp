@@ -31,7 +31,8 @@ struct Span {
 class Search {
  public:
   Search(const StructureInput& in, const StructureOptions& o) : in_(in), o_(o) {}
-  std::vector<StructureRegion> segment(Span s, unsigned level) const;
+  // minIterations: 2 for a level's own span, 3 for what lies beside a zone (see piece()).
+  std::vector<StructureRegion> segment(Span s, unsigned level, size_t minIterations = 2) const;
   StructureRegion region(RegionKind kind, Span s) const;
 
  private:
@@ -42,7 +43,7 @@ class Search {
     size_t iterations = 0;
     size_t fullWindow = 0;  // absolute start of one whole iteration in the zone's middle
   };
-  bool bestZone(Span s, Zone& zone) const;
+  bool bestZone(Span s, size_t minIterations, Zone& zone) const;
   std::vector<StructureRegion> piece(Span s, const Zone& z, unsigned level) const;
   // A repeating pattern of calls has at least two events (an Enter and a Leave) per period.
   bool eventful(size_t first, size_t last, size_t iterations) const {
@@ -127,6 +128,27 @@ size_t phaseOf(std::span<const double> y, double period) {
   return best;
 }
 
+// A window whose activity (the signal's sum) is under half or over twice the windows'
+// median is no iteration, however its shape correlates: at a zone's edge a window half
+// in the set-up still resembles its neighbour.
+void dropUnlikeActivity(std::span<const double> y, const std::vector<int64_t>& starts,
+                        size_t length, std::vector<bool>& alike) {
+  std::vector<double> sums;
+  for (int64_t a : starts) {
+    double sum = 0;
+    for (int64_t i = std::max<int64_t>(0, a);
+         i < std::min<int64_t>(static_cast<int64_t>(y.size()), a + static_cast<int64_t>(length));
+         ++i)
+      sum += y[static_cast<size_t>(i)];
+    sums.push_back(sum);
+  }
+  std::vector<double> sorted = sums;
+  std::nth_element(sorted.begin(), sorted.begin() + sorted.size() / 2, sorted.end());
+  const double median = sorted[sorted.size() / 2];
+  for (size_t k = 0; k < starts.size(); ++k)
+    if (sums[k] < 0.5 * median || sums[k] > 2 * median) alike[k] = false;
+}
+
 // Iteration windows cut at the phase (a window cut by the segment's edge counts when 3/4
 // of it is inside); the zone is the longest run of windows that each resemble a neighbour.
 bool zoneOf(std::span<const double> y, double& period, double minSimilarity, size_t& first,
@@ -157,6 +179,7 @@ bool zoneOf(std::span<const double> y, double& period, double minSimilarity, siz
     alike.push_back(similar);
   }
   if (starts.size() < 2) return false;
+  dropUnlikeActivity(y, starts, length, alike);
   size_t bestFirst = 0, bestCount = 0;
   for (size_t k = 0; k < starts.size();) {
     size_t j = k;
@@ -169,15 +192,11 @@ bool zoneOf(std::span<const double> y, double& period, double minSimilarity, siz
   last = static_cast<size_t>(
       std::min<int64_t>(n, starts[bestFirst + bestCount - 1] + static_cast<int64_t>(length)));
   iterations = bestCount;
-  // The tracked iterations' median length refines the autocorrelation's period (the median:
-  // a window at the zone's edge, half in the next phase, does not pull it).
-  if (bestCount >= 3) {
-    std::vector<int64_t> lengths;
-    for (size_t k = bestFirst; k + 1 < bestFirst + bestCount; ++k)
-      lengths.push_back(starts[k + 1] - starts[k]);
-    std::nth_element(lengths.begin(), lengths.begin() + lengths.size() / 2, lengths.end());
-    period = static_cast<double>(lengths[lengths.size() / 2]);
-  }
+  // The tracked iterations' mean length refines the autocorrelation's period (windows of
+  // unlike activity at the zone's edges were dropped: they would pull it).
+  if (bestCount >= 3)
+    period = static_cast<double>(starts[bestFirst + bestCount - 1] - starts[bestFirst]) /
+             static_cast<double>(bestCount - 1);
   const int64_t middle = starts[bestFirst + bestCount / 2];
   fullWindow =
       static_cast<size_t>(std::clamp<int64_t>(middle, 0, n - static_cast<int64_t>(length)));
@@ -204,7 +223,7 @@ std::vector<double> downsampled(std::span<const double> raw, size_t samples, siz
 // the signal and its closings of widths 3, 5, 9, 17, ... up to an eighth of the segment,
 // and keeps the clear period whose zone covers most of the segment (within 10%: the
 // shortest such period).
-bool Search::bestZone(Span s, Zone& best) const {
+bool Search::bestZone(Span s, size_t minIterations, Zone& best) const {
   size_t f = 1;
   const std::vector<double> coarse = downsampled(
       std::span<const double>(in_.signal).subspan(s.first, s.size()), o_.searchSamples, f);
@@ -216,7 +235,8 @@ bool Search::bestZone(Span s, Zone& best) const {
     const std::optional<Period> p = clearPeriod(y, o_.period);
     size_t first = 0, last = 0, iterations = 0, window = 0;
     double period = p ? p->samples : 0;
-    if (!p || !zoneOf(y, period, o_.similarity, first, last, iterations, window)) continue;
+    const bool zoned = p && zoneOf(y, period, o_.similarity, first, last, iterations, window);
+    if (!zoned || iterations < minIterations) continue;
     first = s.first + first * f;
     last = std::min(s.last, s.first + last * f);
     period *= static_cast<double>(f);
@@ -246,17 +266,18 @@ void Search::addInnerLevel(StructureRegion& r, const Zone& z, unsigned level) co
 
 // What lies before or after zone `z` at the same level: searched again if it is longer
 // than the zone's period (shorter, it cannot hold a phase of this level: it is the rest of
-// an iteration the zone did not count, or the program's set-up).
+// an iteration the zone did not count, or the program's set-up), and a zone there needs
+// three iterations: two look-alike stretches of a set-up or final phase are chance.
 std::vector<StructureRegion> Search::piece(Span s, const Zone& z, unsigned level) const {
   if (static_cast<double>(s.size()) < z.period) return {region(RegionKind::NonPeriodic, s)};
-  return segment(s, level);
+  return segment(s, level, 3);
 }
 
 // The regions of an unperturbed segment at `level`: a periodic zone and, before and after
 // it, whatever the same search finds there.
-std::vector<StructureRegion> Search::segment(Span s, unsigned level) const {
+std::vector<StructureRegion> Search::segment(Span s, unsigned level, size_t minIterations) const {
   Zone z;
-  if (s.size() < 4 * o_.period.minPeriod || !bestZone(s, z))
+  if (s.size() < 4 * o_.period.minPeriod || !bestZone(s, minIterations, z))
     return {region(RegionKind::NonPeriodic, s)};
   std::vector<StructureRegion> out;
   // Pieces shorter than half a period join the zone: they are the cut's slack.

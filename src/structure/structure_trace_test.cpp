@@ -143,9 +143,14 @@ void checkAcceptance(const TracedRun& run, const gen::GenOptions& o, double peri
   }
 }
 
-TEST(StructureOfGeneratedTraces, WavefrontWithNoiseAndPause) {
-  const gen::GenOptions o = withPause(gen::Kernel::Wavefront, 20, 8, 20000);
-  const TracedRun run = generateAndAnalyse(o, "wavefront");
+// Several seeds and two noise levels: the acceptance is not one lucky run.
+class Seeds : public ::testing::TestWithParam<std::tuple<uint64_t, double>> {};
+
+TEST_P(Seeds, WavefrontWithNoiseAndPause) {
+  gen::GenOptions o = withPause(gen::Kernel::Wavefront, 20, 8, 20000);
+  o.seed = std::get<0>(GetParam());
+  o.noise = std::get<1>(GetParam());
+  const TracedRun run = generateAndAnalyse(o, "wavefront" + std::to_string(o.seed));
   checkAcceptance(run, o, 0.02);
   // The inner level: inside one iteration, the sweeps' pipeline steps repeat.
   const double slots = o.inner + 4 + 4 - 2;  // 4 x 4 grid
@@ -165,10 +170,16 @@ TEST(StructureOfGeneratedTraces, WavefrontWithNoiseAndPause) {
   }
 }
 
-TEST(StructureOfGeneratedTraces, HaloWithNoiseAndPause) {
-  const gen::GenOptions o = withPause(gen::Kernel::Halo, 30, 12, 5000);
-  checkAcceptance(generateAndAnalyse(o, "halo"), o, 0.02);
+TEST_P(Seeds, HaloWithNoiseAndPause) {
+  gen::GenOptions o = withPause(gen::Kernel::Halo, 30, 12, 5000);
+  o.seed = std::get<0>(GetParam());
+  o.noise = std::get<1>(GetParam());
+  checkAcceptance(generateAndAnalyse(o, "halo" + std::to_string(o.seed)), o, 0.02);
 }
+
+INSTANTIATE_TEST_SUITE_P(StructureOfGeneratedTraces, Seeds,
+                         ::testing::Combine(::testing::Values(1, 2, 3, 7),
+                                            ::testing::Values(0.1, 0.2)));
 
 TEST(StructureOfGeneratedTraces, ZonePeriodMatchesTheOuterLoop) {
   gen::GenOptions o;
