@@ -125,6 +125,7 @@ class SignalSink : public TraceSink {
   void onGeneric(LocationState& s, const Event& e);
   LocationState& stateOf(LocationId id);
   uint32_t regionMask(Ref region) const;
+  void checkNamesExist() const;
 
   std::vector<SignalSpec> specs_;
   TimeGrid grid_;

@@ -101,8 +101,13 @@ void SignalSink::begin(const Definitions& defs) {
     const auto ref = static_cast<Ref>(r.fields[0]);
     const RegionView view = defs_.region(ref);
     uint32_t mask = 0;
-    for (size_t i = 0; i < specs_.size(); ++i)
-      if (regionCounts(specs_[i], view)) mask |= 1u << i;
+    const std::string_view canonical = defs_.string(r.fields[2]);
+    for (size_t i = 0; i < specs_.size(); ++i) {
+      // region:NAME matches the region's name or its canonical name ("main" for Score-P's
+      // "int main(int, char**)").
+      const bool named = specs_[i].kind == SignalKind::Region && canonical == specs_[i].name;
+      if (named || regionCounts(specs_[i], view)) mask |= 1u << i;
+    }
     if (mask == 0) continue;
     if (ref >= (1u << 24))
       throw InputError("", "region " + std::to_string(ref), "region id too large");
@@ -123,6 +128,21 @@ void SignalSink::begin(const Definitions& defs) {
             metricSlots_[inst.fields[0]] = slot;
       }
     }
+  }
+  checkNamesExist();
+}
+
+// A region or metric the trace does not define would give a signal of zeros: refused.
+void SignalSink::checkNamesExist() const {
+  for (size_t i = 0; i < specs_.size(); ++i) {
+    const SignalSpec& spec = specs_[i];
+    bool found = spec.kind != SignalKind::Region && spec.kind != SignalKind::Metric;
+    for (uint32_t mask : maskByRegion_) found = found || (mask & (1u << i));
+    for (const auto& [ref, slot] : metricSlots_) found = found || slot.signal == i;
+    if (!found)
+      throw UsageError(signalName(spec) + ": the trace defines no " +
+                       (spec.kind == SignalKind::Region ? "region" : "metric") + " called '" +
+                       spec.name + "'");
   }
 }
 

@@ -86,5 +86,19 @@ TEST(SignalSink, CountsProcessesInCallsPerBin) {
   EXPECT_EQ(sink.activeLocations(), 2u);
 }
 
+TEST(SignalSink, RefusesNamesTheTraceDoesNotDefine) {
+  Definitions defs;
+  DefinitionBuilder b(defs);
+  b.region("solve", RegionRole::Function, Paradigm::User);
+  b.metric("power", "W", 4);
+  const TimeGrid grid = TimeGrid::covering(0, 99, 10);
+  SignalSink region({parseSignalSpec("region:nope")}, grid);
+  EXPECT_THROW(region.begin(defs), UsageError);
+  SignalSink metric({parseSignalSpec("metric:nope")}, grid);
+  EXPECT_THROW(metric.begin(defs), UsageError);
+  SignalSink fine({parseSignalSpec("region:solve"), parseSignalSpec("metric:power")}, grid);
+  EXPECT_NO_THROW(fine.begin(defs));
+}
+
 }  // namespace
 }  // namespace mtf::structure
