@@ -7,6 +7,7 @@ PACKAGES=(
   libotf2-trace-dev otf2-tools python3-otf2
   libxerces-c-dev libxml2-dev libxml2-utils
   zlib1g-dev libzstd-dev
+  libfftw3-dev
   libgtest-dev googletest
   libcli11-dev nlohmann-json3-dev
   zstd xz-utils gzip time

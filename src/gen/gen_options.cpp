@@ -71,12 +71,21 @@ void resolveAndValidate(GenOptions& o) {
   if (o.inner < 1) throw UsageError("--inner: at least 1");
   if (o.allreduceEvery < 1) throw UsageError("--allreduce-every: at least 1");
   if (!(o.noise >= 0.0 && o.noise <= 1.0)) throw UsageError("--noise: a probability in [0, 1]");
+  if (o.pauseIteration != GenOptions::kNoPause) {
+    if (o.kernel != Kernel::Wavefront && o.kernel != Kernel::Halo)
+      throw UsageError("--pause: only the wavefront and halo kernels pause");
+    if (o.pauseIteration >= o.iterations)
+      throw UsageError("--pause: the iteration must be below --iterations");
+    if (o.pauseUs < 1 || o.pauseUs > 3'600'000'000ull)
+      throw UsageError("--pause: between 1 microsecond and an hour");
+  }
   if (o.resolution < 1'000'000 || o.resolution > 1'000'000'000'000ull)
     throw UsageError("--resolution: between 1e6 and 1e12 ticks per second");
 }
 
 uint64_t expectedEventCount(const GenOptions& o) {
-  return kernelEventCount(o) + (o.selfMessages ? kSelfMessageEvents * o.ranks : 0);
+  return kernelEventCount(o) + (o.selfMessages ? kSelfMessageEvents * o.ranks : 0) +
+         (hasPause(o) ? o.ranks : 0);
 }
 
 uint64_t kernelEventCount(const GenOptions& o) {

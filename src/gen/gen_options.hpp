@@ -22,7 +22,17 @@ struct GenOptions {
   uint64_t resolution = 1'000'000'000;  // ticks per second
   bool splitComms = false;    // messages on sub-communicators (comm_layout.hpp), not the world
   bool selfMessages = false;  // each rank sends itself one message on MPI_COMM_SELF at setup
+  // --pause ITER:MICROSECONDS (wavefront, halo): before outer iteration pauseIteration
+  // (from 0) every rank flushes its trace buffer for about pauseUs microseconds.
+  uint32_t pauseIteration = kNoPause;
+  uint64_t pauseUs = 0;
+  static constexpr uint32_t kNoPause = 0xFFFFFFFFu;
 };
+
+// Events of a pause: one BufferFlush per rank.
+inline bool hasPause(const GenOptions& o) {
+  return o.pauseIteration != GenOptions::kNoPause && o.pauseIteration < o.iterations;
+}
 
 std::string_view kernelName(Kernel kernel);
 bool kernelFromName(std::string_view name, Kernel& kernel);

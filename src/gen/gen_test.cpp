@@ -310,3 +310,46 @@ TEST(GenOptionsTest, GridMustMatchRanks) {
 
 }  // namespace
 }  // namespace mtf::gen
+
+namespace mtf::gen {
+namespace {
+
+// --pause: one BufferFlush per rank, all inside one window of about the pause's length
+// before the iteration, every other invariant kept; refused for kernels that do not pause.
+TEST(GenPause, EveryRankFlushesOnceForAboutThePause) {
+  for (Kernel kernel : {Kernel::Wavefront, Kernel::Halo}) {
+    GenOptions o = optionsFor(kernel, 16, 6);
+    o.pauseIteration = 3;
+    o.pauseUs = 5000;
+    const CheckReport r = check(o);
+    EXPECT_TRUE(r.clean()) << r.summary();
+    GenOptions resolved = o;
+    resolveAndValidate(resolved);
+    EXPECT_EQ(r.events, expectedEventCount(resolved));
+    struct Flushes : TraceSink {
+      void begin(const Definitions&) override {}
+      void event(const Event& e) override {
+        if (e.kind == EventKind::BufferFlush) spans.push_back({e.time, e.fields[0]});
+      }
+      void end() override {}
+      std::vector<std::pair<Tick, Tick>> spans;
+    } flushes;
+    generate(o, flushes);
+    ASSERT_EQ(flushes.spans.size(), 16u);
+    Tick first = ~Tick{0}, last = 0;
+    for (auto [a, b] : flushes.spans) first = std::min(first, a), last = std::max(last, b);
+    EXPECT_GE(last - first, 4'000'000u);  // ns: the flushes span most of the 5 ms
+    EXPECT_LE(last - first, 5'000'000u);
+  }
+  GenOptions ring = optionsFor(Kernel::Ring, 4, 6);
+  ring.pauseIteration = 1;
+  ring.pauseUs = 10;
+  EXPECT_THROW(resolveAndValidate(ring), UsageError);
+  GenOptions late = optionsFor(Kernel::Halo, 4, 6);
+  late.pauseIteration = 6;
+  late.pauseUs = 10;
+  EXPECT_THROW(resolveAndValidate(late), UsageError);
+}
+
+}  // namespace
+}  // namespace mtf::gen

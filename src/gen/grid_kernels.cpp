@@ -85,12 +85,22 @@ void exchangeStep(RankEmitter& e, const Window& w, const Neighbourhood& n, uint3
 
 }  // namespace
 
+void maybePause(RankEmitter& e, StepSchedule& schedule, uint32_t it) {
+  const GenOptions& o = e.context().options;
+  if (it != o.pauseIteration) return;
+  const Window w = schedule.exact(e.ns(o.pauseUs * 1000));
+  e.waitUntil(jittered(e, w, 0, 100));
+  e.bufferFlush(jittered(e, w, 900, 1000));
+  e.waitUntil(w.end());
+}
+
 void generateWavefront(RankEmitter& e) {
   const GenOptions& o = e.context().options;
   const Neighbourhood n{{o.gridX, o.gridY}, e.rank()};
   StepSchedule schedule(o.seed, e.context().scale, 0);
   emitSetup(e, schedule);
   for (uint32_t it = 0; it < o.iterations; ++it) {
+    maybePause(e, schedule, it);
     e.enter(RegionId::Iteration);
     sweep(e, schedule, n, true);
     sweep(e, schedule, n, false);
@@ -123,6 +133,7 @@ void generateHalo(RankEmitter& e) {
   StepSchedule schedule(o.seed, e.context().scale, 0);
   emitSetup(e, schedule);
   for (uint32_t it = 0; it < o.iterations; ++it) {
+    maybePause(e, schedule, it);
     e.enter(RegionId::Iteration);
     const Window work = schedule.next(kHaloComputeNs);
     e.computeUntil(jittered(e, work, 550, 950));

@@ -43,6 +43,11 @@ void emitSetup(RankEmitter& e, StepSchedule& schedule);
 // Allreduce, barrier, MPI_Finalize, end of main (12 events).
 void emitFinal(RankEmitter& e, StepSchedule& schedule);
 
+// --pause: before iteration `it`, if it is the pause's, every rank flushes its trace
+// buffer: the flushes start within the first tenth of one global step of the pause's
+// length (flushes come in bursts, not all at once) and end within its last tenth.
+void maybePause(RankEmitter& e, StepSchedule& schedule, uint32_t it);
+
 void generateWavefront(RankEmitter& e);
 void generateHalo(RankEmitter& e);
 void generateRing(RankEmitter& e);

@@ -157,6 +157,25 @@ void addGridOption(CLI::App* sub, GenOptions& o) {
       "Rank grid PXxPY (columns x rows); default: as square as --ranks allows");
 }
 
+void addPauseOption(CLI::App* sub, GenOptions& o) {
+  sub->add_option_function<std::string>(
+      "--pause",
+      [&o](const std::string& text) {
+        unsigned iteration = 0;
+        unsigned long long us = 0;
+        char sep = 0, extra = 0;
+        if (std::sscanf(text.c_str(), "%u%c%llu%c", &iteration, &sep, &us, &extra) != 3 ||
+            sep != ':')
+          throw CLI::ValidationError("--pause", "expected ITER:MICROSECONDS, e.g. 10:20000");
+        o.pauseIteration = iteration;
+        o.pauseUs = us;
+      },
+      "ITER:MICROSECONDS: before outer iteration ITER (from 0) every rank flushes its trace "
+      "buffer for about MICROSECONDS (one BufferFlush event per rank; the flushes start "
+      "within the pause's first tenth and end within its last tenth), like a tracer whose "
+      "buffers fill up: one more event per rank");
+}
+
 // One subcommand per kernel, each with the options it uses.
 void addKernels(CLI::App& app, GenOptions& options, OutputOptions& out) {
   CLI::App* wave = addKernel(
@@ -167,6 +186,7 @@ void addKernels(CLI::App& app, GenOptions& options, OutputOptions& out) {
       "allreduce.",
       options, out);
   addGridOption(wave, options);
+  addPauseOption(wave, options);
   wave->add_option("--inner", options.inner, "Inner iterations of each sweep (default 8)");
   wave->add_option("--allreduce-every", options.allreduceEvery,
                    "An allreduce every K iterations (default 1)");
@@ -183,6 +203,7 @@ void addKernels(CLI::App& app, GenOptions& options, OutputOptions& out) {
                              "grid neighbours (Irecv, Isend, Waitall) every iteration.",
                              options, out);
   addGridOption(halo, options);
+  addPauseOption(halo, options);
   addKernel(app, Kernel::MasterWorker,
             "Master/worker: rank 0 hands out --iterations tasks per worker; results come "
             "back in the order tasks of seeded random cost finish.",

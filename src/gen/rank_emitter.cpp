@@ -87,6 +87,12 @@ void RankEmitter::leave(RegionId region) {
   emit(EventKind::Leave, advance(), {context_.regions[static_cast<size_t>(region)]});
 }
 
+void RankEmitter::bufferFlush(Tick stop) {
+  const Tick at = advance();
+  emit(EventKind::BufferFlush, at, {std::max(stop, at)});
+  waitUntil(stop);
+}
+
 void RankEmitter::call(RegionId region, uint64_t durationNs) {
   enter(region);
   waitUntil(clock_ + ns(durationNs));

@@ -91,6 +91,8 @@ class RankEmitter {
   void leave(RegionId region);
   // Enter + Leave of a call without an MPI event (MPI_Comm_rank, MPI_Finalize, ...).
   void call(RegionId region, uint64_t durationNs);
+  // A BufferFlush from now until `stop` (the rank is busy writing its trace buffer).
+  void bufferFlush(Tick stop);
   // A region (by default "compute") that ends at `end` (at least one gap after it begins).
   void computeUntil(Tick end, RegionId region = RegionId::Compute);
 

@@ -47,6 +47,12 @@ class StepSchedule {
     cursor_ += length;
     return w;
   }
+  // The next global step, exactly `length` ticks long (a pause).
+  Window exact(Tick length) {
+    const Window w{cursor_, length};
+    cursor_ += length;
+    return w;
+  }
   // Moves the next step's start to `t` if it is later.
   void skipTo(Tick t) {
     if (t > cursor_) cursor_ = t;

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# mtf structure's cost: times `mtf structure TRACE` against otf2_bare_read (the OTF2 library
+# reading every event into empty callbacks) on the 14 M-event wavefront and prints the ratio
+# (goal: at most 2). Usage: bench/structure/bench_structure.sh [BUILD_DIR]   (default: build)
+set -euo pipefail
+
+BUILD=${1:-build}
+GEN=$BUILD/mtf-gen
+MTF=$BUILD/mtf
+BARE=$BUILD/bench/otf2/otf2_bare_read
+RUNS=${RUNS:-3}
+WORK=${WORK:-/tmp/mtf-bench-structure}
+
+for tool in "$GEN" "$MTF" "$BARE"; do
+  [[ -x $tool ]] || { echo "missing $tool: build the targets mtf, mtf-gen and otf2_bare_read" >&2; exit 1; }
+done
+mkdir -p "$WORK"
+TRACE=$WORK/wavefront.otf2
+if [[ ! -f $TRACE ]]; then
+  echo "generating $TRACE ..."
+  "$GEN" wavefront --ranks 16 --iterations 249 --inner 160 -o "$TRACE" >/dev/null
+fi
+echo "trace: $TRACE, $("$BARE" "$TRACE" | awk '{print $1}') events"
+
+run_time() {  # "WALL CPU" seconds of one run
+  local out
+  out=$( { /usr/bin/time -f "%e %U %S" "$@" >/dev/null; } 2>&1 | tail -1)
+  echo "$out" | awk '{printf "%s %.2f\n", $1, $2 + $3}'
+}
+min() { if [[ -z $1 ]] || (( $(echo "$2 < $1" | bc -l) )); then echo "$2"; else echo "$1"; fi; }
+
+# Alternate runs, so that load from other processes hits both alike; the best of each counts.
+BARE_W="" BARE_C="" S_W="" S_C=""
+for ((i = 0; i < RUNS; i++)); do
+  read -r w c < <(run_time "$BARE" "$TRACE")
+  BARE_W=$(min "$BARE_W" "$w"); BARE_C=$(min "$BARE_C" "$c")
+  read -r w c < <(run_time "$MTF" -q structure "$TRACE")
+  S_W=$(min "$S_W" "$w"); S_C=$(min "$S_C" "$c")
+done
+printf 'otf2_bare_read: wall %.2f s, cpu %.2f s\n' "$BARE_W" "$BARE_C"
+printf 'mtf structure:  wall %.2f s, cpu %.2f s\n' "$S_W" "$S_C"
+printf 'ratio (structure / bare read): wall %.2fx, cpu %.2fx\n' \
+  "$(echo "$S_W / $BARE_W" | bc -l)" "$(echo "$S_C / $BARE_C" | bc -l)"

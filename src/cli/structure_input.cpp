@@ -1,0 +1,76 @@
+#include "cli/structure_input.hpp"
+
+#include "cli/common.hpp"
+#include "structure/loop_relation.hpp"
+#include "util/error.hpp"
+
+namespace mtf::cli {
+
+void addStructureOptions(CLI::App& cmd, StructureCliOptions& o) {
+  cmd.add_option(
+         "--what", o.what,
+         std::string("Signal whose periods give the structure: ") + structure::kSignalKindsHelp)
+      ->capture_default_str();
+  cmd.add_option("--perturbed", o.perturbed,
+                 "Signal whose closing marks perturbed regions (same kinds; e.g. flush, "
+                 "region:NAME, metric:NAME)")
+      ->capture_default_str();
+  cmd.add_option("--bins", o.bins, "Bins of the time grid (at most)")->capture_default_str();
+  cmd.add_option("--levels", o.levels, "Levels of the hierarchy below the whole trace")
+      ->capture_default_str();
+  cmd.add_flag("--lenient", o.lenient, "Skip bad records instead of failing");
+  cmd.add_flag("--loops", o.loops,
+               "Also find the loop nests (NLR, as mtf loops) and compare the outermost loop's "
+               "iteration time with the periodic zone's period (reads the trace once more)");
+}
+
+namespace {
+
+// NLR's outermost loop next to the periodic zones.
+std::string loopNote(const StructureCliOptions& o, const nlr::NlrSink& loops,
+                     const StructureResult& r) {
+  const std::optional<structure::OuterLoop> outer = structure::outermostLoop(loops.results());
+  if (!outer || outer->iterations < 2) return "NLR found no loop at the top of the location";
+  const uint64_t last = outer->firstSymbol + (outer->iterations - 1) * outer->bodySymbols;
+  structure::SymbolTimes times(outer->location, {outer->firstSymbol, last});
+  openInput(o.trace, o.lenient)->read(times);
+  if (!times.timeOf(0) || !times.timeOf(1))
+    return "NLR's outermost loop: its events were not found";
+  structure::LoopTiming t;
+  t.loop = *outer;
+  t.start = *times.timeOf(0);
+  t.iterationTicks =
+      static_cast<double>(*times.timeOf(1) - t.start) / static_cast<double>(outer->iterations - 1);
+  return structure::relateLoopAndZones(t, r.regions, r.run.defs.clock.resolution);
+}
+
+}  // namespace
+
+StructureResult analyseTrace(const StructureCliOptions& o, const GlobalOptions&) {
+  if (o.bins < 16 || o.bins > (size_t{1} << 26)) throw UsageError("--bins must be 16 to 2^26");
+  if (o.levels < 1) throw UsageError("--levels must be at least 1");
+  structure::AnalyseRequest request;
+  request.signal = structure::parseSignalSpec(o.what);
+  request.perturbation = structure::parseSignalSpec(o.perturbed);
+  request.bins = o.bins;
+  request.options.levels = o.levels;
+  std::unique_ptr<nlr::NlrSink> loops;
+  if (o.loops) {
+    nlr::SignatureOptions signatures;
+    signatures.selection = nlr::EventSelection::Communication;
+    signatures.canonicalCallOrder = true;
+    loops = std::make_unique<nlr::NlrSink>(nlr::NlrOptions{}, signatures);
+  }
+  structure::Analysis a =
+      structure::analyse([&] { return openInput(o.trace, o.lenient); }, request, loops.get());
+  StructureResult r{std::move(a.run),
+                    std::move(a.input),
+                    std::move(a.regions),
+                    structure::signalName(request.signal),
+                    structure::signalName(request.perturbation),
+                    {}};
+  if (loops) r.notes.push_back(loopNote(o, *loops, r));
+  return r;
+}
+
+}  // namespace mtf::cli

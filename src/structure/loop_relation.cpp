@@ -1,0 +1,100 @@
+#include "structure/loop_relation.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <functional>
+#include <unordered_map>
+
+namespace mtf::structure {
+
+namespace {
+
+// Events an element stands for (a loop: its count times its body's).
+class ExpandedLengths {
+ public:
+  explicit ExpandedLengths(const nlr::LoopModel& m) : model_(m) {}
+  uint64_t of(nlr::ElementKey k) {
+    if (!nlr::isLoop(k)) return 1;
+    return nlr::countOf(k) * body(nlr::bodyOf(k));
+  }
+  uint64_t body(uint32_t id) {
+    if (auto it = memo_.find(id); it != memo_.end()) return it->second;
+    uint64_t n = 0;
+    for (nlr::ElementKey k : model_.bodies[id]) n += of(k);
+    return memo_[id] = n;
+  }
+
+ private:
+  const nlr::LoopModel& model_;
+  std::unordered_map<uint32_t, uint64_t> memo_;
+};
+
+}  // namespace
+
+std::optional<OuterLoop> outermostLoop(const std::vector<nlr::LocationLoops>& loops) {
+  const nlr::LocationLoops* chosen = nullptr;
+  for (const auto& l : loops)
+    if (!chosen || l.worldRank == 0) {
+      chosen = &l;
+      if (l.worldRank == 0) break;
+    }
+  if (!chosen) return std::nullopt;
+  ExpandedLengths lengths(chosen->model);
+  std::optional<OuterLoop> best;
+  uint64_t at = 0, bestLength = 0;
+  for (nlr::ElementKey k : chosen->model.top) {
+    const uint64_t length = lengths.of(k);
+    if (nlr::isLoop(k) && length > bestLength) {
+      bestLength = length;
+      best = OuterLoop{chosen->location, chosen->worldRank, nlr::countOf(k), at,
+                       lengths.body(nlr::bodyOf(k))};
+    }
+    at += length;
+  }
+  return best;
+}
+
+SymbolTimes::SymbolTimes(LocationId location, std::vector<uint64_t> indices)
+    : location_(location), indices_(std::move(indices)), times_(indices_.size()) {}
+
+void SymbolTimes::event(const Event& e) {
+  if (e.location != location_) return;
+  if (!isMpiPointToPoint(e.kind) && e.kind != EventKind::MpiCollectiveEnd) return;
+  for (size_t i = 0; i < indices_.size(); ++i)
+    if (indices_[i] == seen_) times_[i] = e.time;
+  ++seen_;
+}
+
+std::string relateLoopAndZones(const LoopTiming& t, const std::vector<StructureRegion>& regions,
+                               uint64_t resolution, double tolerance) {
+  const StructureRegion* zone = nullptr;
+  for (const auto& r : regions) {
+    if (r.kind != RegionKind::Periodic) continue;
+    const bool holdsStart = r.start <= t.start && t.start < r.end;
+    if (holdsStart || !zone || (zone->start > t.start && r.iterations > zone->iterations))
+      zone = &r;
+    if (holdsStart) break;
+  }
+  const double ms = 1000.0 / static_cast<double>(resolution);
+  char line[256];
+  if (!zone) {
+    std::snprintf(line, sizeof line,
+                  "NLR outer loop (location %llu): %llu iterations of %.3f ms; no periodic zone",
+                  static_cast<unsigned long long>(t.loop.location),
+                  static_cast<unsigned long long>(t.loop.iterations), t.iterationTicks * ms);
+    return line;
+  }
+  const double period = static_cast<double>(zone->period);
+  const bool agree = std::abs(period - t.iterationTicks) <= tolerance * t.iterationTicks;
+  std::snprintf(line, sizeof line,
+                "NLR outer loop (location %llu): %llu iterations of %.3f ms; periodic zone at %.3f "
+                "ms: %llu iterations of %.3f ms: %s",
+                static_cast<unsigned long long>(t.loop.location),
+                static_cast<unsigned long long>(t.loop.iterations), t.iterationTicks * ms,
+                static_cast<double>(zone->start) * ms,
+                static_cast<unsigned long long>(zone->iterations), period * ms,
+                agree ? "the periods agree" : "the periods DISAGREE");
+  return line;
+}
+
+}  // namespace mtf::structure

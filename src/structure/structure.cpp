@@ -1,0 +1,332 @@
+#include "structure/structure.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "structure/morphology.hpp"
+
+namespace mtf::structure {
+
+std::string_view regionKindName(RegionKind kind) {
+  switch (kind) {
+    case RegionKind::NonPeriodic:
+      return "non-periodic";
+    case RegionKind::Periodic:
+      return "periodic";
+    case RegionKind::Perturbed:
+      return "perturbed";
+  }
+  return "?";
+}
+
+namespace {
+
+// Bins [first, last) of the input.
+struct Span {
+  size_t first = 0, last = 0;
+  size_t size() const { return last - first; }
+};
+
+class Search {
+ public:
+  Search(const StructureInput& in, const StructureOptions& o) : in_(in), o_(o) {}
+  // minIterations: 2 for a level's own span, 3 for what lies beside a zone (see piece()).
+  std::vector<StructureRegion> segment(Span s, unsigned level, size_t minIterations = 2) const;
+  StructureRegion region(RegionKind kind, Span s) const;
+
+ private:
+  // A periodic zone of a segment, in bins of the segment's own (maybe closed) signal.
+  struct Zone {
+    Span span;          // absolute bins
+    double period = 0;  // bins
+    size_t iterations = 0;
+    size_t fullWindow = 0;  // absolute start of one whole iteration in the zone's middle
+  };
+  bool bestZone(Span s, size_t minIterations, Zone& zone) const;
+  std::vector<StructureRegion> piece(Span s, const Zone& z, unsigned level) const;
+  // A repeating pattern of calls has at least two events (an Enter and a Leave) per period.
+  bool eventful(size_t first, size_t last, size_t iterations) const {
+    const double events =
+        std::accumulate(in_.events.begin() + first, in_.events.begin() + last, 0.0);
+    return events >= 2.0 * static_cast<double>(iterations);
+  }
+  void addInnerLevel(StructureRegion& r, const Zone& z, unsigned level) const;
+  Tick tickOf(double bin) const {
+    return in_.grid.start +
+           static_cast<Tick>(std::llround(bin * static_cast<double>(in_.grid.width)));
+  }
+
+  const StructureInput& in_;
+  const StructureOptions& o_;
+};
+
+StructureRegion Search::region(RegionKind kind, Span s) const {
+  StructureRegion r;
+  r.kind = kind;
+  r.start = in_.grid.binStart(s.first);
+  r.end = in_.grid.binStart(s.last);
+  const double mpi = std::accumulate(in_.mpi.begin() + s.first, in_.mpi.begin() + s.last, 0.0);
+  const double bins = static_cast<double>(std::max<size_t>(1, s.size()));
+  r.mpiFraction = mpi / (bins * static_cast<double>(std::max<size_t>(1, in_.processes)));
+  r.events = static_cast<uint64_t>(std::llround(
+      std::accumulate(in_.events.begin() + s.first, in_.events.begin() + s.last, 0.0)));
+  return r;
+}
+
+// Pearson correlation of y[a + j] and y[b + j], j < length, over the j where both exist.
+double similarity(std::span<const double> y, int64_t a, int64_t b, size_t length) {
+  double sa = 0, sb = 0, saa = 0, sbb = 0, sab = 0, n = 0;
+  const auto size = static_cast<int64_t>(y.size());
+  for (int64_t j = 0; j < static_cast<int64_t>(length); ++j) {
+    const int64_t i = a + j, k = b + j;
+    if (i < 0 || k < 0 || i >= size || k >= size) continue;
+    const double u = y[static_cast<size_t>(i)], v = y[static_cast<size_t>(k)];
+    sa += u, sb += v, saa += u * u, sbb += v * v, sab += u * v, n += 1;
+  }
+  if (n < 2) return 0.0;
+  const double cab = sab - sa * sb / n, caa = saa - sa * sa / n, cbb = sbb - sb * sb / n;
+  if (caa <= 1e-12 || cbb <= 1e-12) return 0.0;  // a flat window (no activity) repeats nothing
+  return cab / std::sqrt(caa * cbb);
+}
+
+// The start of the iteration after the one at `previous`: about one period later, where the
+// window resembles the previous one best (iterations vary in length, so a fixed grid of
+// periods drifts away from them). Offsets up to a quarter period, in 64 steps.
+int64_t nextStart(std::span<const double> y, int64_t previous, size_t length, double& best) {
+  const auto l = static_cast<int64_t>(length);
+  const int64_t reach = l / 4, step = std::max<int64_t>(1, l / 128);
+  int64_t at = previous + l;
+  best = similarity(y, previous, at, length);
+  for (int64_t d = -reach; d <= reach; d += step) {
+    const double c = similarity(y, previous, previous + l + d, length);
+    if (c > best + 1e-9) best = c, at = previous + l + d;
+  }
+  return at;
+}
+
+// Where iterations begin: at the start of the quietest stretch of y folded over the period
+// (each phase's samples averaged over all periods).
+size_t phaseOf(std::span<const double> y, double period) {
+  const auto length = static_cast<size_t>(period);
+  std::vector<double> folded(length, 0.0);
+  std::vector<size_t> counts(length, 0);
+  for (size_t i = 0; i < y.size(); ++i) {
+    const auto p = static_cast<size_t>(std::fmod(static_cast<double>(i), period));
+    if (p < length) folded[p] += y[i], ++counts[p];
+  }
+  for (size_t p = 0; p < length; ++p)
+    folded[p] /= static_cast<double>(std::max<size_t>(1, counts[p]));
+  size_t best = 0;
+  for (size_t p = 1; p < length; ++p)
+    if (folded[p] < folded[best]) best = p;
+  for (size_t steps = 0; steps < length; ++steps) {  // back to the stretch's start
+    const size_t previous = (best + length - 1) % length;
+    if (folded[previous] > folded[best] + 1e-9) break;
+    best = previous;
+  }
+  return best;
+}
+
+// A window whose activity (the signal's sum) is under half or over twice the windows'
+// median is no iteration, however its shape correlates: at a zone's edge a window half
+// in the set-up still resembles its neighbour.
+void dropUnlikeActivity(std::span<const double> y, const std::vector<int64_t>& starts,
+                        size_t length, std::vector<bool>& alike) {
+  std::vector<double> sums;
+  for (int64_t a : starts) {
+    double sum = 0;
+    for (int64_t i = std::max<int64_t>(0, a);
+         i < std::min<int64_t>(static_cast<int64_t>(y.size()), a + static_cast<int64_t>(length));
+         ++i)
+      sum += y[static_cast<size_t>(i)];
+    sums.push_back(sum);
+  }
+  std::vector<double> sorted = sums;
+  std::nth_element(sorted.begin(), sorted.begin() + sorted.size() / 2, sorted.end());
+  const double median = sorted[sorted.size() / 2];
+  for (size_t k = 0; k < starts.size(); ++k)
+    if (sums[k] < 0.5 * median || sums[k] > 2 * median) alike[k] = false;
+}
+
+// Iteration windows cut at the phase (a window cut by the segment's edge counts when 3/4
+// of it is inside); the zone is the longest run of windows that each resemble a neighbour.
+bool zoneOf(std::span<const double> y, double& period, double minSimilarity, size_t& first,
+            size_t& last, size_t& iterations, size_t& fullWindow) {
+  const auto length = static_cast<size_t>(std::llround(period));
+  const auto n = static_cast<int64_t>(y.size());
+  if (length < 2 || y.size() < 2 * length) return false;
+  // Iteration windows: from the phase on, each tracked from the previous one.
+  auto mostlyInside = [&](int64_t a) {
+    const int64_t inside =
+        std::min<int64_t>(n, a + static_cast<int64_t>(length)) - std::max<int64_t>(0, a);
+    return 4 * inside >= 3 * static_cast<int64_t>(length);
+  };
+  std::vector<int64_t> starts;
+  std::vector<bool> alike;
+  const auto phase = static_cast<int64_t>(phaseOf(y, period));
+  starts.push_back(mostlyInside(phase - static_cast<int64_t>(length))
+                       ? phase - static_cast<int64_t>(length)
+                       : phase);
+  alike.push_back(false);
+  while (true) {
+    double c = 0;
+    const int64_t next = nextStart(y, starts.back(), length, c);
+    if (next <= starts.back() || !mostlyInside(next)) break;
+    const bool similar = c >= minSimilarity;
+    if (similar) alike.back() = true;
+    starts.push_back(next);
+    alike.push_back(similar);
+  }
+  if (starts.size() < 2) return false;
+  dropUnlikeActivity(y, starts, length, alike);
+  size_t bestFirst = 0, bestCount = 0;
+  for (size_t k = 0; k < starts.size();) {
+    size_t j = k;
+    while (j < starts.size() && alike[j]) ++j;
+    if (j - k > bestCount) bestFirst = k, bestCount = j - k;
+    k = std::max(j, k + 1);
+  }
+  if (bestCount < 2) return false;
+  first = static_cast<size_t>(std::max<int64_t>(0, starts[bestFirst]));
+  last = static_cast<size_t>(
+      std::min<int64_t>(n, starts[bestFirst + bestCount - 1] + static_cast<int64_t>(length)));
+  iterations = bestCount;
+  // The tracked iterations' mean length refines the autocorrelation's period (windows of
+  // unlike activity at the zone's edges were dropped: they would pull it).
+  if (bestCount >= 3)
+    period = static_cast<double>(starts[bestFirst + bestCount - 1] - starts[bestFirst]) /
+             static_cast<double>(bestCount - 1);
+  const int64_t middle = starts[bestFirst + bestCount / 2];
+  fullWindow =
+      static_cast<size_t>(std::clamp<int64_t>(middle, 0, n - static_cast<int64_t>(length)));
+  return true;
+}
+
+// The segment's signal averaged down to at most `samples` samples of `factor` bins each:
+// a level's search looks at its own span at a bounded resolution (the next level, inside
+// one iteration, sees the finer bins again), which keeps every level's FFTs small.
+std::vector<double> downsampled(std::span<const double> raw, size_t samples, size_t& factor) {
+  factor = (raw.size() + samples - 1) / samples;
+  std::vector<double> y((raw.size() + factor - 1) / factor, 0.0);
+  for (size_t i = 0; i < raw.size(); ++i) y[i / factor] += raw[i];
+  for (size_t i = 0; i < y.size(); ++i) {
+    const size_t n = std::min(factor, raw.size() - i * factor);
+    y[i] /= static_cast<double>(n);
+  }
+  return y;
+}
+
+// The paper closes the signal only when its main period is unclear. A fine oscillation
+// (a wavefront's pipeline steps) is clear on the raw signal but repeats only inside one
+// phase; the iteration becomes clear once a closing fills the steps. So the search tries
+// the signal and its closings of widths 3, 5, 9, 17, ... up to an eighth of the segment,
+// and keeps the clear period whose zone covers most of the segment (within 10%: the
+// shortest such period).
+bool Search::bestZone(Span s, size_t minIterations, Zone& best) const {
+  size_t f = 1;
+  const std::vector<double> coarse = downsampled(
+      std::span<const double>(in_.signal).subspan(s.first, s.size()), o_.searchSamples, f);
+  bool found = false;
+  size_t bestCover = 0;
+  for (size_t width = 0; width <= coarse.size() / 8; width = width ? 2 * width - 1 : 3) {
+    const std::vector<double> closed = width ? closing(coarse, width) : std::vector<double>();
+    const std::span<const double> y = width ? std::span<const double>(closed) : coarse;
+    const std::optional<Period> p = clearPeriod(y, o_.period);
+    size_t first = 0, last = 0, iterations = 0, window = 0;
+    double period = p ? p->samples : 0;
+    const bool zoned = p && zoneOf(y, period, o_.similarity, first, last, iterations, window);
+    if (!zoned || iterations < minIterations) continue;
+    first = s.first + first * f;
+    last = std::min(s.last, s.first + last * f);
+    period *= static_cast<double>(f);
+    const size_t cover = last - first;
+    if (!eventful(first, last, iterations)) continue;
+    const bool wider = 10 * cover > 11 * bestCover;
+    const bool asWideButShorter = 10 * cover >= 9 * bestCover && period < best.period;
+    if (!found || wider || asWideButShorter) {
+      const auto length = static_cast<size_t>(std::llround(period));
+      const size_t full = std::min(s.first + window * f, s.last - std::min(s.size(), length));
+      best = {{first, last}, period, iterations, full};
+      bestCover = std::max(bestCover, cover);
+      found = true;
+    }
+  }
+  return found;
+}
+
+// The next level: the same search inside one whole iteration in the zone's middle.
+void Search::addInnerLevel(StructureRegion& r, const Zone& z, unsigned level) const {
+  const auto length = static_cast<size_t>(std::llround(z.period));
+  const Span one{z.fullWindow, z.fullWindow + length};
+  r.sampleStart = in_.grid.binStart(one.first);
+  r.sampleEnd = in_.grid.binStart(one.last);
+  if (level < o_.levels && length >= o_.minBinsPerPeriod) r.children = segment(one, level + 1);
+}
+
+// What lies before or after zone `z` at the same level: searched again if it is longer
+// than the zone's period (shorter, it cannot hold a phase of this level: it is the rest of
+// an iteration the zone did not count, or the program's set-up), and a zone there needs
+// three iterations: two look-alike stretches of a set-up or final phase are chance.
+std::vector<StructureRegion> Search::piece(Span s, const Zone& z, unsigned level) const {
+  if (static_cast<double>(s.size()) < z.period) return {region(RegionKind::NonPeriodic, s)};
+  return segment(s, level, 3);
+}
+
+// The regions of an unperturbed segment at `level`: a periodic zone and, before and after
+// it, whatever the same search finds there.
+std::vector<StructureRegion> Search::segment(Span s, unsigned level, size_t minIterations) const {
+  Zone z;
+  if (s.size() < 4 * o_.period.minPeriod || !bestZone(s, minIterations, z))
+    return {region(RegionKind::NonPeriodic, s)};
+  std::vector<StructureRegion> out;
+  // Pieces shorter than half a period join the zone: they are the cut's slack.
+  const auto slack = static_cast<size_t>(z.period / 2);
+  if (z.span.first - s.first > slack) {
+    auto before = piece({s.first, z.span.first}, z, level);
+    out.insert(out.end(), before.begin(), before.end());
+  } else {
+    z.span.first = s.first;
+  }
+  const bool after = s.last - z.span.last > slack;
+  if (!after) z.span.last = s.last;
+  StructureRegion zone = region(RegionKind::Periodic, z.span);
+  zone.period = tickOf(z.period) - in_.grid.start;
+  zone.iterations = z.iterations;
+  addInnerLevel(zone, z, level);
+  out.push_back(std::move(zone));
+  if (after) {
+    auto rest = piece({z.span.last, s.last}, z, level);
+    out.insert(out.end(), rest.begin(), rest.end());
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<StructureRegion> findStructure(const StructureInput& in, const StructureOptions& o) {
+  const Search search(in, o);
+  const size_t n = in.signal.size();
+  std::vector<Run> perturbed;
+  if (!in.perturbation.empty()) {
+    const auto width =
+        std::max<size_t>(3, static_cast<size_t>(o.perturbedClosing * static_cast<double>(n)));
+    perturbed = positiveRuns(closing(in.perturbation, width));
+  }
+  std::vector<StructureRegion> out;
+  size_t at = 0;
+  auto unperturbed = [&](size_t until) {
+    if (until <= at) return;
+    auto regions = search.segment({at, until}, 1);
+    out.insert(out.end(), regions.begin(), regions.end());
+  };
+  for (const Run& r : perturbed) {
+    unperturbed(r.first);
+    out.push_back(search.region(RegionKind::Perturbed, {r.first, r.last}));
+    at = r.last;
+  }
+  unperturbed(n);
+  return out;
+}
+
+}  // namespace mtf::structure
