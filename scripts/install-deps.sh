@@ -11,6 +11,7 @@ PACKAGES=(
   libcli11-dev nlohmann-json3-dev
   zstd xz-utils gzip time
   clang-format clang libclang-rt-14-dev
+  python3-pybind11 python3-numpy python3-pandas python3-pytest
 )
 missing=()
 for p in "${PACKAGES[@]}"; do
