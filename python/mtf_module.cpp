@@ -85,6 +85,21 @@ py::dict statsDict(const api::Stats& s) {
                   py::arg("total") = total, py::arg("locations") = locations);
 }
 
+py::dict dagDict(const api::Dag& dag) {
+  py::list nodes;
+  for (const api::DagNode& n : dag.nodes) {
+    py::list edges;
+    for (const api::DagEdge& e : n.edges)
+      edges.append(py::dict(py::arg("child") = e.child, py::arg("repetitions") = e.repetitions,
+                            py::arg("type") = e.type));
+    nodes.append(py::dict(py::arg("kind") = n.kind, py::arg("label") = n.label,
+                          py::arg("event_count") = n.eventCount, py::arg("edges") = edges));
+  }
+  py::dict roots;
+  for (const auto& [location, root] : dag.roots) roots[py::int_(location)] = root;
+  return py::dict(py::arg("nodes") = nodes, py::arg("roots") = roots);
+}
+
 py::list programList(const std::vector<api::LoopElement>& elements) {
   py::list out;
   for (const api::LoopElement& e : elements) {
@@ -141,6 +156,7 @@ PYBIND11_MODULE(_mtf, m) {
            py::arg("time_from") = py::none(), py::arg("time_to") = py::none())
       .def("info", [](api::Trace& t) { return infoDict(t.info(), t.definitions()); })
       .def("stats", [](api::Trace& t) { return statsDict(t.stats()); })
+      .def("dag", [](api::Trace& t) { return dagDict(t.dag()); })
       .def(
           "loops",
           [](api::Trace& t, std::optional<uint64_t> location) {

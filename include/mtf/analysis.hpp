@@ -44,6 +44,28 @@ struct Stats {
   uint64_t structureBytes = 0, valueBytes = 0, definitionBytes = 0, indexBytes = 0, fileBytes = 0;
 };
 
+// The compacted structure (the MTF paper's ordered DAG): every location's call tree with
+// contiguous repeats collapsed and identical subtrees of all locations stored once.
+struct DagEdge {
+  uint32_t child = 0;        // index into Dag::nodes
+  uint64_t repetitions = 1;  // the child's subtree occurs this many times in a row
+  std::string type;          // "regular", "sequence" (child is a Sequence), "recursive"
+};
+
+struct DagNode {
+  // "call" (Enter, children, Leave), "point_to_point", "collective", "other" (leaves), or
+  // "sequence" (no event of its own: a repeated group of siblings, or a location's root).
+  std::string kind;
+  std::string label;           // a call: its region's name; a leaf: its event kind; else ""
+  uint64_t eventCount = 0;     // events one expansion of the node produces
+  std::vector<DagEdge> edges;  // ordered children
+};
+
+struct Dag {
+  std::vector<DagNode> nodes;                          // children before parents
+  std::vector<std::pair<LocationId, uint32_t>> roots;  // each location's root node
+};
+
 // `mtf loops`: one element of a location's loop program: an event or a loop.
 struct LoopElement {
   bool loop = false;

@@ -62,6 +62,9 @@ class Trace {
 
   Info info();
   Stats stats();
+  // The compacted structure; an .mtf answers from its structure chunk (no value chunk
+  // read), any other format is compacted in memory (values counted, not kept).
+  Dag dag();
   // Loops of every location (or only `location`), as `mtf loops` finds them: MPI messages
   // and collectives only. An .mtf (or .mtf.xml) with stored loops answers from them
   // without reading an event; those stand for every event (calls included), as `mtf

@@ -3,7 +3,7 @@
     import mtf
     t = mtf.open("traces.otf2")      # the format is found by content
     df = t.events()                  # a pandas DataFrame, one row per event
-    t.definitions, t.info(), t.stats(), t.loops(0), t.patterns()
+    t.definitions, t.info(), t.stats(), t.dag(), t.loops(0), t.patterns()
     mtf.convert("traces.otf2", "trace.mtf")
 
 Errors raise mtf.Error (a RuntimeError) naming the file and the place. docs/api.md
@@ -69,6 +69,11 @@ class Trace:
     def stats(self):
         """What `mtf stats --json` prints (compaction figures), as a dict."""
         return self._trace.stats()
+
+    def dag(self):
+        """The compacted structure: {"nodes": [{kind, label, event_count, edges: [{child,
+        repetitions, type}]}] (children before parents), "roots": {location: node}}."""
+        return self._trace.dag()
 
     def loops(self, location=None):
         """The loop program of `location` (a dict: location, name, rank, events, elements,

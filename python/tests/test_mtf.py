@@ -119,3 +119,14 @@ def test_convert_refuses_an_existing_output(tmp_path):
         mtf.convert(SAMPLE, out)
     assert mtf.convert(SAMPLE, out, force=True)["events"] == mtf_info(SAMPLE)["events"]
     assert len(mtf.open(out).events()) == mtf_info(out)["events"]
+
+
+def test_dag_roots_expand_to_every_event(tmp_path):
+    archive = tmp_path / "s.mtf"
+    mtf.convert(SAMPLE, archive)
+    for t in (mtf.open(SAMPLE), mtf.open(archive)):
+        dag = t.dag()
+        assert len(dag["roots"]) == 4
+        total = sum(dag["nodes"][root]["event_count"] for root in dag["roots"].values())
+        assert total == mtf_info(SAMPLE)["events"]
+        assert any(n["kind"] == "call" and n["label"] == "main" for n in dag["nodes"])

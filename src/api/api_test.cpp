@@ -141,6 +141,33 @@ TEST(Api, ArchiveEventsWindowLoopsAndStats) {
   EXPECT_EQ(otf2.stats().total.dagNodes, mtf.stats().total.dagNodes);
 }
 
+TEST(Api, DagOfTheTraceAndOfItsArchive) {
+  TempDir dir;
+  const std::string archive = (dir / "sample.mtf").string();
+  convert(kSample, archive);
+  Trace otf2 = Trace::open(kSample);
+  Trace mtf = Trace::open(archive);
+  const Dag a = otf2.dag();
+  const Dag b = mtf.dag();
+  ASSERT_EQ(a.roots.size(), 4u);
+  uint64_t events = 0;
+  for (const auto& [location, root] : a.roots) {
+    ASSERT_LT(root, a.nodes.size());
+    EXPECT_EQ(a.nodes[root].kind, "sequence");
+    events += a.nodes[root].eventCount;
+  }
+  EXPECT_EQ(events, otf2.info().events);
+  EXPECT_EQ(a.nodes.size(), b.nodes.size());
+  EXPECT_GE(a.nodes.size(), otf2.stats().total.dagNodes);
+  bool main = false;
+  for (size_t i = 0; i < a.nodes.size(); ++i) {
+    EXPECT_EQ(a.nodes[i].label, b.nodes[i].label);
+    main |= a.nodes[i].kind == "call" && a.nodes[i].label == "main";
+    for (const DagEdge& e : a.nodes[i].edges) EXPECT_LT(e.child, i);  // children first
+  }
+  EXPECT_TRUE(main);
+}
+
 TEST(Api, PatternsNameTheWavefront) {
   Trace trace = Trace::open(kSample);
   const Patterns p = trace.patterns();
