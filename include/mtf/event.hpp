@@ -47,7 +47,8 @@ struct Event {
 
 // Which events to read. Empty `locations` means every location; the window is inclusive.
 // On an .mtf archive only the chunks of the asked locations and window are read (through
-// the archive's index); other formats are read whole and filtered.
+// the archive's index); on OTF2 only the asked locations' event files; Paraver and TAU
+// are read whole and filtered.
 struct EventFilter {
   std::vector<LocationId> locations;
   Tick from = 0;

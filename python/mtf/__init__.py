@@ -46,7 +46,7 @@ class Trace:
         """The events as a DataFrame: location, time (ticks), kind (categorical), region,
         partner (world rank), tag, comm (-1 where the kind has none) and size (bytes).
         `locations` (ids) and the inclusive window [time_from, time_to] select rows; on an
-        .mtf archive only the chunks they need are read."""
+        .mtf archive only the chunks they need are read, on OTF2 only those locations."""
         columns, kinds = self._trace.events(
             None if locations is None else [int(l) for l in locations], time_from, time_to)
         data = {

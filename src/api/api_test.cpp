@@ -74,6 +74,22 @@ INSTANTIATE_TEST_SUITE_P(All, RealTraceApi, ::testing::ValuesIn(mtf::test::realT
                            return mtf::test::traceTestName(info.index, info.param);
                          });
 
+// Reading only what is asked for: with location 3's event file damaged, the whole trace
+// fails and location 0 alone still reads (its file is the only one opened).
+TEST(Api, OneOtf2LocationReadsOnlyItsEventFile) {
+  TempDir dir;
+  fs::copy(fs::path(kSample).parent_path(), dir / "copy", fs::copy_options::recursive);
+  const std::string copy = (dir / "copy" / "traces.otf2").string();
+  fs::resize_file(dir / "copy" / "traces" / "3.evt", 7);
+  Trace trace = Trace::open(copy);
+  EXPECT_THROW(trace.events([](const Event&) {}), Error);
+  EventFilter only;
+  only.locations = {trace.definitions().locations[0].id};
+  uint64_t events = 0;
+  trace.events([&](const Event&) { ++events; }, only);
+  EXPECT_EQ(events, 1604u);
+}
+
 TEST(Api, PartnersAreWorldRanksAndRegionsAreDefined) {
   Trace trace = Trace::open(kSample);
   const Definitions& defs = trace.definitions();

@@ -3,6 +3,7 @@
 
 #include "api/api_impl.hpp"
 #include "converters/mtf/binary/archive.hpp"
+#include "converters/otf2/otf2_reader.hpp"
 #include "model/event_batch.hpp"
 #include "model/mpi_ranks.hpp"
 #include "registry/registry.hpp"
@@ -132,7 +133,11 @@ void Trace::events(const EventCallback& callback, const EventFilter& filter) {
       source.read(sink);
       return;
     }
-    impl_->openSource()->read(sink);
+    auto source = impl_->openSource();
+    // OTF2 keeps each location's events in a file of its own: only the asked ones are read.
+    if (auto* otf2 = dynamic_cast<otf2::Otf2Reader*>(source.get()))
+      otf2->selectLocations(filter.locations);
+    source->read(sink);
   });
 }
 
