@@ -54,6 +54,7 @@ add_custom_command(
 add_custom_target(mtf_help ALL DEPENDS ${MTF_HELP_DIR}/mtf.1 ${MTF_HELP_DIR}/mtf-gen.1)
 install(FILES ${MTF_HELP_DIR}/mtf.1 ${MTF_HELP_DIR}/mtf-gen.1
         DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
-install(FILES ${MTF_HELP_DIR}/mtf-help.txt ${MTF_HELP_DIR}/mtf-gen-help.txt
-              ${PROJECT_SOURCE_DIR}/docs/api.md
+# docs/*.md: the API (api.md) and whatever else is documented there.
+file(GLOB MTF_DOCS CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/docs/*.md)
+install(FILES ${MTF_HELP_DIR}/mtf-help.txt ${MTF_HELP_DIR}/mtf-gen-help.txt ${MTF_DOCS}
         DESTINATION ${CMAKE_INSTALL_DOCDIR})

@@ -3,10 +3,11 @@
 # is there, builds examples/reader against it with find_package(mtf) (and a pkg-config
 # build of the same program), and checks that the reader prints the event counts of the
 # installed `mtf info --json` on every real trace and on the .mtf archive of each.
-# install_test.sh SOURCE_DIR BUILD_DIR
+# install_test.sh SOURCE_DIR BUILD_DIR PYTHON (ON: the Python module was built too)
 set -euo pipefail
 SRC=$1
 BUILD=$2
+PYTHON=${3:-OFF}
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/mtf-install-test.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
 PREFIX=$WORK/prefix
@@ -16,7 +17,8 @@ cmake --install "$BUILD" --prefix "$PREFIX" >/dev/null
 for f in bin/mtf bin/mtf-gen include/mtf/mtf.hpp include/mtf/trace.hpp lib/libmtf_api.a \
          lib/cmake/mtf/mtfConfig.cmake lib/cmake/mtf/mtfConfigVersion.cmake \
          lib/cmake/mtf/mtfTargets.cmake lib/pkgconfig/mtf.pc share/mtf/mtf.xsd \
-         share/man/man1/mtf.1 share/man/man1/mtf-gen.1 share/doc/mtf/mtf-help.txt; do
+         share/man/man1/mtf.1 share/man/man1/mtf-gen.1 share/doc/mtf/mtf-help.txt \
+         share/doc/mtf/api.md; do
   [ -e "$PREFIX/$f" ] || fail "$f not installed"
 done
 # Only the public headers: nothing of src/ or converters/.
@@ -27,6 +29,13 @@ grep -q 'wavefront' "$PREFIX/share/man/man1/mtf-gen.1" || fail "mtf-gen.1 lacks 
 # The installed program finds the installed schema.
 "$PREFIX/bin/mtf" -q convert "$SRC/samples/wavefront-4x10/traces.otf2" -o "$WORK/s.mtf.xml"
 "$PREFIX/bin/mtf" validate "$WORK/s.mtf.xml" >/dev/null
+
+# The Python module, installed where Debian's python3 looks under a prefix.
+if [ "$PYTHON" = ON ]; then
+  n=$(PYTHONPATH=$PREFIX/lib/python3/dist-packages /usr/bin/python3 -c \
+    "import mtf, sys; print(len(mtf.open(sys.argv[1]).events()))" "$SRC/samples/wavefront-4x10/traces.otf2")
+  [ "$n" = 6416 ] || fail "installed Python module: $n events on the sample, not 6416"
+fi
 
 launcher=()
 command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
