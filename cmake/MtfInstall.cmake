@@ -6,9 +6,10 @@ include(CMakePackageConfigHelpers)
 # mtf::mtf is the one target consumers link: the INTERFACE target `mtf` (the same target
 # the build uses as mtf::mtf) over the public API's library and every static library
 # behind it. Installed, its include directory is include/ (the public headers only).
-set(MTF_INSTALLED_LIBRARIES mtf mtf_api mtf_registry mtf_model mtf_otf2 mtf_paraver mtf_tau
-    mtf_mtf_binary mtf_mtf_xml mtf_compaction mtf_nlr mtf_patterns mtf_gen)
-install(TARGETS ${MTF_INSTALLED_LIBRARIES} EXPORT mtfTargets
+# Every library made by mtf_add_library (a new stage or format is installed without a
+# change here), in the order they were defined.
+get_property(MTF_LIBRARIES GLOBAL PROPERTY MTF_LIBRARIES)
+install(TARGETS mtf ${MTF_LIBRARIES} EXPORT mtfTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(TARGETS mtf_cli mtf-gen RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
@@ -26,10 +27,13 @@ install(FILES ${PROJECT_BINARY_DIR}/mtfConfig.cmake ${PROJECT_BINARY_DIR}/mtfCon
         DESTINATION ${MTF_CMAKE_DIR})
 
 # pkg-config: the static libraries in link order, their dependencies as Requires (a static
-# library's dependencies are needed by every program that links it).
+# library's dependencies are needed by every program that links it). A library is defined
+# after the libraries it uses (CMake add_subdirectory order: model, stages, formats,
+# registry, API), so the reverse of the definition order puts each before its uses.
 set(MTF_PC_LIBS "")
-foreach(lib mtf_api mtf_registry mtf_mtf_binary mtf_mtf_xml mtf_otf2 mtf_paraver mtf_tau
-        mtf_gen mtf_patterns mtf_nlr mtf_compaction mtf_model)
+set(MTF_LINK_ORDER ${MTF_LIBRARIES})
+list(REVERSE MTF_LINK_ORDER)
+foreach(lib ${MTF_LINK_ORDER})
   string(APPEND MTF_PC_LIBS " -l${lib}")
 endforeach()
 # Relocatable: the prefix is found from the .pc file's own place (cmake --install --prefix).
