@@ -14,6 +14,7 @@ PACKAGES=(
   python3-networkx python3-pydot
   clang-format clang libclang-rt-14-dev
   librsvg2-bin
+  python3-pybind11 python3-numpy python3-pandas python3-pytest
 )
 missing=()
 for p in "${PACKAGES[@]}"; do

@@ -10,7 +10,8 @@ cd "$ROOT"
 if [ "$(id -u)" = 0 ]; then bash scripts/install-deps.sh; fi
 BUILD=${MTF_BUILD_DIR:-build}
 JOBS=${MTF_JOBS:-$(nproc)}
-cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo ${MTF_CMAKE_ARGS:-}
+# -DMTF_PYTHON=ON: the Python module is built and its pytest suite runs with the rest.
+cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMTF_PYTHON=ON ${MTF_CMAKE_ARGS:-}
 cmake --build "$BUILD" -j "$JOBS"
 (cd "$BUILD" && ctest --output-on-failure -j "$JOBS" --timeout 600)
 if [ "${MTF_SKIP_SANITIZE:-0}" != 1 ]; then

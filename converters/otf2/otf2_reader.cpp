@@ -1,5 +1,6 @@
 #include "converters/otf2/otf2_reader.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 
@@ -221,7 +222,10 @@ void Otf2Reader::readLane(Lane& lane) {
 void Otf2Reader::read(TraceSink& sink) {
   const Definitions& defs = definitions();
   std::vector<OTF2_LocationRef> locations;
-  for (const LocationView& location : defs.locations()) locations.push_back(location.id);
+  for (const LocationView& location : defs.locations())
+    if (selected_.empty() ||
+        std::find(selected_.begin(), selected_.end(), location.id) != selected_.end())
+      locations.push_back(location.id);
   sink.begin(defs);
   Progress progress("reading " + input_.filename().string(), options_.progress);
   if (sink.prefersBatches() && locations.size() >= 2) {

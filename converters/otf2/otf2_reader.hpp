@@ -27,6 +27,9 @@ class Otf2Reader : public TraceSource {
   // two halves of the locations are interleaved, a bundle of batches at a time.
   void read(TraceSink& sink) override;
   EventOrder order() const override { return EventOrder::ByLocation; }
+  // Reads only the events of these locations (their event files alone are opened); empty:
+  // every location. For analyzers that ask for some locations (the public API).
+  void selectLocations(std::vector<LocationId> ids) { selected_ = std::move(ids); }
   LossReport unmodelled() const override { return losses_; }
   // What definitions() warned about on stderr (e.g. the anchor's counts disagree with the
   // definitions file), one line each without the "mtf: warning: " prefix.
@@ -68,6 +71,7 @@ class Otf2Reader : public TraceSource {
   LossReport losses_;
   std::string storedProperties_;  // the anchor's pointer to properties kept as definitions
   std::vector<std::string> warnings_;
+  std::vector<LocationId> selected_;  // selectLocations(); empty: every location
 };
 
 }  // namespace mtf::otf2

@@ -4,11 +4,9 @@
 #include <iostream>
 #include <optional>
 
+#include "api/stored_loops.hpp"
 #include "cli/command.hpp"
 #include "cli/common.hpp"
-#include "converters/mtf/binary/archive.hpp"
-#include "converters/mtf/xml/mtf_xml_model.hpp"
-#include "nlr/loop_annotation.hpp"
 #include "nlr/loop_print.hpp"
 #include "nlr/nlr_sink.hpp"
 #include "util/error.hpp"
@@ -31,45 +29,6 @@ struct LoopsOptions {
   bool exactOrder = false;
   bool recompute = false;
 };
-
-// Loop nests an MTF file (binary or XML) stores as "nlr.loops" annotations.
-struct StoredLoops {
-  Definitions defs;
-  std::vector<nlr::LocationLoops> loops;
-};
-
-std::shared_ptr<const compaction::CompactModel> mtfModel(const std::string& path) {
-  const std::string format = detectInputFormat(path).name;
-  if (format == "mtf") return mtfbin::ArchiveReader(path).model();
-  if (format == "mtf-xml")
-    return std::make_shared<compaction::CompactModel>(xml::readModelXml(path).model);
-  return nullptr;
-}
-
-std::optional<StoredLoops> storedLoops(const std::string& path, std::optional<uint64_t> only) {
-  const auto model = mtfModel(path);
-  if (!model) return std::nullopt;
-  StoredLoops stored{model->definitions, {}};
-  const nlr::SignatureContext context(stored.defs);
-  for (const compaction::LocationModel& location : model->locations) {
-    if (only && location.location != *only) continue;
-    for (const compaction::Annotation& a : location.annotations) {
-      if (a.name != nlr::kLoopAnnotationName) continue;
-      nlr::LocationLoops l;
-      l.location = location.location;
-      if (const DefRecord* def = stored.defs.find(DefKind::Location, location.location))
-        l.name = std::string(stored.defs.string(def->field("name")));
-      l.worldRank = context.worldRankOfLocation(location.location);
-      l.model = nlr::decodeLoopModel(
-          std::string_view(reinterpret_cast<const char*>(a.data.data()), a.data.size()),
-          path + ": location " + std::to_string(location.location) + " annotation nlr.loops");
-      l.eventsRead = l.model.eventsIn;
-      stored.loops.push_back(std::move(l));
-    }
-  }
-  if (stored.loops.empty()) return std::nullopt;
-  return stored;
-}
 
 // Stored loops were made with every event in trace order and default NLR options; they
 // answer only when the user asked for nothing else.
@@ -147,7 +106,7 @@ void runLoops(const LoopsOptions& o, const GlobalOptions& global, bool mayUseSto
   if (o.window < o.minReps) throw UsageError("--window must be at least --min-reps");
   const nlr::SignatureOptions signatures = signatureOptions(o);
   if (mayUseStored) {
-    if (const std::optional<StoredLoops> stored = storedLoops(o.trace, o.location)) {
+    if (const auto stored = api_impl::storedLoops(o.trace, o.location)) {
       if (!global.quiet)
         std::fprintf(stderr, "mtf: loops stored in %s (every event)\n", o.trace.c_str());
       printLoops(o, stored->loops, nlr::EventNamer(stored->defs, {}));

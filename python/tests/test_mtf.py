@@ -1,0 +1,132 @@
+"""The Python module against the `mtf` program: events by kind on every real trace and on
+its .mtf archive, the analyses, filters, conversion and errors."""
+import numpy as np
+import pandas as pd
+import pytest
+
+import mtf
+from conftest import DATA, SAMPLE, mtf_info, real_traces, run_mtf
+
+COLUMNS = ["location", "time", "kind", "region", "partner", "tag", "size", "comm"]
+
+
+def check_events_match_info(path):
+    info = mtf_info(path)
+    df = mtf.open(path).events()
+    assert isinstance(df, pd.DataFrame)
+    assert list(df.columns) == COLUMNS
+    assert len(df) == info["events"]
+    by_kind = {k: int(n) for k, n in df["kind"].value_counts().items() if n}
+    assert by_kind == info["events_by_kind"]
+    return df, info
+
+
+@pytest.mark.parametrize("trace", real_traces())
+def test_events_of_real_trace(trace):
+    df, info = check_events_match_info(DATA / trace)
+    assert df["time"].min() == info["first_timestamp"]
+    assert df["time"].max() == info["last_timestamp"]
+
+
+@pytest.mark.parametrize("trace", real_traces())
+def test_events_of_archive(trace, archives):
+    check_events_match_info(archives[trace])
+
+
+@pytest.mark.parametrize("trace", real_traces())
+def test_info_and_definitions(trace):
+    t = mtf.open(DATA / trace)
+    expected = mtf_info(DATA / trace)
+    got = t.info()
+    for key in ["format", "events", "events_by_kind", "resolution", "first_timestamp",
+                "last_timestamp", "definitions", "nesting", "locations", "location_types"]:
+        assert got[key] == expected[key], key
+    assert len(t.definitions["locations"]) == expected["locations"]
+    assert t.definitions["resolution"] == expected["resolution"]
+
+
+def test_columns_are_numpy_not_objects():
+    df = mtf.open(SAMPLE).events()
+    for column in COLUMNS:
+        if column == "kind":
+            assert isinstance(df[column].dtype, pd.CategoricalDtype)
+        else:
+            assert df[column].dtype != np.dtype("O"), column
+
+
+def test_partners_are_world_ranks_and_regions_are_defined():
+    t = mtf.open(SAMPLE)
+    df = t.events()
+    sends = df[(df.kind == "MpiSend") & (df.location == t.definitions["locations"][0]["id"])]
+    assert len(sends) == 160
+    assert set(sends.partner) == {1, 2}
+    regions = {r["id"] for r in t.definitions["regions"]}
+    assert set(df[df.kind == "Enter"].region) <= regions
+    assert (df[df.kind == "Enter"].partner == -1).all()
+
+
+def test_loops_as_the_program_prints_them():
+    t = mtf.open(SAMPLE)
+    assert t.loops(0)["text"] == run_mtf("loops", SAMPLE, "--location", "0")
+    program = t.loops(0)["program"]
+    assert program[1]["loop"] == 10
+    assert len(t.loops()) == 4
+    with pytest.raises(mtf.Error):
+        t.loops(12345)
+
+
+def test_patterns_as_the_program_prints_them():
+    import json
+    assert mtf.open(SAMPLE).patterns() == json.loads(run_mtf("patterns", SAMPLE, "--json"))
+
+
+def test_stats_as_the_program_prints_them(tmp_path):
+    import json
+    archive = tmp_path / "s.mtf"
+    mtf.convert(SAMPLE, archive)
+    expected = json.loads(run_mtf("stats", archive, "--json"))
+    got = mtf.open(archive).stats()
+    for key in ["events", "dag_nodes", "dag_edges", "tree_nodes", "file_bytes"]:
+        assert got["total"][key] == expected["total"][key], key
+
+
+def test_location_and_window_filters_read_the_same_rows(tmp_path):
+    archive = tmp_path / "s.mtf"
+    result = mtf.convert(SAMPLE, archive)
+    otf2, arch = mtf.open(SAMPLE), mtf.open(archive)
+    whole = otf2.events()
+    assert result["events"] == len(whole)
+    lo, hi = int(whole.time.quantile(0.3)), int(whole.time.quantile(0.6))
+    expected = whole[(whole.time >= lo) & (whole.time <= hi)]
+    for t in (otf2, arch):
+        window = t.events(time_from=lo, time_to=hi)
+        assert len(window) == len(expected)
+        assert window.time.sum() == expected.time.sum()
+        one = t.events(locations=[2])
+        assert len(one) == (whole.location == 2).sum()
+        assert set(one.location) == {2}
+
+
+def test_errors():
+    with pytest.raises(mtf.Error, match="nonexistent"):
+        mtf.open("/nonexistent/trace.otf2")
+
+
+def test_convert_refuses_an_existing_output(tmp_path):
+    out = tmp_path / "x.prv"
+    mtf.convert(SAMPLE, out)
+    with pytest.raises(mtf.Error):
+        mtf.convert(SAMPLE, out)
+    assert mtf.convert(SAMPLE, out, force=True)["events"] == mtf_info(SAMPLE)["events"]
+    assert len(mtf.open(out).events()) == mtf_info(out)["events"]
+
+
+def test_dag_roots_expand_to_every_event(tmp_path):
+    archive = tmp_path / "s.mtf"
+    mtf.convert(SAMPLE, archive)
+    for t in (mtf.open(SAMPLE), mtf.open(archive)):
+        dag = t.dag()
+        assert len(dag["roots"]) == 4
+        total = sum(dag["nodes"][root]["event_count"] for root in dag["roots"].values())
+        assert total == mtf_info(SAMPLE)["events"]
+        assert any(n["kind"] == "call" and n["label"] == "main" for n in dag["nodes"])

@@ -1,0 +1,216 @@
+// The public API (include/mtf/) against the `mtf` program's own analyses: every real
+// trace, an .mtf archive made from the sample, filters, loops, patterns, errors.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <map>
+
+#include "../../tests/data/real_traces.hpp"
+#include "mtf/mtf.hpp"
+
+namespace fs = std::filesystem;
+using namespace mtf::api;
+
+namespace {
+
+const std::string kSample = std::string(MTF_SOURCE_DIR) + "/samples/wavefront-4x10/traces.otf2";
+
+std::map<std::string, uint64_t> countByKind(Trace& trace, const EventFilter& filter = {}) {
+  std::map<std::string, uint64_t> counts;
+  trace.events([&](const Event& e) { ++counts[std::string(eventKindName(e.kind))]; }, filter);
+  return counts;
+}
+
+uint64_t total(const std::map<std::string, uint64_t>& counts) {
+  uint64_t n = 0;
+  for (const auto& [kind, count] : counts) n += count;
+  return n;
+}
+
+class TempDir {
+ public:
+  TempDir() : path_(fs::temp_directory_path() / ("mtf_api_test_" + std::to_string(::getpid()))) {
+    fs::remove_all(path_);
+    fs::create_directories(path_);
+  }
+  ~TempDir() { fs::remove_all(path_); }
+  fs::path operator/(const std::string& name) const { return path_ / name; }
+
+ private:
+  fs::path path_;
+};
+
+class RealTraceApi : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(RealTraceApi, EventsAgreeWithInfo) {
+  Trace trace = Trace::open(std::string(MTF_DATA_DIR) + "/" + GetParam());
+  const Info info = trace.info();
+  ASSERT_GT(info.events, 0u);
+  EXPECT_EQ(countByKind(trace), info.eventsByKind);
+  EXPECT_EQ(trace.definitions().locations.size(), info.locations);
+  EXPECT_EQ(trace.definitions().format, info.format);
+}
+
+TEST_P(RealTraceApi, OneLocationIsThatLocationsEvents) {
+  Trace trace = Trace::open(std::string(MTF_DATA_DIR) + "/" + GetParam());
+  std::map<LocationId, uint64_t> perLocation;
+  trace.events([&](const Event& e) { ++perLocation[e.location]; });
+  ASSERT_FALSE(perLocation.empty());
+  const auto& [location, count] = *perLocation.rbegin();
+  EventFilter only;
+  only.locations = {location};
+  uint64_t seen = 0;
+  trace.events(
+      [&](const Event& e) {
+        EXPECT_EQ(e.location, location);
+        ++seen;
+      },
+      only);
+  EXPECT_EQ(seen, count);
+}
+
+INSTANTIATE_TEST_SUITE_P(All, RealTraceApi, ::testing::ValuesIn(mtf::test::realTraces()),
+                         [](const auto& info) {
+                           return mtf::test::traceTestName(info.index, info.param);
+                         });
+
+// Reading only what is asked for: with location 3's event file damaged, the whole trace
+// fails and location 0 alone still reads (its file is the only one opened).
+TEST(Api, OneOtf2LocationReadsOnlyItsEventFile) {
+  TempDir dir;
+  fs::copy(fs::path(kSample).parent_path(), dir / "copy", fs::copy_options::recursive);
+  const std::string copy = (dir / "copy" / "traces.otf2").string();
+  fs::resize_file(dir / "copy" / "traces" / "3.evt", 7);
+  Trace trace = Trace::open(copy);
+  EXPECT_THROW(trace.events([](const Event&) {}), Error);
+  EventFilter only;
+  only.locations = {trace.definitions().locations[0].id};
+  uint64_t events = 0;
+  trace.events([&](const Event&) { ++events; }, only);
+  EXPECT_EQ(events, 1604u);
+}
+
+TEST(Api, PartnersAreWorldRanksAndRegionsAreDefined) {
+  Trace trace = Trace::open(kSample);
+  const Definitions& defs = trace.definitions();
+  ASSERT_EQ(defs.locations.size(), 4u);
+  uint64_t sends = 0;
+  trace.events([&](const Event& e) {
+    if (e.kind == eventKindByName("Enter")) {
+      EXPECT_NE(defs.region(e.region), nullptr);
+    }
+    if (e.kind != eventKindByName("MpiSend") || e.location != defs.locations[0].id) return;
+    ++sends;
+    EXPECT_TRUE(e.partner == 1 || e.partner == 2) << e.partner;
+    EXPECT_GT(e.size, 0u);
+    EXPECT_NE(defs.communicator(e.comm), nullptr);
+  });
+  EXPECT_EQ(sends, 160u);  // 10 iterations x 8 inner steps x 2 neighbours (mtf loops)
+}
+
+TEST(Api, ArchiveEventsWindowLoopsAndStats) {
+  TempDir dir;
+  const std::string archive = (dir / "sample.mtf").string();
+  const ConvertResult converted = convert(kSample, archive);
+  Trace otf2 = Trace::open(kSample);
+  Trace mtf = Trace::open(archive);
+  EXPECT_EQ(mtf.format(), "mtf");
+  const auto counts = countByKind(otf2);
+  EXPECT_EQ(converted.events, total(counts));
+  EXPECT_EQ(countByKind(mtf), counts);
+  EXPECT_EQ(mtf.eventCountHint(), total(counts));
+
+  // A window in the middle: the archive (read through its index) and the OTF2 trace
+  // (read whole, filtered) select the same events.
+  const Info info = otf2.info();
+  EventFilter window;
+  window.from = info.firstTimestamp + (info.lastTimestamp - info.firstTimestamp) / 3;
+  window.to = info.firstTimestamp + (info.lastTimestamp - info.firstTimestamp) / 2;
+  const auto inWindow = countByKind(otf2, window);
+  EXPECT_GT(total(inWindow), 0u);
+  EXPECT_LT(total(inWindow), total(counts));
+  EXPECT_EQ(countByKind(mtf, window), inWindow);
+
+  // Stored loops (read from the archive) stand for every event of their location, as
+  // `mtf loops` prints them on an .mtf; NLR on the OTF2 trace takes MPI events only. Both
+  // find the 10 iterations.
+  std::map<LocationId, uint64_t> perLocation;
+  mtf.events([&](const Event& e) { ++perLocation[e.location]; });
+  const auto stored = mtf.loops();
+  const auto computed = otf2.loops();
+  ASSERT_EQ(stored.size(), 4u);
+  ASSERT_EQ(computed.size(), 4u);
+  for (size_t i = 0; i < stored.size(); ++i) {
+    EXPECT_EQ(stored[i].events, perLocation[stored[i].location]);
+    EXPECT_LT(computed[i].events, stored[i].events);
+    EXPECT_NE(stored[i].text.find("for i0 = 1 to 10\n"), std::string::npos);
+    EXPECT_NE(computed[i].text.find("for i0 = 1 to 10\n"), std::string::npos);
+  }
+  EXPECT_EQ(otf2.loops(computed[1].location).at(0).text, computed[1].text);
+  const auto& program = computed[0].program;
+  ASSERT_GE(program.size(), 2u);
+  EXPECT_TRUE(program[1].loop);
+  EXPECT_EQ(program[1].iterations, 10u);
+
+  EXPECT_EQ(mtf.stats().total.events, total(counts));
+  EXPECT_TRUE(mtf.stats().sizesFromFile);
+  EXPECT_EQ(otf2.stats().total.dagNodes, mtf.stats().total.dagNodes);
+}
+
+TEST(Api, DagOfTheTraceAndOfItsArchive) {
+  TempDir dir;
+  const std::string archive = (dir / "sample.mtf").string();
+  convert(kSample, archive);
+  Trace otf2 = Trace::open(kSample);
+  Trace mtf = Trace::open(archive);
+  const Dag a = otf2.dag();
+  const Dag b = mtf.dag();
+  ASSERT_EQ(a.roots.size(), 4u);
+  uint64_t events = 0;
+  for (const auto& [location, root] : a.roots) {
+    ASSERT_LT(root, a.nodes.size());
+    EXPECT_EQ(a.nodes[root].kind, "sequence");
+    events += a.nodes[root].eventCount;
+  }
+  EXPECT_EQ(events, otf2.info().events);
+  EXPECT_EQ(a.nodes.size(), b.nodes.size());
+  EXPECT_GE(a.nodes.size(), otf2.stats().total.dagNodes);
+  bool main = false;
+  for (size_t i = 0; i < a.nodes.size(); ++i) {
+    EXPECT_EQ(a.nodes[i].label, b.nodes[i].label);
+    main |= a.nodes[i].kind == "call" && a.nodes[i].label == "main";
+    for (const DagEdge& e : a.nodes[i].edges) EXPECT_LT(e.child, i);  // children first
+  }
+  EXPECT_TRUE(main);
+}
+
+TEST(Api, PatternsNameTheWavefront) {
+  Trace trace = Trace::open(kSample);
+  const Patterns p = trace.patterns();
+  EXPECT_EQ(p.processes, 4u);
+  bool wavefront = false;
+  for (const KnownPattern& k : p.known) wavefront |= k.name == "wavefront";
+  EXPECT_TRUE(wavefront);
+  EXPECT_NE(p.json.find("known_patterns"), std::string::npos);
+}
+
+TEST(Api, ErrorsCarryTheExitCodes) {
+  try {
+    Trace::open("/nonexistent/trace.otf2");
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), 2) << e.what();
+  }
+  TempDir dir;
+  const std::string out = (dir / "x.mtf").string();
+  convert(kSample, out);
+  try {
+    convert(kSample, out);  // exists, no force
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), 3) << e.what();
+  }
+  EXPECT_THROW(eventKindByName("NoSuchKind"), Error);
+}
+
+}  // namespace
