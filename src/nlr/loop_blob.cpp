@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "util/blob_cursor.hpp"
 #include "util/error.hpp"
 
 namespace mtf::nlr {
@@ -40,44 +41,14 @@ void putElements(std::string& out, const std::vector<ElementKey>& elements) {
   }
 }
 
-class BlobReader {
+class BlobReader : public BlobCursor {
  public:
-  BlobReader(std::string_view blob, const std::string& source) : blob_(blob), source_(source) {}
-
-  [[noreturn]] void fail(const std::string& what) const {
-    throw InputError(source_, placeByte(pos_), "loop annotation: " + what);
-  }
-  uint64_t varint() {
-    uint64_t v = 0;
-    for (unsigned shift = 0; shift < 64; shift += 7) {
-      if (pos_ >= blob_.size()) fail("truncated");
-      const auto byte = static_cast<uint8_t>(blob_[pos_++]);
-      v |= uint64_t{byte & 0x7Fu} << shift;
-      if (!(byte & 0x80)) return v;
-    }
-    fail("varint too long");
-  }
-  // A count of items each taking at least one byte: never more than the bytes left.
-  size_t count() {
-    const uint64_t n = varint();
-    if (n > blob_.size() - pos_) fail("count larger than the data");
-    return static_cast<size_t>(n);
-  }
-  Ref ref() {
-    const uint64_t v = varint();
-    if (v > uint64_t{kUndefinedRef}) fail("reference out of range");
-    return v == 0 ? kUndefinedRef : static_cast<Ref>(v - 1);
-  }
+  BlobReader(std::string_view blob, const std::string& source)
+      : BlobCursor(blob, source, "loop annotation") {}
   void expectMagic() {
     if (blob_.substr(0, kMagic.size()) != kMagic) fail("not an NLR loop blob (bad magic)");
     pos_ = kMagic.size();
   }
-  bool atEnd() const { return pos_ == blob_.size(); }
-
- private:
-  std::string_view blob_;
-  const std::string& source_;
-  size_t pos_ = 0;
 };
 
 Signature readSignature(BlobReader& in) {

@@ -3,25 +3,13 @@
 #include <iomanip>
 #include <sstream>
 
+#include "model/rank_ranges.hpp"
+
 namespace mtf::nlr {
 
 namespace {
 
 constexpr uint64_t kUndefinedRoot = 0xFFFFFFFFu;  // OTF2_UNDEFINED_UINT32
-
-// "0-3,5,7-9" for sorted or unsorted rank lists (printed in the given order).
-std::string rankRanges(const std::vector<int64_t>& ranks) {
-  std::string out;
-  for (size_t i = 0; i < ranks.size();) {
-    size_t j = i;
-    while (j + 1 < ranks.size() && ranks[j + 1] == ranks[j] + 1) ++j;
-    if (!out.empty()) out += ',';
-    out += std::to_string(ranks[i]);
-    if (j > i) out += "-" + std::to_string(ranks[j]);
-    i = j + 1;
-  }
-  return out;
-}
 
 std::string jsonString(const std::string& s) {
   std::string out = "\"";

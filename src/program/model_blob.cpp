@@ -1,5 +1,6 @@
 #include "program/model_blob.hpp"
 
+#include "util/blob_cursor.hpp"
 #include "util/error.hpp"
 
 namespace mtf::program {
@@ -59,27 +60,10 @@ void putSystem(std::string& out, const System& s) {
   }
 }
 
-class Reader {
+class Reader : public BlobCursor {
  public:
-  Reader(std::string_view blob, const std::string& source) : blob_(blob), source_(source) {}
-  [[noreturn]] void fail(const std::string& what) const {
-    throw InputError(source_, placeByte(pos_), "program model annotation: " + what);
-  }
-  uint64_t varint() {
-    uint64_t v = 0;
-    for (unsigned shift = 0; shift < 64; shift += 7) {
-      if (pos_ >= blob_.size()) fail("truncated");
-      const auto byte = static_cast<uint8_t>(blob_[pos_++]);
-      v |= uint64_t{byte & 0x7Fu} << shift;
-      if (!(byte & 0x80)) return v;
-    }
-    fail("varint too long");
-  }
-  uint64_t count() {  // of items taking at least one byte each
-    const uint64_t n = varint();
-    if (n > blob_.size() - pos_) fail("count " + std::to_string(n) + " exceeds the bytes left");
-    return n;
-  }
+  Reader(std::string_view blob, const std::string& source)
+      : BlobCursor(blob, source, "program model annotation") {}
   std::string string() {
     const uint64_t n = count();
     std::string s(blob_.substr(pos_, n));
@@ -90,11 +74,6 @@ class Reader {
     const uint64_t v = varint();
     if (v > 0xFFFFFFFFu) fail(std::string(what) + " out of range");
     return static_cast<uint32_t>(v);
-  }
-  Ref ref() {
-    const uint64_t v = varint();
-    if (v > 0xFFFFFFFFu) fail("reference out of range");
-    return v == 0 ? kUndefinedRef : static_cast<Ref>(v - 1);
   }
   void magic() {
     if (blob_.substr(0, kMagic.size() - 1) != kMagic.substr(0, kMagic.size() - 1))
@@ -108,11 +87,6 @@ class Reader {
   }
   nlr::Signature signature();
   System system(unsigned depth, size_t processes);
-
- private:
-  std::string_view blob_;
-  const std::string& source_;
-  size_t pos_ = 0;
 };
 
 nlr::Signature Reader::signature() {

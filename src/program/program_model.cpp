@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <limits>
 
+#include "model/rank_ranges.hpp"
+
 namespace mtf::program {
 
 const char* typeName(ConstructType t) {
@@ -32,15 +34,7 @@ std::string rankText(const ProgramModel& model, const ProcSet& procs) {
   }
   std::sort(ranks.begin(), ranks.end());
   ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
-  std::string out;
-  for (size_t i = 0; i < ranks.size();) {
-    size_t j = i;
-    while (j + 1 < ranks.size() && ranks[j + 1] == ranks[j] + 1) ++j;
-    if (!out.empty()) out += ',';
-    out += std::to_string(ranks[i]);
-    if (j > i) out += "-" + std::to_string(ranks[j]);
-    i = j + 1;
-  }
+  std::string out = rankRanges(ranks);
   if (!unranked.empty()) out += (out.empty() ? "" : ",") + unranked;
   return out;
 }

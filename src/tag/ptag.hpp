@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "model/rank_ranges.hpp"
 #include "tag/activity_graph.hpp"
 
 namespace mtf::tag {
@@ -34,7 +35,6 @@ struct Ptag {
 
 Ptag buildPtag(const ActivityGraph& graph, bool foldRanks);
 
-// "0-15", "1-3,5": sorted distinct ranks as ranges.
-std::string rankRanges(const std::vector<int64_t>& sortedRanks);
+using mtf::rankRanges;  // "0-15", "1-3,5" (model/rank_ranges.hpp)
 
 }  // namespace mtf::tag
