@@ -12,17 +12,11 @@
 #include <cstdint>
 #include <unordered_map>
 
-#include "model/types.hpp"
+#include "model/message_channel.hpp"
 
 namespace mtf::chrome {
 
-struct Channel {
-  int64_t sender = -1;
-  int64_t receiver = -1;
-  Ref comm = kUndefinedRef;
-  uint32_t tag = 0;
-  bool operator==(const Channel&) const = default;
-};
+using Channel = MessageChannel;
 
 class MessageFlows {
  public:
@@ -32,11 +26,8 @@ class MessageFlows {
   static uint64_t flowId(const Channel& channel, uint64_t sequence);
 
  private:
-  struct ChannelHash {
-    size_t operator()(const Channel& c) const;
-  };
-  std::unordered_map<Channel, uint64_t, ChannelHash> sends_;
-  std::unordered_map<Channel, uint64_t, ChannelHash> receives_;
+  std::unordered_map<Channel, uint64_t, MessageChannelHash> sends_;
+  std::unordered_map<Channel, uint64_t, MessageChannelHash> receives_;
 };
 
 }  // namespace mtf::chrome

@@ -2,13 +2,6 @@
 
 namespace mtf::tag {
 
-size_t MessageMatcher::ChannelHash::operator()(const Channel& c) const {
-  uint64_t h = static_cast<uint64_t>(c.sender) * 0x9E3779B97F4A7C15ull;
-  for (uint64_t part : {static_cast<uint64_t>(c.receiver), uint64_t{c.comm}, uint64_t{c.tag}})
-    h = (h ^ part) * 0x100000001B3ull + (h >> 29);
-  return static_cast<size_t>(h);
-}
-
 void MessageMatcher::push(std::deque<Run>& queue, NodeId node, uint64_t bytes) {
   if (!queue.empty() && queue.back().node == node && queue.back().bytes == bytes) {
     ++queue.back().count;

@@ -12,18 +12,13 @@
 #include <deque>
 #include <unordered_map>
 
+#include "model/message_channel.hpp"
 #include "tag/activity_graph.hpp"
 #include "tag/recent.hpp"
 
 namespace mtf::tag {
 
-struct Channel {
-  int64_t sender = -1;
-  int64_t receiver = -1;
-  Ref comm = kUndefinedRef;
-  uint32_t tag = 0;
-  bool operator==(const Channel&) const = default;
-};
+using Channel = MessageChannel;
 
 class MessageMatcher {
  public:
@@ -45,16 +40,14 @@ class MessageMatcher {
     std::deque<Run> sends;
     std::deque<Run> receives;
   };
-  struct ChannelHash {
-    size_t operator()(const Channel& c) const;
-  };
   static void push(std::deque<Run>& queue, NodeId node, uint64_t bytes);
   Queues& queuesOf(const Channel& channel);
   EdgeData& edge(NodeId from, NodeId to);
   static Run popOne(std::deque<Run>& queue);
 
   ActivityGraph& graph_;
-  std::unordered_map<Channel, Queues, ChannelHash> channels_;  // node-based: stable addresses
+  std::unordered_map<Channel, Queues, MessageChannelHash>
+      channels_;  // node-based: stable addresses
   Recent<Channel, Queues*> recentChannels_;
   Recent<uint64_t, EdgeData*> recentEdges_;  // (from << 32 | to) of message edges
 };
