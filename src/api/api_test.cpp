@@ -56,7 +56,8 @@ TEST_P(RealTraceApi, OneLocationIsThatLocationsEvents) {
   std::map<LocationId, uint64_t> perLocation;
   trace.events([&](const Event& e) { ++perLocation[e.location]; });
   ASSERT_FALSE(perLocation.empty());
-  const auto& [location, count] = *perLocation.rbegin();
+  const LocationId location = perLocation.rbegin()->first;  // a plain variable: lambdas
+  const uint64_t count = perLocation.rbegin()->second;      // capture no structured binding
   EventFilter only;
   only.locations = {location};
   uint64_t seen = 0;
