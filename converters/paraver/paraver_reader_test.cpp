@@ -4,6 +4,8 @@
 #include <zlib.h>
 
 #include <fstream>
+#include <map>
+#include <set>
 
 #include "converters/paraver/extrae.hpp"
 #include "converters/paraver/fields.hpp"
@@ -183,6 +185,26 @@ TEST(ParaverReader, DefinitionsFromHeaderPcfAndRow) {
   EXPECT_TRUE(defs.info.properties.count("paraver.row"));
   EXPECT_NE(defs.info.properties.at("paraver.comments").find("CUTTER"), std::string::npos);
   EXPECT_TRUE(reader.warnings().empty());
+}
+
+// MPItrace's global-op ids (Dimemas' numbering) become OTF2 collective ops: in qsort the
+// records inside MPI_Bcast, MPI_Reduce and MPI_Allreduce carry 1, 10 and 11, which are
+// OTF2's Bcast (1), Reduce (12) and Allreduce (11); the raw id stays an attribute.
+TEST(ParaverReader, QsortGlobalOpsAreOtf2CollectiveOps) {
+  ParaverReader reader(testing::kQsort, {});
+  CollectSink sink;
+  reader.read(sink);
+  const Definitions& defs = reader.definitions();
+  std::map<LocationId, std::string> openCall;
+  std::map<std::string, std::set<uint64_t>> opsByCall;
+  for (const Event& e : sink.events) {
+    if (e.kind == EventKind::Enter)
+      openCall[e.location] = std::string(defs.regionName(static_cast<Ref>(e.fields[0])));
+    if (e.kind == EventKind::MpiCollectiveEnd) opsByCall[openCall[e.location]].insert(e.fields[0]);
+  }
+  const std::map<std::string, std::set<uint64_t>> expected = {
+      {"MPI_Bcast", {1}}, {"MPI_Reduce", {12}}, {"MPI_Allreduce", {11}}};
+  EXPECT_EQ(opsByCall, expected);
 }
 
 TEST(ParaverReader, QsortCallsAndFunctionsAreRegions) {
