@@ -17,6 +17,7 @@ step build/mtf convert "$SAMPLE" -o "$OUT/sample.mtf"
 step build/mtf validate "$OUT/sample.mtf"
 step build/mtf stats "$OUT/sample.mtf"
 step build/mtf loops "$OUT/sample.mtf" --location 0
+step build/mtf model "$OUT/sample.mtf"
 step build/mtf patterns "$SAMPLE" --top 3
 step build/mtf convert "$OUT/sample.mtf" -o "$OUT/restored.otf2"
 printf '\n$ otf2-print (original) vs otf2-print (restored from MTF)\n'
