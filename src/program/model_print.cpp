@@ -96,13 +96,17 @@ std::string constructText(const Construct& c, const ProgramModel& model,
 void printModelText(std::ostream& out, const ProgramModel& model, const nlr::EventNamer& namer,
                     bool positions) {
   out << "# program model: " << model.processes.size() << " processes, " << model.eventsIn
-      << " events, " << constructCount(model.constructs) << " constructs\n";
+      << " events, " << constructCount(model.constructs) << " constructs";
+  if (model.processes.size() > 1)
+    out << " (" << singleProcessCount(model.constructs) << " on a single process)";
+  out << '\n';
   printSystem(out, model.constructs, model, namer, positions, 0, "");
 }
 
 void printModelJson(std::ostream& out, const ProgramModel& model, const nlr::EventNamer& namer) {
   const nlohmann::json j{{"processes", model.processes.size()},
                          {"events_in", model.eventsIn},
+                         {"single_process_constructs", singleProcessCount(model.constructs)},
                          {"constructs", jsonSystem(model.constructs, model, namer, "")}};
   out << j.dump() << '\n';
 }

@@ -64,6 +64,12 @@ uint64_t constructCount(const System& system) {
   return n;
 }
 
+uint64_t singleProcessCount(const System& system) {
+  uint64_t n = 0;
+  for (const Construct& c : system) n += (c.procs.size() == 1) + singleProcessCount(c.body);
+  return n;
+}
+
 uint64_t times(uint64_t a, uint64_t b) {
   if (a != 0 && b > std::numeric_limits<uint64_t>::max() / a)
     return std::numeric_limits<uint64_t>::max();

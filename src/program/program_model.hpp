@@ -55,6 +55,9 @@ ProcSet unite(const ProcSet& a, const ProcSet& b);
 bool intersects(const ProcSet& a, const ProcSet& b);
 // Constructs in the model, each counted once (a loop and everything in its body).
 uint64_t constructCount(const System& system);
+// Constructs (at any depth) that cover one process only: where the merge found nothing
+// regular across processes (irregular master/worker, Waitany), or a rank's own events.
+uint64_t singleProcessCount(const System& system);
 // Saturating product (counts of nested loops).
 uint64_t times(uint64_t a, uint64_t b);
 

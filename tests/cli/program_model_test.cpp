@@ -80,6 +80,21 @@ TEST(ProgramModel, WavefrontTextPrintsTheRanges) {
   EXPECT_NE(positions.find("\n  2.0 for i1 = 1 to 5 [0-15]\n"), std::string::npos) << positions;
 }
 
+// Where the merge finds nothing regular across processes (master/worker with random sizes:
+// NLR itself finds no loops), the model says how much of it stays on single processes.
+TEST(ProgramModel, SaysHowMuchStaysOnSingleProcesses) {
+  const std::string irregular = generate("master-worker", "--ranks 6", "mw");
+  const auto mw = nlohmann::json::parse(run(mtfProgram() + " -q model --json " + irregular).output);
+  const uint64_t constructs = mw["constructs"].size();
+  EXPECT_GT(mw["single_process_constructs"].get<uint64_t>() * 2, constructs);
+  const std::string regular = generate("ring", "--ranks 6 --iterations 5", "ring6");
+  const auto ring = nlohmann::json::parse(run(mtfProgram() + " -q model --json " + regular).output);
+  // Only the root's Bcast and the two ends of the wrap-around message (5 -> 0).
+  EXPECT_EQ(ring["single_process_constructs"].get<uint64_t>(), 3u);
+  EXPECT_NE(run(mtfProgram() + " -q model " + irregular).output.find(" on a single process)\n"),
+            std::string::npos);
+}
+
 class KernelModel : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(KernelModel, OneOuterLoopCoversEveryRank) {
