@@ -145,8 +145,9 @@ uint64_t Trace::eventCountHint() {
   return guarded([&] {
     uint64_t total = 0;
     if (impl_->format == "mtf") {
-      for (const auto& l : mtfbin::ArchiveReader(impl_->path).model()->locations)
-        total += l.eventCount;
+      // Named: a range-for would destroy the temporary reader and model before the loop.
+      const auto model = mtfbin::ArchiveReader(impl_->path).model();
+      for (const auto& l : model->locations) total += l.eventCount;
       return total;
     }
     for (const LocationView& l : impl_->internalDefinitions().locations())
