@@ -7,6 +7,7 @@
 # A second baseline, `otf2_bare_read --no-mappings`, is measured as well: the library then
 # skips mapping tables and clock offsets, as mtf's reader does for locations that have
 # none (generated traces have none); the ratio against it is printed too.
+# `--no-model` (no program-wide model stored, src/program) is measured as well.
 #   cpu   user + system seconds (the conversion runs four threads: reading, compaction,
 #         NLR, and the value columns' coding and deflate)
 # Usage: bench/compaction/bench_speed.sh [BUILD_DIR]   (default: build)
@@ -28,11 +29,14 @@ run() {
 min() { awk -v a="$1" -v b="$2" 'BEGIN {print (a == "" || b < a) ? b : a}'; }
 
 BARE_WALL="" BARE_CPU="" CONV_WALL="" CONV_CPU="" NOMAP_WALL="" NOMAP_CPU=""
+NOMODEL_WALL="" NOMODEL_CPU=""
 for ((i = 1; i <= RUNS; i++)); do
   read -r w c < <(run "$BARE" "$TRACE")
   BARE_WALL=$(min "$BARE_WALL" "$w"); BARE_CPU=$(min "$BARE_CPU" "$c")
   read -r w c < <(run "$BARE" --no-mappings "$TRACE")
   NOMAP_WALL=$(min "$NOMAP_WALL" "$w"); NOMAP_CPU=$(min "$NOMAP_CPU" "$c")
+  read -r w c < <(run "$MTF" -q convert "$TRACE" -o "$OUT" --force --no-model)
+  NOMODEL_WALL=$(min "$NOMODEL_WALL" "$w"); NOMODEL_CPU=$(min "$NOMODEL_CPU" "$c")
   read -r w c < <(run "$MTF" -q convert "$TRACE" -o "$OUT" --force)
   CONV_WALL=$(min "$CONV_WALL" "$w"); CONV_CPU=$(min "$CONV_CPU" "$c")
 done
@@ -41,8 +45,11 @@ echo "trace: $TRACE ($("$BARE" "$TRACE" | awk '{print $1}') events); best of $RU
 printf "  %-22s wall %6s s   cpu %6s s\n" "otf2_bare_read" "$BARE_WALL" "$BARE_CPU"
 printf "  %-22s wall %6s s   cpu %6s s\n" "  --no-mappings" "$NOMAP_WALL" "$NOMAP_CPU"
 printf "  %-22s wall %6s s   cpu %6s s\n" "mtf convert -> .mtf" "$CONV_WALL" "$CONV_CPU"
+printf "  %-22s wall %6s s   cpu %6s s\n" "  --no-model" "$NOMODEL_WALL" "$NOMODEL_CPU"
 printf "  ratio (convert / bare)  wall %6s     cpu %6s    (goal: wall <= 1.5)\n" \
   "$(ratio "$CONV_WALL" "$BARE_WALL")" "$(ratio "$CONV_CPU" "$BARE_CPU")"
+printf "  ratio (convert --no-model / bare)  wall %6s     cpu %6s\n" \
+  "$(ratio "$NOMODEL_WALL" "$BARE_WALL")" "$(ratio "$NOMODEL_CPU" "$BARE_CPU")"
 printf "  ratio (convert / bare --no-mappings)  wall %6s     cpu %6s\n" \
   "$(ratio "$CONV_WALL" "$NOMAP_WALL")" "$(ratio "$CONV_CPU" "$NOMAP_CPU")"
 echo "  .mtf size: $(stat -c %s "$OUT") bytes"

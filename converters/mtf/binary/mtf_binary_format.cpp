@@ -54,22 +54,21 @@ class WriterWithAnalyses : public TraceSink {
       : writer_(std::move(writer)),
         loops_(loops ? std::make_unique<nlr::LoopAnnotationSink>(nullptr) : nullptr),
         model_(model ? std::make_unique<program::ModelAnnotationSink>(nullptr) : nullptr),
-        tee_(analyses()),
-        background_(tee_, 4096, kQueuedBatches) {}
+        tee_(backgrounds()) {}
   void begin(const Definitions& defs) override {
-    background_.begin(defs);
+    tee_.begin(defs);
     writer_->begin(defs);
   }
   void event(const Event& e) override {
-    background_.event(e);
+    tee_.event(e);
     writer_->event(e);
   }
   void events(const SharedEventBatch& batch) override {
-    background_.events(batch);  // queued as it is, not copied
+    tee_.events(batch);  // queued as it is, not copied
     writer_->events(batch);
   }
   void end() override {
-    background_.end();
+    tee_.end();
     writer_->end();
   }
   LossReport losses() const override { return writer_->losses(); }
@@ -78,18 +77,23 @@ class WriterWithAnalyses : public TraceSink {
   const program::ModelAnnotationSink* model() const { return model_.get(); }
 
  private:
-  std::vector<TraceSink*> analyses() const {
+  // One thread per analysis, each behind its own queue.
+  std::vector<TraceSink*> backgrounds() {
     std::vector<TraceSink*> sinks;
-    if (loops_) sinks.push_back(loops_.get());
-    if (model_) sinks.push_back(model_.get());
+    for (TraceSink* analysis :
+         {static_cast<TraceSink*>(loops_.get()), static_cast<TraceSink*>(model_.get())}) {
+      if (!analysis) continue;
+      threads_.push_back(std::make_unique<mtfbin::BackgroundSink>(*analysis, 4096, kQueuedBatches));
+      sinks.push_back(threads_.back().get());
+    }
     return sinks;
   }
 
   std::unique_ptr<TraceSink> writer_;
   std::unique_ptr<nlr::LoopAnnotationSink> loops_;
   std::unique_ptr<program::ModelAnnotationSink> model_;
+  std::vector<std::unique_ptr<mtfbin::BackgroundSink>> threads_;
   TeeSink tee_;
-  mtfbin::BackgroundSink background_;
 };
 
 }  // namespace
