@@ -16,8 +16,9 @@
 # Usage: bench/compaction/bench_instructions.sh [BUILD_DIR]   (default: build)
 set -euo pipefail
 
-# shellcheck source=bench/compaction/bench_common.sh
-source "$(dirname "$0")/bench_common.sh"
+BENCH=compaction
+# shellcheck source=bench/bench_common.sh
+source "$(dirname "$0")/../bench_common.sh"
 if ! command -v valgrind >/dev/null; then
   [[ $(id -u) = 0 ]] || { echo "needs valgrind (apt-get install valgrind)" >&2; exit 1; }
   apt-get install -y -qq valgrind >/dev/null

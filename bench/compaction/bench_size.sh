@@ -11,8 +11,9 @@
 #   SKIP_LARGE=1  skips the 2490-iteration trace (memory and structure figures)
 set -euo pipefail
 
-# shellcheck source=bench/compaction/bench_common.sh
-source "$(dirname "$0")/bench_common.sh"
+BENCH=compaction
+# shellcheck source=bench/bench_common.sh
+source "$(dirname "$0")/../bench_common.sh"
 
 generate() {  # generate ITERATIONS -> prints the anchor path
   local trace=$WORK/wavefront-$1.otf2

@@ -13,8 +13,9 @@
 # Usage: bench/compaction/bench_speed.sh [BUILD_DIR]   (default: build)
 set -euo pipefail
 
-# shellcheck source=bench/compaction/bench_common.sh
-source "$(dirname "$0")/bench_common.sh"
+BENCH=compaction
+# shellcheck source=bench/bench_common.sh
+source "$(dirname "$0")/../bench_common.sh"
 RUNS=${RUNS:-3}
 TRACE=$WORK/wavefront-249.otf2
 [[ -f $TRACE ]] || "$GEN" wavefront --ranks 16 --iterations 249 --inner 160 -o "$TRACE" >/dev/null

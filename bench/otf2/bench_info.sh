@@ -5,23 +5,10 @@
 # Usage: bench/otf2/bench_info.sh [BUILD_DIR]   (default: build)
 set -euo pipefail
 
-BUILD=${1:-build}
-GEN=$BUILD/mtf-gen
-MTF=$BUILD/mtf
-BARE=$BUILD/bench/otf2/otf2_bare_read
-RUNS=${RUNS:-3}
-WORK=${WORK:-/tmp/mtf-bench-otf2}
-
-for tool in "$GEN" "$MTF" "$BARE"; do
-  [[ -x $tool ]] || { echo "missing $tool: build the targets mtf, mtf-gen and otf2_bare_read" >&2; exit 1; }
-done
-
-mkdir -p "$WORK"
-TRACE=$WORK/wavefront.otf2
-if [[ ! -f $TRACE ]]; then
-  echo "generating $TRACE ..."
-  "$GEN" wavefront --ranks 16 --iterations 249 --inner 160 -o "$TRACE" >/dev/null
-fi
+BENCH=otf2
+# shellcheck source=bench/bench_common.sh
+source "$(dirname "$0")/../bench_common.sh"
+TRACE=$(wavefront_trace 249 160)
 EVENTS=$("$BARE" "$TRACE" | awk '{print $1}')
 echo "trace: $TRACE, $EVENTS events"
 if (( EVENTS < 10000000 )); then

@@ -8,25 +8,11 @@
 # the inner steps of the two memory traces (the 2,490-iteration one is 141 M events, 1.9 GB).
 set -euo pipefail
 
-BUILD=${1:-build}
-GEN=$BUILD/mtf-gen
-MTF=$BUILD/mtf
-BARE=$BUILD/bench/otf2/otf2_bare_read
-RUNS=${RUNS:-3}
 MEM_INNER=${MEM_INNER:-160}
-WORK=${WORK:-/tmp/mtf-bench-tag}
-
-for tool in "$GEN" "$MTF" "$BARE"; do
-  [[ -x $tool ]] || { echo "missing $tool: build the targets mtf, mtf-gen and otf2_bare_read" >&2; exit 1; }
-done
-mkdir -p "$WORK"
-
-# generate ITERATIONS INNER: prints the path of the wavefront trace (made once).
-generate() {
-  local trace=$WORK/wavefront-$1x$2.otf2
-  [[ -f $trace ]] || "$GEN" wavefront --ranks 16 --iterations "$1" --inner "$2" -o "$trace" >/dev/null
-  echo "$trace"
-}
+BENCH=tag
+# shellcheck source=bench/bench_common.sh
+source "$(dirname "$0")/../bench_common.sh"
+generate() { wavefront_trace "$@"; }
 
 # "WALL CPU MAXRSS_KB" of one run (CPU = user + system).
 run_time() {

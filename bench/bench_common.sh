@@ -1,0 +1,20 @@
+# Shared set-up of the benchmarks (sourced): the tools of BUILD_DIR ($1, default build), a
+# check that they are built, the work folder (WORK, default /tmp/mtf-bench-$BENCH, set
+# BENCH before sourcing), and `wavefront_trace ITERATIONS INNER`, which prints the path of
+# the 16-rank OTF2 wavefront of that size, generated once in WORK.
+BUILD=${1:-build}
+GEN=$BUILD/mtf-gen
+MTF=$BUILD/mtf
+BARE=$BUILD/bench/otf2/otf2_bare_read
+RUNS=${RUNS:-3}
+WORK=${WORK:-/tmp/mtf-bench-${BENCH:-common}}
+for tool in "$GEN" "$MTF" "$BARE"; do
+  [[ -x $tool ]] || { echo "missing $tool: build the targets mtf_cli, mtf-gen, otf2_bare_read" >&2; exit 1; }
+done
+mkdir -p "$WORK"
+
+wavefront_trace() {
+  local trace=$WORK/wavefront-$1x$2.otf2
+  [[ -f $trace ]] || "$GEN" wavefront --ranks 16 --iterations "$1" --inner "$2" -o "$trace" >/dev/null
+  echo "$trace"
+}
