@@ -11,32 +11,14 @@ namespace {
 
 constexpr std::string_view kMagic = "MTFNLR\x01";
 
-void putVarint(std::string& out, uint64_t v) {
-  while (v >= 0x80) {
-    out.push_back(static_cast<char>((v & 0x7F) | 0x80));
-    v >>= 7;
-  }
-  out.push_back(static_cast<char>(v));
-}
-
-uint64_t zigzag(int64_t v) {
-  return (static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63);
-}
-int64_t unzigzag(uint64_t v) {
-  return static_cast<int64_t>(v >> 1) ^ -static_cast<int64_t>(v & 1);
-}
-uint64_t refPlusOne(Ref r) {
-  return r == kUndefinedRef ? 0 : uint64_t{r} + 1;
-}
-
 void putElements(std::string& out, const std::vector<ElementKey>& elements) {
-  putVarint(out, elements.size());
+  putBlobVarint(out, elements.size());
   for (ElementKey k : elements) {
     if (isLoop(k)) {
-      putVarint(out, (uint64_t{bodyOf(k)} << 1) | 1);
-      putVarint(out, countOf(k));
+      putBlobVarint(out, (uint64_t{bodyOf(k)} << 1) | 1);
+      putBlobVarint(out, countOf(k));
     } else {
-      putVarint(out, uint64_t{symbolOf(k)} << 1);
+      putBlobVarint(out, uint64_t{symbolOf(k)} << 1);
     }
   }
 }
@@ -50,26 +32,6 @@ class BlobReader : public BlobCursor {
     pos_ = kMagic.size();
   }
 };
-
-Signature readSignature(BlobReader& in) {
-  Signature s;
-  const uint64_t kind = in.varint();
-  if (kind >= kEventKindCount) in.fail("unknown event kind " + std::to_string(kind));
-  s.kind = static_cast<EventKind>(kind);
-  const uint64_t flags = in.varint();
-  if (flags > 1) in.fail("unknown signature flags");
-  s.partnerRelative = flags & 1;
-  s.region = in.ref();
-  s.comm = in.ref();
-  const uint64_t tag = in.varint();
-  if (tag > 0xFFFFFFFFu) in.fail("tag out of range");
-  s.tag = static_cast<uint32_t>(tag);
-  s.partner = unzigzag(in.varint());
-  s.size = in.varint();
-  s.size2 = in.varint();
-  s.ident = in.varint();
-  return s;
-}
 
 // Reads a sequence whose loops may refer to bodies [0, bodyLimit); returns its depth.
 unsigned readElements(BlobReader& in, const LoopModel& m, size_t bodyLimit,
@@ -96,22 +58,44 @@ unsigned readElements(BlobReader& in, const LoopModel& m, size_t bodyLimit,
 
 }  // namespace
 
+void putSignature(std::string& out, const Signature& s) {
+  putBlobVarint(out, static_cast<uint64_t>(s.kind));
+  putBlobVarint(out, s.partnerRelative ? 1 : 0);
+  putBlobVarint(out, blobRef(s.region));
+  putBlobVarint(out, blobRef(s.comm));
+  putBlobVarint(out, s.tag);
+  putBlobVarint(out, blobZigzag(s.partner));
+  putBlobVarint(out, s.size);
+  putBlobVarint(out, s.size2);
+  putBlobVarint(out, s.ident);
+}
+
+Signature readSignature(BlobCursor& in) {
+  Signature s;
+  const uint64_t kind = in.varint();
+  if (kind >= kEventKindCount) in.fail("unknown event kind " + std::to_string(kind));
+  s.kind = static_cast<EventKind>(kind);
+  const uint64_t flags = in.varint();
+  if (flags > 1) in.fail("unknown signature flags");
+  s.partnerRelative = flags & 1;
+  s.region = in.ref();
+  s.comm = in.ref();
+  const uint64_t tag = in.varint();
+  if (tag > 0xFFFFFFFFu) in.fail("tag out of range");
+  s.tag = static_cast<uint32_t>(tag);
+  s.partner = blobUnzigzag(in.varint());
+  s.size = in.varint();
+  s.size2 = in.varint();
+  s.ident = in.varint();
+  return s;
+}
+
 std::string encodeLoopModel(const LoopModel& model) {
   std::string out(kMagic);
-  putVarint(out, model.eventsIn);
-  putVarint(out, model.signatures.size());
-  for (const Signature& s : model.signatures) {
-    putVarint(out, static_cast<uint64_t>(s.kind));
-    putVarint(out, s.partnerRelative ? 1 : 0);
-    putVarint(out, refPlusOne(s.region));
-    putVarint(out, refPlusOne(s.comm));
-    putVarint(out, s.tag);
-    putVarint(out, zigzag(s.partner));
-    putVarint(out, s.size);
-    putVarint(out, s.size2);
-    putVarint(out, s.ident);
-  }
-  putVarint(out, model.bodies.size());
+  putBlobVarint(out, model.eventsIn);
+  putBlobVarint(out, model.signatures.size());
+  for (const Signature& s : model.signatures) putSignature(out, s);
+  putBlobVarint(out, model.bodies.size());
   for (const std::vector<ElementKey>& body : model.bodies) putElements(out, body);
   putElements(out, model.top);
   return out;

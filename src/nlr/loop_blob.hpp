@@ -21,12 +21,17 @@
 #include <string_view>
 
 #include "nlr/loop_model.hpp"
+#include "util/blob_cursor.hpp"
 
 namespace mtf::nlr {
 
 inline constexpr unsigned kMaxLoopDepth = 4096;
 
 std::string encodeLoopModel(const LoopModel& model);
+// One signature as both blobs store it (the loop nests here, the program model in
+// src/program/model_blob.cpp).
+void putSignature(std::string& out, const Signature& s);
+Signature readSignature(BlobCursor& in);
 // Throws InputError(source, "byte N", ...) on a malformed blob.
 LoopModel decodeLoopModel(std::string_view blob, const std::string& source);
 

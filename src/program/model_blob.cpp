@@ -1,5 +1,6 @@
 #include "program/model_blob.hpp"
 
+#include "nlr/loop_blob.hpp"
 #include "util/blob_cursor.hpp"
 #include "util/error.hpp"
 
@@ -10,52 +11,19 @@ namespace {
 constexpr std::string_view kMagic = "MTFPRG\x01";
 constexpr unsigned kMaxDepth = 4096;
 
-void putVarint(std::string& out, uint64_t v) {
-  while (v >= 0x80) {
-    out.push_back(static_cast<char>((v & 0x7F) | 0x80));
-    v >>= 7;
-  }
-  out.push_back(static_cast<char>(v));
-}
-void putString(std::string& out, const std::string& s) {
-  putVarint(out, s.size());
-  out += s;
-}
-uint64_t zigzag(int64_t v) {
-  return (static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63);
-}
-int64_t unzigzag(uint64_t v) {
-  return static_cast<int64_t>(v >> 1) ^ -static_cast<int64_t>(v & 1);
-}
-uint64_t refPlusOne(Ref r) {
-  return r == kUndefinedRef ? 0 : uint64_t{r} + 1;
-}
-
-void putSignature(std::string& out, const nlr::Signature& s) {
-  putVarint(out, static_cast<uint64_t>(s.kind));
-  putVarint(out, s.partnerRelative ? 1 : 0);
-  putVarint(out, refPlusOne(s.region));
-  putVarint(out, refPlusOne(s.comm));
-  putVarint(out, s.tag);
-  putVarint(out, zigzag(s.partner));
-  putVarint(out, s.size);
-  putVarint(out, s.size2);
-  putVarint(out, s.ident);
-}
-
 void putSystem(std::string& out, const System& s) {
-  putVarint(out, s.size());
+  putBlobVarint(out, s.size());
   for (const Construct& c : s) {
-    putVarint(out, static_cast<uint64_t>(c.type));
-    putVarint(out, c.procs.size());
+    putBlobVarint(out, static_cast<uint64_t>(c.type));
+    putBlobVarint(out, c.procs.size());
     for (size_t i = 0; i < c.procs.size(); ++i)
-      putVarint(out, i == 0 ? c.procs[0] : c.procs[i] - c.procs[i - 1] - 1);
-    putString(out, c.note);
+      putBlobVarint(out, i == 0 ? c.procs[0] : c.procs[i] - c.procs[i - 1] - 1);
+    putBlobString(out, c.note);
     if (c.isLoop()) {
-      putVarint(out, c.count);
+      putBlobVarint(out, c.count);
       putSystem(out, c.body);
     } else {
-      putSignature(out, c.signature);
+      nlr::putSignature(out, c.signature);
     }
   }
 }
@@ -70,11 +38,6 @@ class Reader : public BlobCursor {
     pos_ += n;
     return s;
   }
-  uint32_t u32(const char* what) {
-    const uint64_t v = varint();
-    if (v > 0xFFFFFFFFu) fail(std::string(what) + " out of range");
-    return static_cast<uint32_t>(v);
-  }
   void magic() {
     if (blob_.substr(0, kMagic.size() - 1) != kMagic.substr(0, kMagic.size() - 1))
       fail("not a program model (bad magic)");
@@ -85,25 +48,8 @@ class Reader : public BlobCursor {
   void finish() const {
     if (pos_ != blob_.size()) fail("trailing bytes");
   }
-  nlr::Signature signature();
   System system(unsigned depth, size_t processes);
 };
-
-nlr::Signature Reader::signature() {
-  nlr::Signature s;
-  const uint64_t kind = varint();
-  if (kind >= kEventKindCount) fail("unknown event kind " + std::to_string(kind));
-  s.kind = static_cast<EventKind>(kind);
-  s.partnerRelative = (varint() & 1) != 0;
-  s.region = ref();
-  s.comm = ref();
-  s.tag = u32("tag");
-  s.partner = unzigzag(varint());
-  s.size = varint();
-  s.size2 = varint();
-  s.ident = varint();
-  return s;
-}
 
 System Reader::system(unsigned depth, size_t processes) {
   if (depth > kMaxDepth) fail("loops nested deeper than " + std::to_string(kMaxDepth));
@@ -126,7 +72,7 @@ System Reader::system(unsigned depth, size_t processes) {
       if (c.count == 0) fail("a loop of 0 iterations");
       c.body = system(depth + 1, processes);
     } else {
-      c.signature = signature();
+      c.signature = nlr::readSignature(*this);
     }
   }
   return s;
@@ -136,12 +82,12 @@ System Reader::system(unsigned depth, size_t processes) {
 
 std::string encodeProgramModel(const ProgramModel& model) {
   std::string out(kMagic);
-  putVarint(out, model.eventsIn);
-  putVarint(out, model.processes.size());
+  putBlobVarint(out, model.eventsIn);
+  putBlobVarint(out, model.processes.size());
   for (const Process& p : model.processes) {
-    putVarint(out, p.location);
-    putVarint(out, zigzag(p.worldRank));
-    putString(out, p.name);
+    putBlobVarint(out, p.location);
+    putBlobVarint(out, blobZigzag(p.worldRank));
+    putBlobString(out, p.name);
   }
   putSystem(out, model.constructs);
   return out;
@@ -155,7 +101,7 @@ ProgramModel decodeProgramModel(std::string_view blob, const std::string& source
   model.processes.resize(r.count());
   for (Process& p : model.processes) {
     p.location = r.varint();
-    p.worldRank = unzigzag(r.varint());
+    p.worldRank = blobUnzigzag(r.varint());
     p.name = r.string();
   }
   model.constructs = r.system(0, model.processes.size());

@@ -14,6 +14,29 @@
 
 namespace mtf {
 
+// Writing a blob: LEB128 varints, zigzag signed values, references as id + 1 (0:
+// undefined), strings as length + bytes. BlobCursor reads them back.
+inline void putBlobVarint(std::string& out, uint64_t v) {
+  while (v >= 0x80) {
+    out.push_back(static_cast<char>((v & 0x7F) | 0x80));
+    v >>= 7;
+  }
+  out.push_back(static_cast<char>(v));
+}
+inline void putBlobString(std::string& out, std::string_view s) {
+  putBlobVarint(out, s.size());
+  out += s;
+}
+inline uint64_t blobZigzag(int64_t v) {
+  return (static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63);
+}
+inline int64_t blobUnzigzag(uint64_t v) {
+  return static_cast<int64_t>(v >> 1) ^ -static_cast<int64_t>(v & 1);
+}
+inline uint64_t blobRef(Ref r) {
+  return r == kUndefinedRef ? 0 : uint64_t{r} + 1;
+}
+
 class BlobCursor {
  public:
   // `blob` and `source` must outlive the cursor; `what` prefixes every message.
