@@ -24,19 +24,11 @@ MessageMatcher::Queues& MessageMatcher::queuesOf(const Channel& channel) {
   return q;
 }
 
-EdgeData& MessageMatcher::edge(NodeId from, NodeId to) {
-  const uint64_t key = uint64_t{from} << 32 | to;
-  if (EdgeData* const* e = recentEdges_.find(key)) return **e;
-  EdgeData& e = graph_.edge(from, to, EdgeKind::Message);
-  recentEdges_.put(key, &e);
-  return e;
-}
-
 void MessageMatcher::send(const Channel& channel, NodeId node, uint64_t bytes) {
   Queues& q = queuesOf(channel);
   if (q.receives.empty()) return push(q.sends, node, bytes);
   const Run receive = popOne(q.receives);
-  EdgeData& edge = this->edge(node, receive.node);
+  EdgeData& edge = edges_.get(node, receive.node);
   ++edge.count;
   edge.bytes += bytes;  // the size the sender sent
 }
@@ -45,7 +37,7 @@ void MessageMatcher::receive(const Channel& channel, NodeId node, uint64_t bytes
   Queues& q = queuesOf(channel);
   if (q.sends.empty()) return push(q.receives, node, bytes);
   const Run send = popOne(q.sends);
-  EdgeData& edge = this->edge(send.node, node);
+  EdgeData& edge = edges_.get(send.node, node);
   ++edge.count;
   edge.bytes += send.bytes;
 }

@@ -15,6 +15,7 @@
 #include "model/message_channel.hpp"
 #include "tag/activity_graph.hpp"
 #include "tag/recent.hpp"
+#include "tag/recent_edges.hpp"
 
 namespace mtf::tag {
 
@@ -22,7 +23,7 @@ using Channel = MessageChannel;
 
 class MessageMatcher {
  public:
-  explicit MessageMatcher(ActivityGraph& graph) : graph_(graph) {}
+  explicit MessageMatcher(ActivityGraph& graph) : edges_(graph, EdgeKind::Message) {}
   void send(const Channel& channel, NodeId node, uint64_t bytes);
   void receive(const Channel& channel, NodeId node, uint64_t bytes);
   // Sends and receives still waiting (call at the end).
@@ -42,14 +43,12 @@ class MessageMatcher {
   };
   static void push(std::deque<Run>& queue, NodeId node, uint64_t bytes);
   Queues& queuesOf(const Channel& channel);
-  EdgeData& edge(NodeId from, NodeId to);
   static Run popOne(std::deque<Run>& queue);
 
-  ActivityGraph& graph_;
   std::unordered_map<Channel, Queues, MessageChannelHash>
       channels_;  // node-based: stable addresses
   Recent<Channel, Queues*> recentChannels_;
-  Recent<uint64_t, EdgeData*> recentEdges_;  // (from << 32 | to) of message edges
+  RecentEdges edges_;
 };
 
 }  // namespace mtf::tag

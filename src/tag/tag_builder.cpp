@@ -171,18 +171,10 @@ NodeId TagBuilder::nodeOf(LocationState& s, PathId path, NodeKind kind) {
 NodeId TagBuilder::startActivity(LocationState& s, PathId path, NodeKind kind, Tick time) {
   const NodeId node = nodeOf(s, path, kind);
   const Tick computation = s.openCalls > 0 || time < s.lastEnd ? 0 : time - s.lastEnd;
-  processEdge(s.lastNode, node).profile.add(computation);
+  processEdges_.get(s.lastNode, node).profile.add(computation);
   s.lastNode = node;
   if (observer_) observer_->activity(s.location, s.worldRank, path, time);
   return node;
-}
-
-EdgeData& TagBuilder::processEdge(NodeId from, NodeId to) {
-  const uint64_t key = uint64_t{from} << 32 | to;
-  if (EdgeData* const* e = recentProcessEdges_.find(key)) return **e;
-  EdgeData& e = graph_.edge(from, to, EdgeKind::Process);
-  recentProcessEdges_.put(key, &e);
-  return e;
 }
 
 void TagBuilder::endActivity(LocationState& s, NodeId node, Tick start, Tick end) {

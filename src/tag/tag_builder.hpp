@@ -40,6 +40,7 @@
 #include "tag/loop_cursor.hpp"
 #include "tag/message_matcher.hpp"
 #include "tag/recent.hpp"
+#include "tag/recent_edges.hpp"
 
 namespace mtf::tag {
 
@@ -86,7 +87,6 @@ class TagBuilder : public TraceSink {
   void requestStarted(LocationState& s, uint64_t request, NodeId node, Tick time);
   void requestCompleted(LocationState& s, uint64_t request, NodeId node, Tick time);
   void finishLocation(LocationState& s);
-  EdgeData& processEdge(NodeId from, NodeId to);
   void loopMarkers(LocationState& s, Tick time, bool atEnd);
   void marker(LocationState& s, const std::string& label, Tick time);
 
@@ -104,7 +104,7 @@ class TagBuilder : public TraceSink {
   std::unordered_map<LocationId, std::unique_ptr<LocationState>> states_;
   std::vector<LocationState*> order_;  // locations in the order they first appeared
   LocationState* last_ = nullptr;
-  Recent<uint64_t, EdgeData*> recentProcessEdges_;  // (from << 32 | to)
+  RecentEdges processEdges_{graph_, EdgeKind::Process};
   std::unordered_map<LocationId, nlr::LoopModel> loops_;
   std::vector<LoopBoundary> crossed_;  // scratch
   uint64_t loopMismatches_ = 0;
