@@ -8,20 +8,9 @@
 # Usage: bash scripts/check-chop-paramedir.sh   (exit 0 only if every chop passes)
 set -uo pipefail
 
-root=$(cd "$(dirname "$0")/.." && pwd)
-paramedir=${PARAMEDIR:-/root/paraver/bin/paramedir}
-build=${MTF_BUILD:-$root/build}
-mtf=$build/mtf
-gen=$build/mtf-gen
-cfg=$root/scripts/paramedir/comm_sends.cfg
-[[ -x $paramedir ]] || { echo "check-chop-paramedir: no paramedir at $paramedir (set PARAMEDIR)" >&2; exit 2; }
-for tool in "$mtf" "$gen"; do
-  [[ -x $tool ]] || { echo "check-chop-paramedir: $tool not found" >&2; exit 2; }
-done
-command -v jq > /dev/null || { echo "check-chop-paramedir: needs jq" >&2; exit 2; }
-
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+NAME=check-chop-paramedir
+# shellcheck source=scripts/paramedir/common.sh
+source "$(dirname "$0")/paramedir/common.sh"
 failures=0
 printf '%-34s %9s %9s %9s %7s  %s\n' chop events expected '#Sends' errors result
 check() {  # name, kernel options or a trace's path, iterations N, extra chop options
@@ -36,13 +25,12 @@ check() {  # name, kernel options or a trace's path, iterations N, extra chop op
   fi
   # The events the chop wrote, from its summary line ("...: 7348 of 73564 events").
   events=$(sed -nE 's/^mtf: chopped .*: ([0-9]+) of [0-9]+ events$/\1/p' "$out.chop.err")
-  messages=$("$mtf" -q info "$out.prv" --json | jq '(.events_by_kind.MpiSend // 0) + (.events_by_kind.MpiIsend // 0)')
+  messages=$(messages_of "$out.prv")
   expected=$((total * 2 / n))
   [[ $extra == *--with-init* ]] && expected=-  # the initialisation and the zone's first 2
   (cd "$work" && "$paramedir" "$out.prv" "$cfg" "$out.txt" > "$out.stdout" 2> "$out.stderr")
   errors=$(grep -c 'Error reading' "$out.stderr")
-  sends=$(awk -F'\t' 'NR == 1 { next } $0 == "" { exit } { for (i = 2; i <= NF; ++i) s += $i }
-                      END { printf "%d\n", s }' "$out.txt" 2> /dev/null || echo none)
+  sends=$(sends_in_matrix "$out.txt" 2> /dev/null || echo none)
   if [[ $result == ok ]]; then
     if [[ $errors != 0 ]]; then result="paramedir skipped records"
     elif [[ $sends != "$messages" ]]; then result="#Sends $sends != $messages messages"
