@@ -8,6 +8,7 @@ PACKAGES=(
   libxerces-c-dev libxml2-dev libxml2-utils
   zlib1g-dev libzstd-dev
   libfftw3-dev
+  libopenmpi-dev openmpi-bin
   libgtest-dev googletest
   libcli11-dev nlohmann-json3-dev
   zstd xz-utils gzip time

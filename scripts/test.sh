@@ -11,7 +11,8 @@ if [ "$(id -u)" = 0 ]; then bash scripts/install-deps.sh; fi
 BUILD=${MTF_BUILD_DIR:-build}
 JOBS=${MTF_JOBS:-$(nproc)}
 # -DMTF_PYTHON=ON: the Python module is built and its pytest suite runs with the rest.
-cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMTF_PYTHON=ON ${MTF_CMAKE_ARGS:-}
+# -DMTF_MPI=ON: mtf-mpi is built and its tests run under mpirun with 2 and 4 processes.
+cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMTF_PYTHON=ON -DMTF_MPI=ON ${MTF_CMAKE_ARGS:-}
 cmake --build "$BUILD" -j "$JOBS"
 (cd "$BUILD" && ctest --output-on-failure -j "$JOBS" --timeout 600)
 if [ "${MTF_SKIP_SANITIZE:-0}" != 1 ]; then

@@ -127,7 +127,7 @@ void Otf2Reader::checkDeclaredCounts(uint64_t definitionsRead) {
     warnings_.push_back(anchor_.string() + ": the anchor declares " + std::to_string(declared) +
                         " " + what + (declared == 1 ? "" : "s") + ", the definitions file holds " +
                         std::to_string(held) + "; read as the file says");
-    std::fprintf(stderr, "mtf: warning: %s\n", warnings_.back().c_str());
+    warn(warnings_.back());
   };
   compare(declaredDefinitions, definitionsRead, "global definition");
   compare(declaredLocations, defs_.count(DefKind::Location), "location");
@@ -276,6 +276,20 @@ void Otf2Reader::readInLanes(const std::vector<OTF2_LocationRef>& locations, Tra
   }
   runLanes(turns, kLanes, [&](size_t lane) { readLane(lanes[lane]); });
   for (const Lane& lane : lanes) mergeLosses(lane.losses);
+}
+
+std::map<LocationId, uint64_t> Otf2Reader::eventEstimates() {
+  std::map<LocationId, uint64_t> declared, fileBytes;
+  bool allDeclared = true;
+  const fs::path directory = fs::path(anchor_).replace_extension();
+  for (const LocationView& location : definitions().locations()) {
+    declared[location.id] = location.declaredEvents;
+    allDeclared = allDeclared && location.declaredEvents > 0;
+    std::error_code error;
+    const uintmax_t size = fs::file_size(directory / (std::to_string(location.id) + ".evt"), error);
+    if (!error) fileBytes[location.id] = size;
+  }
+  return allDeclared ? declared : fileBytes;
 }
 
 // Where lane 1's locations begin: the first location at which the event files before it

@@ -30,6 +30,13 @@ class Otf2Reader : public TraceSource {
   // Reads only the events of these locations (their event files alone are opened); empty:
   // every location. For analyzers that ask for some locations (the public API).
   void selectLocations(std::vector<LocationId> ids) { selected_ = std::move(ids); }
+  bool restrictToLocations(const std::vector<LocationId>& ids) override {
+    selectLocations(ids);
+    return true;
+  }
+  // The locations' declared event counts; where one is 0, the sizes of the event files
+  // (in bytes: proportional to the events of a location, their records being alike).
+  std::map<LocationId, uint64_t> eventEstimates() override;
   LossReport unmodelled() const override { return losses_; }
   // What definitions() warned about on stderr (e.g. the anchor's counts disagree with the
   // definitions file), one line each without the "mtf: warning: " prefix.

@@ -90,8 +90,7 @@ void ParaverReader::loadDefinitions() {
   if (!comments.empty()) defs_.info.properties[kCommentsProperty] = joinLines(comments);
   buildDefinitions({&header_, hasPcf ? &pcf_ : nullptr, hasRow ? &row_ : nullptr}, defs_, mapping_);
   // A missing companion is not an error: say so once, as the other readers do.
-  for (const std::string& warning : warnings_)
-    std::fprintf(stderr, "mtf: warning: %s\n", warning.c_str());
+  for (const std::string& warning : warnings_) warn(warning);
   loaded_ = true;
 }
 
@@ -153,8 +152,7 @@ void ParaverReader::summariseProblems() {
     readWarnings_.push_back(
         path_ + ": " + std::to_string(entry.first) + (entry.first == 1 ? " record" : " records") +
         " skipped (lenient): " + problem + " (first at line " + std::to_string(entry.second) + ")");
-  for (const std::string& warning : readWarnings_)
-    std::fprintf(stderr, "mtf: warning: %s\n", warning.c_str());
+  for (const std::string& warning : readWarnings_) warn(warning);
 }
 
 // Only what is really dropped. Values kept as Generic events and records moved in time

@@ -129,8 +129,8 @@ EdfTable parseEdf(std::string text, const std::string& path, bool warn) {
   const bool usual =
       table.declared == table.entries.size() || table.declared == table.entries.size() + 1;
   if (warn && !usual)
-    std::cerr << "mtf: warning: " << path << ": declares " << table.declared << " events, lists "
-              << table.entries.size() << '\n';
+    mtf::warn(path + ": declares " + std::to_string(table.declared) + " events, lists " +
+              std::to_string(table.entries.size()));
   return table;
 }
 

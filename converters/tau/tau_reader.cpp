@@ -95,6 +95,32 @@ void TauReader::readMergedFile(RecordMapper& mapper) {
   progress.finish();
 }
 
+bool TauReader::restrictToLocations(const std::vector<LocationId>& ids) {
+  if (files_.merged) return false;
+  selected_ = ids;
+  return true;
+}
+
+bool TauReader::isSelected(const ThreadFile& t) const {
+  if (!selected_) return true;
+  const LocationId id = locationIdOf(t.node, t.context, t.thread);
+  return std::find(selected_->begin(), selected_->end(), id) != selected_->end();
+}
+
+std::map<LocationId, uint64_t> TauReader::eventEstimates() {
+  std::map<LocationId, uint64_t> records;
+  if (files_.merged) return records;
+  definitions();  // the record formats
+  for (size_t i = 0; i < files_.threads.size(); ++i) {
+    const ThreadFile& t = files_.threads[i];
+    std::error_code error;
+    const uintmax_t size = std::filesystem::file_size(t.path, error);
+    const uint32_t recordBytes = std::max<uint32_t>(1, model_->fileFormats[i].size);
+    if (!error) records[locationIdOf(t.node, t.context, t.thread)] = size / recordBytes;
+  }
+  return records;
+}
+
 void TauReader::read(TraceSink& sink) {
   definitions();
   recordsRead_ = 0;
@@ -105,7 +131,8 @@ void TauReader::read(TraceSink& sink) {
   if (files_.merged) {
     readMergedFile(mapper);
   } else {
-    for (size_t i = 0; i < files_.threads.size(); ++i) readThreadFile(i, mapper);
+    for (size_t i = 0; i < files_.threads.size(); ++i)
+      if (isSelected(files_.threads[i])) readThreadFile(i, mapper);
   }
   triplets_ = mapper.tripletsCollapsed();
   sink.end();

@@ -24,9 +24,14 @@ class TauReader : public TraceSource {
   uint64_t recordsRead() const { return recordsRead_; }
   // Records by what they are, so `mtf info` shows every record of every file was seen.
   std::map<std::string, uint64_t> inputRecords() const override;
+  // A per-thread set reads only the files of `ids`; a merged file cannot (false).
+  bool restrictToLocations(const std::vector<LocationId>& ids) override;
+  // A per-thread set: each thread file's records (its size over the record size).
+  std::map<LocationId, uint64_t> eventEstimates() override;
 
  private:
   void readThreadFile(size_t index, class RecordMapper& mapper);
+  bool isSelected(const ThreadFile& t) const;
   void readMergedFile(class RecordMapper& mapper);
   bool acceptRecord(const std::filesystem::path& file, uint64_t index, const Record& r,
                     uint64_t& lastTime, const Translation*& translation,
@@ -42,6 +47,7 @@ class TauReader : public TraceSource {
   uint64_t recordsRead_ = 0;
   uint64_t recordsOfClass_[5] = {};  // by EventClass
   uint64_t triplets_ = 0;
+  std::optional<std::vector<LocationId>> selected_;  // restrictToLocations
 };
 
 }  // namespace mtf::tau

@@ -7,6 +7,7 @@
 #include "api/stored_loops.hpp"
 #include "cli/command.hpp"
 #include "cli/common.hpp"
+#include "cli/loops_options.hpp"
 #include "nlr/loop_print.hpp"
 #include "nlr/nlr_sink.hpp"
 #include "util/error.hpp"
@@ -14,21 +15,6 @@
 
 namespace mtf::cli {
 namespace {
-
-struct LoopsOptions {
-  std::string trace;
-  std::optional<uint64_t> location;
-  bool json = false;
-  bool stats = false;
-  bool lenient = false;
-  size_t window = nlr::NlrOptions{}.window;
-  unsigned minReps = nlr::NlrOptions{}.minReps;
-  std::string signature = "all";
-  bool ignoreSize = false;
-  std::string events = "mpi";
-  bool exactOrder = false;
-  bool recompute = false;
-};
 
 // Stored loops were made with every event in trace order and default NLR options; they
 // answer only when the user asked for nothing else.
@@ -68,42 +54,7 @@ class ProgressSink : public TraceSink {
   uint64_t events_ = 0;
 };
 
-nlr::SignatureOptions signatureOptions(const LoopsOptions& o) {
-  nlr::SignatureOptions s;
-  s.fields = nlr::parseSignatureFields(o.signature);
-  if (o.ignoreSize) s.fields &= ~nlr::kFieldSize;
-  s.canonicalCallOrder = !o.exactOrder;
-  if (o.events == "mpi")
-    s.selection = nlr::EventSelection::Communication;
-  else if (o.events == "all")
-    s.selection = nlr::EventSelection::All;
-  else
-    throw UsageError("--events: expected 'mpi' or 'all', not '" + o.events + "'");
-  return s;
-}
-
-void printLoops(const LoopsOptions& o, const std::vector<nlr::LocationLoops>& all,
-                const nlr::EventNamer& namer) {
-  if (o.location && all.empty())
-    throw InputError(o.trace, placeLocation(*o.location), "no events at this location");
-  std::ios::sync_with_stdio(false);
-  if (o.json) {
-    nlr::printLoopsJson(std::cout, all, namer);
-  } else if (o.stats) {
-    nlr::printLoopStats(std::cout, all);
-  } else {
-    for (size_t i = 0; i < all.size(); ++i) {
-      if (i) std::cout << '\n';
-      nlr::printLoopProgram(std::cout, all[i], namer);
-    }
-  }
-  std::cout.flush();
-  if (!std::cout) throw IoError("<stdout>", "write failed");
-}
-
 void runLoops(const LoopsOptions& o, const GlobalOptions& global, bool mayUseStored) {
-  if (o.minReps < 2) throw UsageError("--min-reps must be at least 2");
-  if (o.window < o.minReps) throw UsageError("--window must be at least --min-reps");
   const nlr::SignatureOptions signatures = signatureOptions(o);
   if (mayUseStored) {
     if (const auto stored = api_impl::storedLoops(o.trace, o.location)) {
@@ -130,28 +81,9 @@ void setupLoops(CLI::App& app, const GlobalOptions& global) {
       "'0 sync MPI_Allreduce 0-15'. Partners are compared relative to the own rank.\n"
       "On an MTF file with stored loops (every event, trace order) these are printed\n"
       "unless a recognition option or --recompute is given.");
-  cmd->add_option("TRACE", opts->trace, "Trace to analyse (any readable format)")->required();
-  cmd->add_option("--location", opts->location, "Only this location (id)");
-  cmd->add_flag("--json", opts->json, "The same loop trees as JSON");
-  cmd->add_flag("--stats", opts->stats, "Events in and elements of the model, per location");
-  cmd->add_option("--window", opts->window, "Elements NLR keeps for recognition")
-      ->capture_default_str();
-  cmd->add_option("--min-reps", opts->minReps, "Copies of a sequence that make a loop")
-      ->capture_default_str();
-  cmd->add_option("--signature", opts->signature,
-                  "Fields compared besides the kind: region,partner,tag,comm,size,ident or all")
-      ->capture_default_str();
-  cmd->add_flag("--ignore-size", opts->ignoreSize, "Message sizes do not count");
-  cmd->add_option("--events", opts->events,
-                  "mpi: MPI messages and collectives only (Figure 3); all: every event, MPI\n"
-                  "calls as Enter, event, Leave")
-      ->capture_default_str();
-  cmd->add_flag("--exact-order", opts->exactOrder,
-                "Keep the trace's order of the events inside one MPI call (by default they are\n"
-                "sorted: the order in which MPI_Waitall completes requests is timing)");
+  addLoopsOptions(cmd, *opts);
   cmd->add_flag("--recompute", opts->recompute,
                 "On an MTF file, run NLR again instead of printing the stored loops");
-  cmd->add_flag("--lenient", opts->lenient, "Skip bad records instead of failing");
   cmd->callback([opts, &global, cmd] { runLoops(*opts, global, storedLoopsAnswer(*opts, *cmd)); });
 }
 

@@ -44,6 +44,11 @@ class DagBuilder {
   }
   // A Sequence node over `children` (a repeated loop body, or a location's root).
   NodeId sequence(const std::vector<Edge>& children);
+  // A node copied from another model, its signatures and children already interned here
+  // (mtf-mpi merges the DAGs of its processes so).
+  NodeId copyOf(const Node& n, SigId sig, SigId leaveSig, const std::vector<Edge>& edges) {
+    return internNode(n.kind, sig, leaveSig, edges);
+  }
 
   // Appends `child` (repeated `repetitions` times) to `list`, the children of an open
   // call of `parentRegion` (kUndefinedRef for a root), and folds contiguous repeats:

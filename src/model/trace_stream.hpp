@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "model/definitions.hpp"
 #include "model/event.hpp"
@@ -62,6 +63,17 @@ class TraceSource {
   // "communication records": 40} for Paraver (filled by read()); `mtf info` prints it
   // so users can check every record of the file was seen. Empty if not meaningful.
   virtual std::map<std::string, uint64_t> inputRecords() const { return {}; }
+  // Reads only the events of `ids` (non-empty) from now on, without opening what holds
+  // the others (OTF2 event files, TAU thread files, MTF column chunks), and returns true;
+  // false if this reader cannot (it then reads every event). For mtf-mpi's shares.
+  virtual bool restrictToLocations(const std::vector<LocationId>& ids) {
+    (void)ids;
+    return false;
+  }
+  // Events per location, counted or estimated (from the declared counts or the sizes of
+  // per-location files) without reading the events; locations left out are unknown. For
+  // balancing the work by events rather than by locations.
+  virtual std::map<LocationId, uint64_t> eventEstimates() { return {}; }
 };
 
 // Fans events out to several sinks (e.g. a writer and a statistics collector).

@@ -69,6 +69,13 @@ class BlobCursor {
     if (v > uint64_t{kUndefinedRef}) fail("reference out of range");
     return v == 0 ? kUndefinedRef : static_cast<Ref>(v - 1);
   }
+  // A string written by putBlobString.
+  std::string_view string() {
+    const size_t n = count();
+    const std::string_view s = blob_.substr(pos_, n);
+    pos_ += n;
+    return s;
+  }
   bool atEnd() const { return pos_ == blob_.size(); }
 
  protected:

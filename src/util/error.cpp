@@ -1,5 +1,8 @@
 #include "util/error.hpp"
 
+#include <atomic>
+#include <cstdio>
+
 namespace mtf {
 
 namespace {
@@ -15,5 +18,17 @@ InputError::InputError(const std::string& path, const std::string& place, const 
 
 IoError::IoError(const std::string& path, const std::string& what)
     : Error(ExitCode::IoFailure, compose(path, "", what)) {}
+
+namespace {
+std::atomic<bool> warningsShown{true};
+}  // namespace
+
+void warn(const std::string& text) {
+  if (warningsShown) std::fprintf(stderr, "mtf: warning: %s\n", text.c_str());
+}
+
+void showWarnings(bool shown) {
+  warningsShown = shown;
+}
 
 }  // namespace mtf

@@ -37,6 +37,11 @@ class UsageError : public Error {
   explicit UsageError(const std::string& what) : Error(ExitCode::Usage, what) {}
 };
 
+// Prints "mtf: warning: TEXT" on stderr, unless warnings are off: mtf-mpi turns them off
+// on every process but rank 0, which reads the same definitions and would say the same.
+void warn(const std::string& text);
+void showWarnings(bool shown);
+
 inline std::string placeLine(uint64_t line) {
   return "line " + std::to_string(line);
 }

@@ -58,6 +58,14 @@ class ArchiveWriter : public TraceSink {
   std::function<void(compaction::CompactModel&)> hook_;
 };
 
+// Writes a column chunk to `file` and returns its index entry (location index left 0;
+// the chunk's bytes are released).
+IndexEntry writeColumnChunk(ChunkFileWriter& file, compaction::ColumnChunk&& chunk);
+// Writes what follows the column chunks: the structure chunks of `m` (their entries
+// appended to `index`, which holds the column entries), the index, the trailer; closes.
+void writeStructure(ChunkFileWriter& file, const compaction::CompactModel& m,
+                    std::vector<IndexEntry>& index);
+
 // Writes an already built model (columns in memory) to `path`.
 void writeArchive(const compaction::CompactModel& model, const std::filesystem::path& path);
 
@@ -91,6 +99,12 @@ class ArchiveSource : public TraceSource {
   const Definitions& definitions() override { return reader_->model()->definitions; }
   void read(TraceSink& sink) override;
   void selectLocations(std::vector<LocationId> ids) { locations_ = std::move(ids); }
+  bool restrictToLocations(const std::vector<LocationId>& ids) override {
+    selectLocations(ids);
+    return true;
+  }
+  // The archive's exact event count of every location.
+  std::map<LocationId, uint64_t> eventEstimates() override;
   void setWindow(compaction::TimeWindow window) { window_ = window; }
 
  private:

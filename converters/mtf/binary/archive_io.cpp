@@ -11,13 +11,21 @@ namespace mtf::mtfbin {
 
 using compaction::ByteReader;
 
-ChunkFileWriter::ChunkFileWriter(const std::filesystem::path& path)
-    : path_(path), file_(std::fopen(path.c_str(), "wb")) {
+ChunkFileWriter::ChunkFileWriter(const std::filesystem::path& path, uint64_t segmentStart)
+    : path_(path), file_(std::fopen(path.c_str(), "wb")), position_(segmentStart) {
   if (!file_) throw IoError(path.string(), std::string("cannot create: ") + std::strerror(errno));
+}
+
+ChunkFileWriter::ChunkFileWriter(const std::filesystem::path& path) : ChunkFileWriter(path, 0) {
+  const std::vector<uint8_t> header = fileHeader();
+  write(header.data(), header.size());
+}
+
+std::vector<uint8_t> ChunkFileWriter::fileHeader() {
   std::vector<uint8_t> header(kMagic, kMagic + 8);
   compaction::putFixed32(header, kVersion);
   compaction::putFixed32(header, 0);
-  write(header.data(), header.size());
+  return header;
 }
 
 void ChunkFileWriter::write(const uint8_t* data, size_t size) {

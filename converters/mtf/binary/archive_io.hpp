@@ -21,6 +21,12 @@ using FileHandle = std::unique_ptr<std::FILE, FileCloser>;
 class ChunkFileWriter {
  public:
   explicit ChunkFileWriter(const std::filesystem::path& path);
+  // Writes a segment of an archive assembled elsewhere (mtf-mpi): the bytes that go at
+  // byte `segmentStart` of the archive. No file header; positions (offsets returned,
+  // the trailer's) count from `segmentStart`.
+  ChunkFileWriter(const std::filesystem::path& path, uint64_t segmentStart);
+  // The archive's first kHeaderSize bytes.
+  static std::vector<uint8_t> fileHeader();
   // Writes one chunk; `payload` is stored as is when `rawSize` is 0 (columns), else it is
   // zlib-compressed here. Returns the chunk's offset and stored size.
   struct Written {

@@ -155,6 +155,13 @@ void ArchiveSource::read(TraceSink& sink) {
   source.read(sink);
 }
 
+std::map<LocationId, uint64_t> ArchiveSource::eventEstimates() {
+  std::map<LocationId, uint64_t> events;
+  for (const compaction::LocationModel& l : reader_->model()->locations)
+    events[l.location] = l.eventCount;
+  return events;
+}
+
 bool looksLikeMtfBinary(const std::filesystem::path& path) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) return false;

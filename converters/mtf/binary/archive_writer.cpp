@@ -17,15 +17,7 @@ void ArchiveWriter::begin(const Definitions& defs) {
   file_ = std::make_unique<ChunkFileWriter>(path_);
   compactor_ = std::make_unique<compaction::Compactor>(
       options_, [this](LocationId location, compaction::ColumnChunk&& chunk) {
-        const auto w = file_->writeChunk(ChunkKind::Columns, chunk.encoded, false);
-        IndexEntry e;
-        e.kind = ChunkKind::Columns;
-        e.offset = w.offset;
-        e.storedSize = w.storedSize;
-        // Release the bytes (clear() would keep their capacity alive in the index).
-        std::vector<uint8_t>().swap(chunk.encoded);
-        e.meta = std::move(chunk);
-        index_.push_back(std::move(e));
+        index_.push_back(writeColumnChunk(*file_, std::move(chunk)));
         columnLocations_.push_back(location);
       });
   compactor_->begin(defs);
@@ -39,7 +31,17 @@ void ArchiveWriter::events(const SharedEventBatch& batch) {
   compactor_->events(batch);
 }
 
-namespace {
+IndexEntry writeColumnChunk(ChunkFileWriter& file, compaction::ColumnChunk&& chunk) {
+  const auto w = file.writeChunk(ChunkKind::Columns, chunk.encoded, false);
+  IndexEntry e;
+  e.kind = ChunkKind::Columns;
+  e.offset = w.offset;
+  e.storedSize = w.storedSize;
+  // Release the bytes (clear() would keep their capacity alive in the index).
+  std::vector<uint8_t>().swap(chunk.encoded);
+  e.meta = std::move(chunk);
+  return e;
+}
 
 void writeStructure(ChunkFileWriter& file, const compaction::CompactModel& m,
                     std::vector<IndexEntry>& index) {
@@ -62,8 +64,6 @@ void writeStructure(ChunkFileWriter& file, const compaction::CompactModel& m,
   file.close();
 }
 
-}  // namespace
-
 void ArchiveWriter::end() {
   compactor_->end();
   compaction::CompactModel& m = compactor_->model();
@@ -81,20 +81,9 @@ void writeArchive(const compaction::CompactModel& m, const std::filesystem::path
   ChunkFileWriter file(path);
   std::vector<IndexEntry> index;
   for (size_t l = 0; l < m.locations.size(); ++l) {
-    for (const compaction::ColumnChunk& chunk : m.locations[l].columns) {
-      const auto w = file.writeChunk(ChunkKind::Columns, chunk.encoded, false);
-      IndexEntry e;
-      e.kind = ChunkKind::Columns;
-      e.offset = w.offset;
-      e.storedSize = w.storedSize;
-      e.locationIndex = l;
-      e.meta.firstEvent = chunk.firstEvent;
-      e.meta.eventCount = chunk.eventCount;
-      e.meta.firstTime = chunk.firstTime;
-      e.meta.lastTime = chunk.lastTime;
-      e.meta.minTime = chunk.minTime;
-      e.meta.maxTime = chunk.maxTime;
-      index.push_back(std::move(e));
+    for (compaction::ColumnChunk chunk : m.locations[l].columns) {
+      index.push_back(writeColumnChunk(file, std::move(chunk)));
+      index.back().locationIndex = l;
     }
   }
   writeStructure(file, m, index);

@@ -1,0 +1,192 @@
+// mtf-mpi convert IN -o OUT.mtf: `mtf convert` to the MTF archive on MPI processes. Each
+// process compacts its share of the locations (share.hpp) and runs NLR on it, as the
+// archive writer does; the structures and program models are merged up a reduction tree
+// and the archive written in parallel (parallel_archive.hpp).
+#include <sys/resource.h>
+
+#include <chrono>
+#include <filesystem>
+#include <iostream>
+
+#include "converters/mtf/binary/analysed_writer.hpp"
+#include "mpi/column_spool.hpp"
+#include "mpi/commands.hpp"
+#include "mpi/parallel_archive.hpp"
+#include "mpi/parallel_model.hpp"
+#include "mpi/phases.hpp"
+#include "mpi/share.hpp"
+#include "nlr/loop_annotation.hpp"
+#include "program/model_annotation.hpp"
+#include "program/model_blob.hpp"
+#include "util/error.hpp"
+#include "util/safe_output.hpp"
+
+namespace mtf::mpi {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// Removes a process's scratch file whatever happens.
+struct ScratchFile {
+  fs::path path;
+  ~ScratchFile() {
+    std::error_code ignored;
+    if (!path.empty()) fs::remove(path, ignored);
+  }
+};
+
+// One process's share: compaction into the spool, loop nests and the program model's NLR
+// beside it on threads of their own.
+class LocalConversion {
+ public:
+  LocalConversion(const ConvertArgs& a, World& world, const fs::path& spool)
+      : spool_(spool, compactorOptions(world)),
+        loops_(a.loops ? std::make_unique<nlr::LoopAnnotationSink>(nullptr) : nullptr),
+        model_(a.model ? std::make_unique<nlr::NlrSink>(nlr::NlrOptions{},
+                                                        program::modelSignatureOptions())
+                       : nullptr) {}
+
+  void run(ShareInput& share) {
+    auto compaction =
+        std::make_unique<mtfbin::BackgroundSink>(spool_, 4096, mtfbin::kQueuedBatches);
+    mtfbin::BatchingSink sink(std::make_unique<mtfbin::WriterWithAnalyses>(
+        std::move(compaction), std::vector<TraceSink*>{loops_.get(), model_.get()}));
+    readShare(share, sink);
+    for (const compaction::LocationModel& l : spool_.model().locations) events_ += l.eventCount;
+    if (loops_)
+      for (auto& [location, blob] : loops_->blobs())
+        if (compaction::LocationModel* l = spool_.model().findLocation(location))
+          l->annotations.push_back({nlr::kLoopAnnotationName, {blob.begin(), blob.end()}});
+  }
+  ColumnSpool& spool() { return spool_; }
+  std::vector<nlr::LocationLoops> modelResults() const {
+    return model_ ? model_->results() : std::vector<nlr::LocationLoops>{};
+  }
+  bool withModel() const { return model_ != nullptr; }
+  uint64_t events() const { return events_; }
+
+ private:
+  // The buffered events of unfinished column chunks: the serial budget shared out, so
+  // that a process needs about 1/N of the serial conversion's memory.
+  static compaction::CompactorOptions compactorOptions(World& world) {
+    compaction::CompactorOptions options;
+    options.bufferedEventBudget =
+        std::max<uint64_t>(uint64_t{1} << 16, options.bufferedEventBudget / world.size());
+    return options;
+  }
+  ColumnSpool spool_;
+  std::unique_ptr<nlr::LoopAnnotationSink> loops_;
+  std::unique_ptr<nlr::NlrSink> model_;
+  uint64_t events_ = 0;
+};
+
+// The reader's losses of every process, summed on rank 0 (as `mtf convert` reports them).
+void reportLosses(World& world, const LossReport& mine, const std::string& output) {
+  std::string lines;
+  for (const auto& [what, n] : mine) lines += std::to_string(n) + "\t" + what + "\n";
+  LossReport all;
+  for (const std::string& part : world.gather(lines)) {
+    for (size_t at = 0; at < part.size();) {
+      const size_t tab = part.find('\t', at), end = part.find('\n', at);
+      all[part.substr(tab + 1, end - tab - 1)] += std::stoull(part.substr(at, tab - at));
+      at = end + 1;
+    }
+  }
+  if (all.empty()) return;
+  std::cerr << "mtf-mpi: " << output << ": the output format cannot hold everything; dropped:\n";
+  for (const auto& [what, n] : all) std::cerr << "  " << n << " " << what << "\n";
+}
+
+// --report: each process's phases (wall milliseconds), peak memory and bytes sent, printed
+// by rank 0 one line per process, for bench/mpi.
+class PhaseReport {
+ public:
+  void mark() { marks_.push_back(std::chrono::steady_clock::now()); }
+  void print(World& world) const {
+    std::string line = "process=" + std::to_string(world.rank());
+    const char* names[] = {"local_ms", "merge_ms", "write_ms"};
+    for (size_t i = 1; i < marks_.size() && i <= 3; ++i)
+      line += " " + std::string(names[i - 1]) + "=" +
+              std::to_string(
+                  std::chrono::duration_cast<std::chrono::milliseconds>(marks_[i] - marks_[i - 1])
+                      .count());
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    line += " peak_kb=" + std::to_string(usage.ru_maxrss);
+    line += " sent_bytes=" + std::to_string(world.bytesSent());
+    for (const std::string& l : world.gather(line)) std::cerr << "mtf-mpi: report: " << l << '\n';
+  }
+
+ private:
+  std::vector<std::chrono::steady_clock::time_point> marks_;
+};
+
+// Merges the processes' results and writes the archive at `staging`.
+void mergeAndWrite(World& world, LocalConversion& local, const Definitions& defs,
+                   const fs::path& staging, const fs::path& spool, PhaseReport& report) {
+  compaction::CompactModel merged;
+  program::ProgramModel model;
+  collectivePhase(world, [&] {
+    compaction::CompactModel mine = std::move(local.spool().model());
+    merged = reduceStructure(world, std::move(mine), defs);
+    if (local.withModel()) model = reduceProgramModel(world, local.modelResults(), defs);
+  });
+  report.mark();
+  if (world.isRoot() && local.withModel()) {
+    const std::string blob = program::encodeProgramModel(model);
+    merged.annotations.push_back({program::kModelAnnotationName, {blob.begin(), blob.end()}});
+  }
+  ScratchFile tail{world.isRoot() ? staging.parent_path() / ".mtf-mpi-tail" : fs::path()};
+  collectivePhase(world, [&] {
+    const SpoolPart part{spool, local.spool().bytes(), std::move(local.spool().entries())};
+    writeParallelArchive(world, staging, part, merged, tail.path);
+  });
+  report.mark();
+}
+
+}  // namespace
+
+int runConvert(World& world, const ConvertArgs& a) {
+  std::unique_ptr<SafeOutput> out;
+  std::string staging;
+  int code = localPhase(world, [&] {
+    if (!world.isRoot()) return;
+    if (samePath(a.input, a.output)) throw UsageError(a.output + ": the output is the input");
+    out = std::make_unique<SafeOutput>(a.output, a.force);
+    staging = out->stagingPath().string();
+  });
+  if (code != 0) return code;
+  world.broadcast(staging);
+  ScratchFile spool{fs::path(staging).parent_path() /
+                    (".mtf-mpi-columns." + std::to_string(world.rank()))};
+  std::unique_ptr<LocalConversion> local;
+  ShareInput share;
+  PhaseReport report;
+  report.mark();
+  code = localPhase(world, [&] {
+    share = openShare(a.input, a.lenient, world.rank(), world.size());
+    local = std::make_unique<LocalConversion>(a, world, spool.path);
+    local->run(share);
+  });
+  if (code != 0) return code;
+  const Definitions& defs = share.source->definitions();
+  report.mark();
+  mergeAndWrite(world, *local, defs, staging, spool.path, report);
+  if (a.report) report.print(world);
+  const uint64_t events = world.sum(local->events());
+  reportLosses(world, share.source->unmodelled(), a.output);
+  std::error_code ignored;
+  fs::remove(spool.path, ignored);
+  world.barrier();  // every spool removed: the staging directory holds the archive only
+  if (world.isRoot()) {
+    out->commit();
+    if (!a.quiet)
+      std::cerr << "mtf-mpi: converted " << a.input << " (" << defs.info.format << ") -> "
+                << a.output << " (mtf): " << events << " events, " << world.size()
+                << " processes\n";
+  }
+  return 0;
+}
+
+}  // namespace mtf::mpi

@@ -1,0 +1,36 @@
+#include "mpi/column_spool.hpp"
+
+namespace mtf::mpi {
+
+ColumnSpool::ColumnSpool(std::filesystem::path path, compaction::CompactorOptions options)
+    : path_(std::move(path)), options_(options) {}
+
+ColumnSpool::~ColumnSpool() {
+  compactor_.reset();  // first: its compression thread may still hand a chunk over
+}
+
+void ColumnSpool::begin(const Definitions& defs) {
+  if (!path_.empty()) file_ = std::make_unique<mtfbin::ChunkFileWriter>(path_, 0);
+  compactor_ = std::make_unique<compaction::Compactor>(
+      options_, [this](LocationId location, compaction::ColumnChunk&& chunk) {
+        mtfbin::IndexEntry e;
+        if (file_) {
+          e = mtfbin::writeColumnChunk(*file_, std::move(chunk));
+        } else {
+          e.storedSize = chunk.encoded.size();
+          std::vector<uint8_t>().swap(chunk.encoded);
+          e.meta = std::move(chunk);
+        }
+        e.locationIndex = location;
+        bytes_ += mtfbin::kChunkHeaderSize + e.storedSize;
+        entries_.push_back(std::move(e));
+      });
+  compactor_->begin(defs);
+}
+
+void ColumnSpool::end() {
+  compactor_->end();
+  if (file_) file_->close();
+}
+
+}  // namespace mtf::mpi

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# mtf-mpi against the serial mtf on one trace, with N processes:
+#   - `mtf dump` of `mpirun -np N mtf-mpi convert` equals that of `mtf convert`;
+#   - `mtf validate` passes; a second run writes the same bytes;
+#   - the stored loops and program model print as the serial archive's do;
+#   - `mtf-mpi loops`, `model` and `stats` print what `mtf loops`, `model --recompute`
+#     and `stats` print (stats: all but the structure's compressed bytes, whose DAG is
+#     numbered in mtf-mpi's canonical order).
+# Usage: mpi_equivalence.sh BUILD_DIR N TRACE
+set -euo pipefail
+BUILD=$1 N=$2 TRACE=$3
+MTF=$BUILD/mtf
+MPIRUN=(mpirun --oversubscribe -np "$N")
+[[ $(id -u) == 0 ]] && MPIRUN+=(--allow-run-as-root)
+MPI=("${MPIRUN[@]}" "$BUILD/mtf-mpi" -q)
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+fail() { echo "FAIL ($N processes, $TRACE): $*" >&2; exit 1; }
+same() {  # same WHAT FILE1 FILE2
+  cmp -s "$2" "$3" || { diff "$2" "$3" | head -20 >&2; fail "$1 differs"; }
+}
+
+"$MTF" -q convert "$TRACE" -o "$WORK/serial.mtf"
+"${MPI[@]}" convert "$TRACE" -o "$WORK/parallel.mtf"
+"${MPI[@]}" convert "$TRACE" -o "$WORK/again.mtf"
+"$MTF" validate "$WORK/parallel.mtf" >/dev/null || fail "mtf validate refuses the archive"
+same "the archive of a second run" "$WORK/parallel.mtf" "$WORK/again.mtf"
+"$MTF" dump "$WORK/serial.mtf" >"$WORK/serial.dump"
+"$MTF" dump "$WORK/parallel.mtf" >"$WORK/parallel.dump"
+[[ -s $WORK/serial.dump ]] || fail "empty dump"
+same "mtf dump" "$WORK/serial.dump" "$WORK/parallel.dump"
+for cmd in loops model; do
+  "$MTF" -q $cmd "$WORK/serial.mtf" >"$WORK/serial.$cmd"
+  "$MTF" -q $cmd "$WORK/parallel.mtf" >"$WORK/parallel.$cmd"
+  same "stored $cmd" "$WORK/serial.$cmd" "$WORK/parallel.$cmd"
+done
+"$MTF" -q loops "$TRACE" >"$WORK/serial.loops2"
+"${MPI[@]}" loops "$TRACE" >"$WORK/parallel.loops2"
+same "mtf-mpi loops" "$WORK/serial.loops2" "$WORK/parallel.loops2"
+"$MTF" -q model --recompute "$TRACE" >"$WORK/serial.model2"
+"${MPI[@]}" model "$TRACE" >"$WORK/parallel.model2"
+same "mtf-mpi model" "$WORK/serial.model2" "$WORK/parallel.model2"
+"$MTF" -q stats "$TRACE" | grep -v '^MTF archive bytes' >"$WORK/serial.stats"
+"${MPI[@]}" stats "$TRACE" | grep -v '^MTF archive bytes' >"$WORK/parallel.stats"
+same "mtf-mpi stats" "$WORK/serial.stats" "$WORK/parallel.stats"
+echo "ok: $N processes, $(wc -l <"$WORK/serial.dump") dump lines, $TRACE"

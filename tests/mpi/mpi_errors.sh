@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# mtf-mpi on bad input: a clear error, once, a non-zero exit, and no output left behind
+# (neither the archive nor a process's spool), whichever process meets the problem.
+# Usage: mpi_errors.sh BUILD_DIR N
+set -uo pipefail
+BUILD=$1 N=$2
+MPIRUN=(mpirun --oversubscribe -np "$N")
+[[ $(id -u) == 0 ]] && MPIRUN+=(--allow-run-as-root)
+MPI=("${MPIRUN[@]}" "$BUILD/mtf-mpi" -q)
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+fail() { echo "FAIL ($N processes): $*" >&2; exit 1; }
+# expect CODE TEXT CMD...: the command exits with CODE and says TEXT once on stderr.
+expect() {
+  local code=$1 text=$2
+  shift 2
+  "$@" >"$WORK/out" 2>"$WORK/err"
+  local got=$?
+  [[ $got == "$code" ]] || { cat "$WORK/err" >&2; fail "exit $got, not $code: $*"; }
+  [[ $(grep -c -F -- "$text" "$WORK/err") == 1 ]] || { cat "$WORK/err" >&2; fail "'$text' not said once: $*"; }
+}
+
+expect 2 "missing.otf2" "${MPI[@]}" convert "$WORK/missing.otf2" -o "$WORK/out.mtf"
+[[ ! -e $WORK/out.mtf ]] || fail "an archive was left for a missing input"
+
+# One location's event file cut short: only the process reading it fails.
+"$BUILD/mtf-gen" wavefront --ranks 8 --iterations 4 --inner 2 -o "$WORK/cut.otf2" >/dev/null
+last=$(ls "$WORK/cut"/*.evt | sort -t/ -k2 -V | tail -1)
+head -c 100 "$last" >"$WORK/part" && mv "$WORK/part" "$last"
+expect 2 "location 7" "${MPI[@]}" convert "$WORK/cut.otf2" -o "$WORK/sub/cut.mtf"
+[[ ! -e $WORK/sub ]] || fail "the output folder or a spool was left: $(ls -a "$WORK/sub")"
+expect 2 "location 7" "${MPI[@]}" loops "$WORK/cut.otf2"
+
+"$BUILD/mtf-gen" ring --ranks 4 --iterations 2 -o "$WORK/ok.otf2" >/dev/null
+"${MPI[@]}" convert "$WORK/ok.otf2" -o "$WORK/ok.mtf" || fail "a good conversion failed"
+expect 3 "exists" "${MPI[@]}" convert "$WORK/ok.otf2" -o "$WORK/ok.mtf"
+expect 1 "--output is required" "${MPI[@]}" convert "$WORK/ok.otf2"
+echo "ok: bad inputs with $N processes"
