@@ -56,8 +56,11 @@ serial_kb=$(/usr/bin/time -f %M "$MTF" -q convert "$TRACE" -o "$WORK/serial.mtf"
 printf "  %-24s %8s s\n" "bare OTF2 read" "$(med bare)"
 printf "  %-24s %8s s  (%sx the bare read), peak %d MB\n" "mtf convert (serial)" "$serial_s" \
   "$(ratio "$serial_s" "$(med bare)")" $((serial_kb / 1024))
-printf "\n  %2s %8s %8s %10s %10s %10s %9s %9s\n" N "wall s" "vs ser." "peak MB" "bound MB" \
-  "sent kB" "merge %" "write %"
+serial_cpu=$(/usr/bin/time -f "%U %S" "$MTF" -q convert "$TRACE" -o "$WORK/serial.mtf" --force 2>&1 >/dev/null |
+  tail -1 | awk '{printf "%.2f", $1 + $2}')
+echo "  serial CPU time (all threads): $serial_cpu s"
+printf "\n  %2s %8s %8s %8s %10s %10s %10s %9s %9s\n" N "wall s" "vs ser." "CPU s" "peak MB" \
+  "bound MB" "sent kB" "merge %" "write %"
 for n in 1 2 4 8; do
   report=$(parallel "$n" --report 2>&1 | grep 'report:')
   peak=$(grep -o 'peak_kb=[0-9]*' <<<"$report" | cut -d= -f2 | sort -n | tail -1)
@@ -66,8 +69,10 @@ for n in 1 2 4 8; do
     head -3 | cut -d= -f2 | paste -sd+ | bc)
   merge=$(grep 'process=0 ' <<<"$report" | grep -o 'merge_ms=[0-9]*' | cut -d= -f2)
   write=$(grep 'process=0 ' <<<"$report" | grep -o 'write_ms=[0-9]*' | cut -d= -f2)
+  cpu=$(grep -o 'cpu_ms=[0-9]*' <<<"$report" | cut -d= -f2 | paste -sd+ | bc)
   wall=$(med "$n")
-  printf "  %2d %8s %8s %10d %10d %10d %9s %9s\n" "$n" "$wall" "$(ratio "$wall" "$serial_s")" \
+  printf "  %2d %8s %8s %8s %10d %10d %10d %9s %9s\n" "$n" "$wall" "$(ratio "$wall" "$serial_s")" \
+    "$(awk -v c="$cpu" 'BEGIN {printf "%.2f", c / 1000}')" \
     $((peak / 1024)) $((serial_kb / 1024 / n + 30)) $((sent / 1024)) \
     "$(awk -v a="$merge" -v b="$wall_ms" 'BEGIN {printf "%.1f", 100 * a / b}')" \
     "$(awk -v a="$write" -v b="$wall_ms" 'BEGIN {printf "%.1f", 100 * a / b}')"

@@ -2,6 +2,7 @@
 // process compacts its share of the locations (share.hpp) and runs NLR on it, as the
 // archive writer does; the structures and program models are merged up a reduction tree
 // and the archive written in parallel (parallel_archive.hpp).
+#include <malloc.h>
 #include <sys/resource.h>
 
 #include <chrono>
@@ -41,29 +42,33 @@ struct ScratchFile {
 class LocalConversion {
  public:
   LocalConversion(const ConvertArgs& a, World& world, const fs::path& spool)
-      : spool_(spool, compactorOptions(world)),
+      : queued_(std::max<size_t>(4, mtfbin::kQueuedBatches / world.size())),
+        spool_(spool, compactorOptions(world)),
         loops_(a.loops ? std::make_unique<nlr::LoopAnnotationSink>(nullptr) : nullptr),
         model_(a.model ? std::make_unique<nlr::NlrSink>(nlr::NlrOptions{},
                                                         program::modelSignatureOptions())
-                       : nullptr) {}
+                       : nullptr),
+        withModel_(a.model) {}
 
   void run(ShareInput& share) {
-    auto compaction =
-        std::make_unique<mtfbin::BackgroundSink>(spool_, 4096, mtfbin::kQueuedBatches);
+    auto compaction = std::make_unique<mtfbin::BackgroundSink>(spool_, 4096, queued_);
     mtfbin::BatchingSink sink(std::make_unique<mtfbin::WriterWithAnalyses>(
-        std::move(compaction), std::vector<TraceSink*>{loops_.get(), model_.get()}));
+        std::move(compaction), std::vector<TraceSink*>{loops_.get(), model_.get()}, queued_));
     readShare(share, sink);
     for (const compaction::LocationModel& l : spool_.model().locations) events_ += l.eventCount;
     if (loops_)
       for (auto& [location, blob] : loops_->blobs())
         if (compaction::LocationModel* l = spool_.model().findLocation(location))
           l->annotations.push_back({nlr::kLoopAnnotationName, {blob.begin(), blob.end()}});
+    // The analyses' working state goes before the merge, which needs memory of its own.
+    loops_.reset();
+    if (model_) modelResults_ = model_->results();
+    model_.reset();
+    malloc_trim(0);  // hand what they held back to the system: the merge starts lower
   }
   ColumnSpool& spool() { return spool_; }
-  std::vector<nlr::LocationLoops> modelResults() const {
-    return model_ ? model_->results() : std::vector<nlr::LocationLoops>{};
-  }
-  bool withModel() const { return model_ != nullptr; }
+  std::vector<nlr::LocationLoops> takeModelResults() { return std::move(modelResults_); }
+  bool withModel() const { return withModel_; }
   uint64_t events() const { return events_; }
 
  private:
@@ -75,9 +80,14 @@ class LocalConversion {
         std::max<uint64_t>(uint64_t{1} << 16, options.bufferedEventBudget / world.size());
     return options;
   }
+  // Batches queued in front of each thread: the serial depth shared out too (the events
+  // in flight are the largest fixed part of a process's memory), at least 4.
+  size_t queued_;
   ColumnSpool spool_;
   std::unique_ptr<nlr::LoopAnnotationSink> loops_;
   std::unique_ptr<nlr::NlrSink> model_;
+  bool withModel_;
+  std::vector<nlr::LocationLoops> modelResults_;
   uint64_t events_ = 0;
 };
 
@@ -98,7 +108,8 @@ void reportLosses(World& world, const LossReport& mine, const std::string& outpu
   for (const auto& [what, n] : all) std::cerr << "  " << n << " " << what << "\n";
 }
 
-// --report: each process's phases (wall milliseconds), peak memory and bytes sent, printed
+// --report: each process's phases (wall milliseconds), CPU time (all its threads), peak
+// memory and bytes sent, printed
 // by rank 0 one line per process, for bench/mpi.
 class PhaseReport {
  public:
@@ -113,6 +124,8 @@ class PhaseReport {
                       .count());
     rusage usage{};
     getrusage(RUSAGE_SELF, &usage);
+    const auto ms = [](const timeval& t) { return int64_t{t.tv_sec} * 1000 + t.tv_usec / 1000; };
+    line += " cpu_ms=" + std::to_string(ms(usage.ru_utime) + ms(usage.ru_stime));
     line += " peak_kb=" + std::to_string(usage.ru_maxrss);
     line += " sent_bytes=" + std::to_string(world.bytesSent());
     for (const std::string& l : world.gather(line)) std::cerr << "mtf-mpi: report: " << l << '\n';
@@ -128,9 +141,8 @@ void mergeAndWrite(World& world, LocalConversion& local, const Definitions& defs
   compaction::CompactModel merged;
   program::ProgramModel model;
   collectivePhase(world, [&] {
-    compaction::CompactModel mine = std::move(local.spool().model());
-    merged = reduceStructure(world, std::move(mine), defs);
-    if (local.withModel()) model = reduceProgramModel(world, local.modelResults(), defs);
+    merged = reduceStructure(world, local.spool().takeModel(), defs);
+    if (local.withModel()) model = reduceProgramModel(world, local.takeModelResults(), defs);
   });
   report.mark();
   if (world.isRoot() && local.withModel()) {

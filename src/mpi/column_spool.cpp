@@ -28,6 +28,12 @@ void ColumnSpool::begin(const Definitions& defs) {
   compactor_->begin(defs);
 }
 
+compaction::CompactModel ColumnSpool::takeModel() {
+  compaction::CompactModel model = std::move(compactor_->model());
+  compactor_.reset();
+  return model;
+}
+
 void ColumnSpool::end() {
   compactor_->end();
   if (file_) file_->close();

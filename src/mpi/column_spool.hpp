@@ -25,6 +25,8 @@ class ColumnSpool : public TraceSink {
   void end() override;
 
   compaction::CompactModel& model() { return compactor_->model(); }
+  // The model, the compactor's working state freed (after end()).
+  compaction::CompactModel takeModel();
   // The column chunks' entries in spool order, each naming its location by id in
   // `locationIndex` (the archive's location order is known only after the merge).
   std::vector<mtfbin::IndexEntry>& entries() { return entries_; }

@@ -1,6 +1,8 @@
 // mtf-mpi: mtf's conversion and analyses on MPI processes, for traces too large for one
 // machine. Run under mpirun: `mpirun -np N mtf-mpi convert IN -o OUT.mtf`. Every process
 // parses the same command line; rank 0 alone prints results and usage errors.
+#include <malloc.h>
+
 #include <CLI/CLI.hpp>
 #include <functional>
 #include <sstream>
@@ -26,7 +28,8 @@ void addConvert(CLI::App& app, ConvertArgs& a, std::function<int(World&)>& run) 
   cmd->add_flag_function(
       "--no-model", [&a](int64_t) { a.model = false; }, "Do not store the program-wide model");
   cmd->add_flag("--report", a.report,
-                "Print each process's phases (local, merge, write: ms), peak memory (kB) and\n"
+                "Print each process's phases (local, merge, write: ms), CPU time (ms), peak\n"
+                "memory (kB) and "
                 "bytes sent to other processes, one line per process, on stderr");
   cmd->callback([&] { run = [&a](World& w) { return runConvert(w, a); }; });
 }
@@ -61,6 +64,11 @@ void addStats(CLI::App& app, StatsArgs& a, std::function<int(World&)>& run) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // glibc gives each thread that allocates an arena of its own, which keeps what the thread
+  // freed; a process has up to 7 threads (reading lanes, compaction, column coding, two
+  // NLR) and a node runs several processes. Four arenas kept the peak of each process
+  // 5 to 10% lower on the 1,024-rank wavefront at 4 processes, at the same speed.
+  mallopt(M_ARENA_MAX, 4);
   World world(argc, argv);
   mtf::showWarnings(world.isRoot());
   CLI::App app{

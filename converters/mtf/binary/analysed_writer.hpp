@@ -51,8 +51,10 @@ class BatchingSink : public TraceSink {
 // analyses are owned by the caller and must outlive this sink.
 class WriterWithAnalyses : public TraceSink {
  public:
-  WriterWithAnalyses(std::unique_ptr<TraceSink> writer, const std::vector<TraceSink*>& analyses)
-      : writer_(std::move(writer)), tee_(backgrounds(analyses)) {}
+  // `queuedBatches`: the depth of each analysis's queue (kQueuedBatches by default).
+  WriterWithAnalyses(std::unique_ptr<TraceSink> writer, const std::vector<TraceSink*>& analyses,
+                     size_t queuedBatches = kQueuedBatches)
+      : writer_(std::move(writer)), tee_(backgrounds(analyses, queuedBatches)) {}
   void begin(const Definitions& defs) override {
     tee_.begin(defs);
     writer_->begin(defs);
@@ -73,11 +75,12 @@ class WriterWithAnalyses : public TraceSink {
   bool prefersBatches() const override { return true; }
 
  private:
-  std::vector<TraceSink*> backgrounds(const std::vector<TraceSink*>& analyses) {
+  std::vector<TraceSink*> backgrounds(const std::vector<TraceSink*>& analyses,
+                                      size_t queuedBatches) {
     std::vector<TraceSink*> sinks;
     for (TraceSink* analysis : analyses) {
       if (!analysis) continue;
-      threads_.push_back(std::make_unique<BackgroundSink>(*analysis, 4096, kQueuedBatches));
+      threads_.push_back(std::make_unique<BackgroundSink>(*analysis, 4096, queuedBatches));
       sinks.push_back(threads_.back().get());
     }
     return sinks;
