@@ -1,7 +1,8 @@
 # Shared set-up of the benchmarks (sourced): the tools of BUILD_DIR ($1, default build), a
 # check that they are built, the work folder (WORK, default /tmp/mtf-bench-$BENCH, set
-# BENCH before sourcing), and `wavefront_trace ITERATIONS INNER`, which prints the path of
-# the 16-rank OTF2 wavefront of that size, generated once in WORK.
+# BENCH before sourcing), `wavefront_trace ITERATIONS INNER`, which prints the path of
+# the 16-rank OTF2 wavefront of that size, generated once in WORK, and `instructions FILE...`,
+# the instructions of callgrind profiles' totals.
 BUILD=${1:-build}
 GEN=$BUILD/mtf-gen
 MTF=$BUILD/mtf
@@ -17,4 +18,14 @@ wavefront_trace() {
   local trace=$WORK/wavefront-$1x$2.otf2
   [[ -f $trace ]] || "$GEN" wavefront --ranks 16 --iterations "$1" --inner "$2" -o "$trace" >/dev/null
   echo "$trace"
+}
+
+# instructions FILE... : the instructions of the profiles' totals
+instructions() {
+  local total=0 f n
+  for f in "$@"; do
+    n=$(callgrind_annotate "$f" 2>/dev/null | awk '/PROGRAM TOTALS/ {gsub(",", "", $1); print $1}')
+    total=$((total + ${n:-0}))
+  done
+  echo "$total"
 }

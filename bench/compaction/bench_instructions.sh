@@ -35,15 +35,6 @@ callgrind() {
   valgrind --tool=callgrind --separate-threads=yes --callgrind-out-file="$out" "$@" \
     >/dev/null 2>&1
 }
-# instructions FILE... : the instructions of the profiles' totals
-instructions() {
-  local total=0 f n
-  for f in "$@"; do
-    n=$(callgrind_annotate "$f" 2>/dev/null | awk '/PROGRAM TOTALS/ {gsub(",", "", $1); print $1}')
-    total=$((total + ${n:-0}))
-  done
-  echo "$total"
-}
 # thread_with SYMBOL : the profile file of the thread that ran SYMBOL
 thread_with() {
   grep -l "$1" "$WORK"/cg-convert-* 2>/dev/null | head -1

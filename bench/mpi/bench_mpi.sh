@@ -82,14 +82,6 @@ done
 
 # Instructions of every process (callgrind sums every thread of a process).
 if [[ ${INSTRUCTION_NS-1 4} != "" ]] && command -v valgrind >/dev/null; then
-  instructions() {
-    local total=0 f n
-    for f in "$@"; do
-      n=$(callgrind_annotate "$f" 2>/dev/null | awk '/PROGRAM TOTALS/ {gsub(",", "", $1); print $1}')
-      total=$((total + ${n:-0}))
-    done
-    echo "$total"
-  }
   rm -f "$WORK"/cg-*
   valgrind --tool=callgrind --callgrind-out-file="$WORK/cg-serial" "$MTF" -q convert "$TRACE" \
     -o "$WORK/serial.mtf" --force >/dev/null 2>&1

@@ -16,21 +16,6 @@ namespace mtf::cli {
 
 namespace {
 
-// NLR works on each location apart: asking for batches lets the OTF2 reader read on two
-// lanes while NLR runs (as `mtf loops` does).
-class BatchedNlr : public TraceSink {
- public:
-  explicit BatchedNlr(nlr::NlrSink& inner) : inner_(inner) {}
-  void begin(const Definitions& d) override { inner_.begin(d); }
-  void event(const Event& e) override { inner_.event(e); }
-  void events(const SharedEventBatch& batch) override { inner_.events(batch); }
-  bool prefersBatches() const override { return true; }
-  void end() override { inner_.end(); }
-
- private:
-  nlr::NlrSink& inner_;
-};
-
 // The model an MTF archive (binary or XML) stores, if any.
 std::optional<ProgramInput> storedModel(const std::string& path) {
   const std::string format = detectInputFormat(path).name;
@@ -64,7 +49,7 @@ ProgramInput readProgramModel(const std::string& trace, bool lenient, bool recom
   {
     auto source = openInput(trace, lenient);
     nlr::NlrSink sink(nlr::NlrOptions{}, program::modelSignatureOptions());
-    BatchedNlr batched(sink);
+    nlr::BatchedNlrSink batched(sink);
     source->read(batched);
     input.defs = sink.definitions();
     loops = sink.results();

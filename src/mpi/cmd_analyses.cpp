@@ -20,25 +20,11 @@ namespace mtf::mpi {
 
 namespace {
 
-// Hands NLR whole batches (the OTF2 reader then reads on two lanes), as `mtf loops` does.
-class BatchedNlr : public TraceSink {
- public:
-  explicit BatchedNlr(nlr::NlrSink& inner) : inner_(inner) {}
-  void begin(const Definitions& d) override { inner_.begin(d); }
-  void event(const Event& e) override { inner_.event(e); }
-  void events(const SharedEventBatch& batch) override { inner_.events(batch); }
-  bool prefersBatches() const override { return true; }
-  void end() override { inner_.end(); }
-
- private:
-  nlr::NlrSink& inner_;
-};
-
 // NLR over this process's share.
 std::vector<nlr::LocationLoops> shareLoops(World& world, const std::string& trace, bool lenient,
                                            nlr::NlrSink& nlr, ShareInput& share) {
   share = openShare(trace, lenient, world.rank(), world.size());
-  BatchedNlr batched(nlr);
+  nlr::BatchedNlrSink batched(nlr);
   readShare(share, batched);
   return nlr.results();
 }

@@ -73,4 +73,19 @@ class NlrSink : public TraceSink {
   std::vector<uint32_t> runSymbols_;  // the symbols of the run being pushed (batch-sized)
 };
 
+// An NlrSink that asks for batches: NLR works on each location apart, so the OTF2 reader
+// may read on two lanes while NLR runs (as `mtf loops`, `mtf model` and mtf-mpi do).
+class BatchedNlrSink : public TraceSink {
+ public:
+  explicit BatchedNlrSink(NlrSink& inner) : inner_(inner) {}
+  void begin(const Definitions& d) override { inner_.begin(d); }
+  void event(const Event& e) override { inner_.event(e); }
+  void events(const SharedEventBatch& batch) override { inner_.events(batch); }
+  bool prefersBatches() const override { return true; }
+  void end() override { inner_.end(); }
+
+ private:
+  NlrSink& inner_;
+};
+
 }  // namespace mtf::nlr

@@ -10,11 +10,8 @@
 set -euo pipefail
 BUILD=$1 N=$2 TRACE=$3
 MTF=$BUILD/mtf
-MPIRUN=(mpirun --oversubscribe -np "$N")
-[[ $(id -u) == 0 ]] && MPIRUN+=(--allow-run-as-root)
-MPI=("${MPIRUN[@]}" "$BUILD/mtf-mpi" -q)
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
+# shellcheck source=tests/mpi/common.sh
+source "$(dirname "$0")/common.sh"
 fail() { echo "FAIL ($N processes, $TRACE): $*" >&2; exit 1; }
 same() {  # same WHAT FILE1 FILE2
   cmp -s "$2" "$3" || { diff "$2" "$3" | head -20 >&2; fail "$1 differs"; }

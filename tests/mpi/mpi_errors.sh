@@ -4,11 +4,8 @@
 # Usage: mpi_errors.sh BUILD_DIR N
 set -uo pipefail
 BUILD=$1 N=$2
-MPIRUN=(mpirun --oversubscribe -np "$N")
-[[ $(id -u) == 0 ]] && MPIRUN+=(--allow-run-as-root)
-MPI=("${MPIRUN[@]}" "$BUILD/mtf-mpi" -q)
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
+# shellcheck source=tests/mpi/common.sh
+source "$(dirname "$0")/common.sh"
 fail() { echo "FAIL ($N processes): $*" >&2; exit 1; }
 # expect CODE TEXT CMD...: the command exits with CODE and says TEXT once on stderr.
 expect() {
