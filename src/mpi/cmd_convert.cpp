@@ -164,6 +164,8 @@ int runConvert(World& world, const ConvertArgs& a) {
   std::string staging;
   int code = localPhase(world, [&] {
     if (!world.isRoot()) return;
+    if (fs::path(a.output).extension() != ".mtf")
+      throw UsageError(a.output + ": mtf-mpi writes MTF archives; name the output *.mtf");
     if (samePath(a.input, a.output)) throw UsageError(a.output + ": the output is the input");
     out = std::make_unique<SafeOutput>(a.output, a.force);
     staging = out->stagingPath().string();
