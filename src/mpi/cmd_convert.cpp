@@ -6,6 +6,7 @@
 #include <sys/resource.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 
@@ -135,12 +136,21 @@ class PhaseReport {
   std::vector<std::chrono::steady_clock::time_point> marks_;
 };
 
+// For the tests of the collective phases' error path: MTF_MPI_FAULT=R makes process R fail
+// at the start of the merge, as an I/O error there would.
+void injectedFault(World& world) {
+  const char* fault = std::getenv("MTF_MPI_FAULT");
+  if (fault && std::to_string(world.rank()) == fault)
+    throw IoError("mtf-mpi", "process " + std::string(fault) + ": fault injected (MTF_MPI_FAULT)");
+}
+
 // Merges the processes' results and writes the archive at `staging`.
 void mergeAndWrite(World& world, LocalConversion& local, const Definitions& defs,
                    const fs::path& staging, const fs::path& spool, PhaseReport& report) {
   compaction::CompactModel merged;
   program::ProgramModel model;
   collectivePhase(world, [&] {
+    injectedFault(world);
     merged = reduceStructure(world, local.spool().takeModel(), defs);
     if (local.withModel()) model = reduceProgramModel(world, local.takeModelResults(), defs);
   });
@@ -172,6 +182,12 @@ int runConvert(World& world, const ConvertArgs& a) {
   });
   if (code != 0) return code;
   world.broadcast(staging);
+  // An error in a collective phase ends every process at once: the one that meets it
+  // removes the staging directory (the archive being written and every spool).
+  world.setAbortCleanup([staging] {
+    std::error_code ignored;
+    fs::remove_all(fs::path(staging).parent_path(), ignored);
+  });
   ScratchFile spool{fs::path(staging).parent_path() /
                     (".mtf-mpi-columns." + std::to_string(world.rank()))};
   std::unique_ptr<LocalConversion> local;

@@ -123,6 +123,12 @@ void World::barrier() {
 }
 
 void World::abort(int code) {
+  if (abortCleanup_) {
+    try {
+      abortCleanup_();
+    } catch (...) {  // ending anyway
+    }
+  }
   std::fflush(stderr);
   MPI_Abort(MPI_COMM_WORLD, code);
   std::abort();

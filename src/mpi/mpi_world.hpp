@@ -33,8 +33,11 @@ class World {
   uint64_t sumBefore(uint64_t mine);
   int max(int mine);
   void barrier();
-  // Ends every process at once (after an error in a phase where the others may wait).
+  // Ends every process at once (after an error in a phase where the others may wait),
+  // after running this process's cleanup (setAbortCleanup).
   [[noreturn]] void abort(int code);
+  // What abort() removes first: MPI_Abort ends the processes without their destructors.
+  void setAbortCleanup(std::function<void()> cleanup) { abortCleanup_ = std::move(cleanup); }
 
   // Binomial tree toward rank 0: at step s, a process r with r mod 2s = s sends
   // `encode()` to r - s and is done; r - s gives the bytes to `absorb`. Rank 0 ends with
@@ -48,6 +51,7 @@ class World {
   int rank_ = 0;
   int size_ = 1;
   uint64_t bytesSent_ = 0;
+  std::function<void()> abortCleanup_;
 };
 
 }  // namespace mtf::mpi

@@ -29,6 +29,12 @@ expect 2 "location 7" "${MPI[@]}" convert "$WORK/cut.otf2" -o "$WORK/sub/cut.mtf
 expect 2 "location 7" "${MPI[@]}" loops "$WORK/cut.otf2"
 
 "$BUILD/mtf-gen" ring --ranks 4 --iterations 2 -o "$WORK/ok.otf2" >/dev/null
+# A failure in a collective phase (the merge) ends every process; the archive being written
+# and the spools go with the staging directory.
+last=$((N - 1))
+MTF_MPI_FAULT=$last expect 3 "process $last: fault injected" \
+  "${MPIRUN[@]}" -x MTF_MPI_FAULT "$BUILD/mtf-mpi" -q convert "$WORK/ok.otf2" -o "$WORK/f/ok.mtf"
+[[ -z $(ls -A "$WORK/f" 2>/dev/null) ]] || fail "left behind after a merge failure: $(ls -A "$WORK/f")"
 "${MPI[@]}" convert "$WORK/ok.otf2" -o "$WORK/ok.mtf" || fail "a good conversion failed"
 expect 3 "exists" "${MPI[@]}" convert "$WORK/ok.otf2" -o "$WORK/ok.mtf"
 expect 1 "--output is required" "${MPI[@]}" convert "$WORK/ok.otf2"
