@@ -20,8 +20,7 @@ void runDump(const DumpOptions& o) {
   std::ios::sync_with_stdio(false);
   TextDumpSink sink(std::cout, !o.eventsOnly);
   source->read(sink);
-  std::cout.flush();
-  if (!std::cout) throw IoError("<stdout>", "write failed");
+  flushStdout();
 }
 
 void setupDump(CLI::App& app, const GlobalOptions&) {

@@ -128,8 +128,7 @@ void runExtract(const ExtractOptions& o) {
   valueSource(o, input.model, occurrences)->read(sink);
   std::ios::sync_with_stdio(false);
   print(o, input.model, occurrences, input.defs.clock.resolution);
-  std::cout.flush();
-  if (!std::cout) throw IoError("<stdout>", "write failed");
+  flushStdout();
 }
 
 void setupExtract(CLI::App& app, const GlobalOptions&) {

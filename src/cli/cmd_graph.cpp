@@ -102,8 +102,7 @@ void printPaths(const GraphOptions& o, const tag::CausalPaths& found,
     std::cout << '\n';
     printSteps(graph.paths, p.steps);
   }
-  std::cout.flush();
-  if (!std::cout) throw IoError("<stdout>", "write failed");
+  flushStdout();
 }
 
 // The loop nests an MTF file stores ("nlr.loops": every event, trace order), by location;

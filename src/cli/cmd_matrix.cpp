@@ -7,6 +7,7 @@
 #include <set>
 
 #include "cli/command.hpp"
+#include "cli/common.hpp"
 #include "cli/program_input.hpp"
 #include "program/comm_matrix.hpp"
 #include "util/error.hpp"
@@ -82,8 +83,7 @@ void runMatrix(const MatrixOptions& o) {
     printJson(m, o);
   else
     printTable(m, o.bytes);
-  std::cout.flush();
-  if (!std::cout) throw IoError("<stdout>", "write failed");
+  flushStdout();
 }
 
 void setupMatrix(CLI::App& app, const GlobalOptions&) {

@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "cli/command.hpp"
+#include "cli/common.hpp"
 #include "cli/program_input.hpp"
 #include "nlr/loop_print.hpp"
 #include "program/model_print.hpp"
@@ -51,8 +52,7 @@ void runModel(const ModelOptions& o, const GlobalOptions& global) {
     program::printModelJson(std::cout, input.model, namer);
   else
     program::printModelText(std::cout, input.model, namer, o.positions);
-  std::cout.flush();
-  if (!std::cout) throw IoError("<stdout>", "write failed");
+  flushStdout();
 }
 
 void setupModel(CLI::App& app, const GlobalOptions& global) {

@@ -39,8 +39,7 @@ void printSignal(const structure::Signal& s, uint64_t resolution, bool csv) {
     else
       std::cout << b << ' ' << g.binStart(b) << ' ' << value << '\n';
   }
-  std::cout.flush();
-  if (!std::cout) throw IoError("<stdout>", "write failed");
+  flushStdout();
 }
 
 void runSignal(const SignalOptions& o, const GlobalOptions& global) {

@@ -1,5 +1,9 @@
 #include "cli/common.hpp"
 
+#include <iostream>
+
+#include "util/error.hpp"
+
 namespace mtf::cli {
 
 std::unique_ptr<TraceSource> openInput(const std::string& path, bool lenient) {
@@ -20,6 +24,11 @@ std::string decimalSeconds(uint64_t ticks, uint64_t resolution) {
     rest %= resolution;
   }
   return frac.empty() ? out : out + "." + frac;
+}
+
+void flushStdout() {
+  std::cout.flush();
+  if (!std::cout) throw IoError("<stdout>", "write failed");
 }
 
 void mergeLosses(LossReport& a, const LossReport& b) {

@@ -16,6 +16,9 @@ std::unique_ptr<TraceSource> openInput(const std::string& path, bool lenient);
 // "12.000345678" from ticks and ticks-per-second, exactly (integer arithmetic, no double).
 std::string decimalSeconds(uint64_t ticks, uint64_t resolution);
 
+// Flushes stdout; IoError if anything written there was lost (a full disk, a closed pipe).
+void flushStdout();
+
 // Merges b into a.
 void mergeLosses(LossReport& a, const LossReport& b);
 

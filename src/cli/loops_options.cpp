@@ -2,6 +2,7 @@
 
 #include <iostream>
 
+#include "cli/common.hpp"
 #include "util/error.hpp"
 
 namespace mtf::cli {
@@ -61,8 +62,7 @@ void printLoops(const LoopsOptions& o, const std::vector<nlr::LocationLoops>& al
       nlr::printLoopProgram(std::cout, all[i], namer);
     }
   }
-  std::cout.flush();
-  if (!std::cout) throw IoError("<stdout>", "write failed");
+  flushStdout();
 }
 
 }  // namespace mtf::cli

@@ -3,6 +3,7 @@
 // what the serial command prints.
 #include <iostream>
 
+#include "cli/common.hpp"
 #include "cli/stats_report.hpp"
 #include "mpi/column_spool.hpp"
 #include "mpi/commands.hpp"
@@ -62,11 +63,6 @@ std::vector<nlr::LocationLoops> decodeLoops(const std::vector<std::string>& part
   return all;
 }
 
-void flushStdout() {
-  std::cout.flush();
-  if (!std::cout) throw IoError("<stdout>", "write failed");
-}
-
 }  // namespace
 
 int runLoops(World& world, const cli::LoopsOptions& o) {
@@ -106,7 +102,7 @@ int runModel(World& world, const ModelArgs& a) {
       program::printModelJson(std::cout, model, namer);
     else
       program::printModelText(std::cout, model, namer, a.positions);
-    flushStdout();
+    cli::flushStdout();
   });
 }
 
@@ -143,7 +139,7 @@ int runStats(World& world, const StatsArgs& a) {
       std::cout << j.dump(2) << '\n';
     else
       cli::printText(std::cout, j);
-    flushStdout();
+    cli::flushStdout();
   });
 }
 
