@@ -13,14 +13,8 @@ void ColumnSpool::begin(const Definitions& defs) {
   if (!path_.empty()) file_ = std::make_unique<mtfbin::ChunkFileWriter>(path_, 0);
   compactor_ = std::make_unique<compaction::Compactor>(
       options_, [this](LocationId location, compaction::ColumnChunk&& chunk) {
-        mtfbin::IndexEntry e;
-        if (file_) {
-          e = mtfbin::writeColumnChunk(*file_, std::move(chunk));
-        } else {
-          e.storedSize = chunk.encoded.size();
-          std::vector<uint8_t>().swap(chunk.encoded);
-          e.meta = std::move(chunk);
-        }
+        mtfbin::IndexEntry e =
+            file_ ? mtfbin::writeColumnChunk(*file_, chunk) : mtfbin::columnEntry(chunk);
         e.locationIndex = location;
         bytes_ += mtfbin::kChunkHeaderSize + e.storedSize;
         entries_.push_back(std::move(e));

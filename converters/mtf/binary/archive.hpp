@@ -58,9 +58,11 @@ class ArchiveWriter : public TraceSink {
   std::function<void(compaction::CompactModel&)> hook_;
 };
 
-// Writes a column chunk to `file` and returns its index entry (location index left 0;
-// the chunk's bytes are released).
-IndexEntry writeColumnChunk(ChunkFileWriter& file, compaction::ColumnChunk&& chunk);
+// The index entry of a column chunk: its sizes and times, not its bytes (offset and
+// location index left 0).
+IndexEntry columnEntry(const compaction::ColumnChunk& chunk);
+// Writes a column chunk to `file` and returns its index entry (location index left 0).
+IndexEntry writeColumnChunk(ChunkFileWriter& file, const compaction::ColumnChunk& chunk);
 // Writes what follows the column chunks: the structure chunks of `m` (their entries
 // appended to `index`, which holds the column entries), the index, the trailer; closes.
 void writeStructure(ChunkFileWriter& file, const compaction::CompactModel& m,

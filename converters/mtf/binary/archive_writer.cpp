@@ -17,7 +17,7 @@ void ArchiveWriter::begin(const Definitions& defs) {
   file_ = std::make_unique<ChunkFileWriter>(path_);
   compactor_ = std::make_unique<compaction::Compactor>(
       options_, [this](LocationId location, compaction::ColumnChunk&& chunk) {
-        index_.push_back(writeColumnChunk(*file_, std::move(chunk)));
+        index_.push_back(writeColumnChunk(*file_, chunk));
         columnLocations_.push_back(location);
       });
   compactor_->begin(defs);
@@ -31,15 +31,24 @@ void ArchiveWriter::events(const SharedEventBatch& batch) {
   compactor_->events(batch);
 }
 
-IndexEntry writeColumnChunk(ChunkFileWriter& file, compaction::ColumnChunk&& chunk) {
-  const auto w = file.writeChunk(ChunkKind::Columns, chunk.encoded, false);
+IndexEntry columnEntry(const compaction::ColumnChunk& chunk) {
   IndexEntry e;
   e.kind = ChunkKind::Columns;
+  e.storedSize = chunk.encoded.size();
+  e.meta.firstEvent = chunk.firstEvent;
+  e.meta.eventCount = chunk.eventCount;
+  e.meta.firstTime = chunk.firstTime;
+  e.meta.lastTime = chunk.lastTime;
+  e.meta.minTime = chunk.minTime;
+  e.meta.maxTime = chunk.maxTime;
+  return e;
+}
+
+IndexEntry writeColumnChunk(ChunkFileWriter& file, const compaction::ColumnChunk& chunk) {
+  IndexEntry e = columnEntry(chunk);
+  const auto w = file.writeChunk(ChunkKind::Columns, chunk.encoded, false);
   e.offset = w.offset;
   e.storedSize = w.storedSize;
-  // Release the bytes (clear() would keep their capacity alive in the index).
-  std::vector<uint8_t>().swap(chunk.encoded);
-  e.meta = std::move(chunk);
   return e;
 }
 
@@ -81,8 +90,8 @@ void writeArchive(const compaction::CompactModel& m, const std::filesystem::path
   ChunkFileWriter file(path);
   std::vector<IndexEntry> index;
   for (size_t l = 0; l < m.locations.size(); ++l) {
-    for (compaction::ColumnChunk chunk : m.locations[l].columns) {
-      index.push_back(writeColumnChunk(file, std::move(chunk)));
+    for (const compaction::ColumnChunk& chunk : m.locations[l].columns) {
+      index.push_back(writeColumnChunk(file, chunk));
       index.back().locationIndex = l;
     }
   }
