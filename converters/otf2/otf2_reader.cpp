@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 
 #include "converters/otf2/otf2_anchor.hpp"
 #include "converters/otf2/otf2_convention.hpp"
@@ -278,16 +279,21 @@ void Otf2Reader::readInLanes(const std::vector<OTF2_LocationRef>& locations, Tra
   for (const Lane& lane : lanes) mergeLosses(lane.losses);
 }
 
+std::optional<uintmax_t> Otf2Reader::eventFileBytes(OTF2_LocationRef location) const {
+  const fs::path file = fs::path(anchor_).replace_extension() / (std::to_string(location) + ".evt");
+  std::error_code error;
+  const uintmax_t size = fs::file_size(file, error);
+  if (error) return std::nullopt;
+  return size;
+}
+
 std::map<LocationId, uint64_t> Otf2Reader::eventEstimates() {
   std::map<LocationId, uint64_t> declared, fileBytes;
   bool allDeclared = true;
-  const fs::path directory = fs::path(anchor_).replace_extension();
   for (const LocationView& location : definitions().locations()) {
     declared[location.id] = location.declaredEvents;
     allDeclared = allDeclared && location.declaredEvents > 0;
-    std::error_code error;
-    const uintmax_t size = fs::file_size(directory / (std::to_string(location.id) + ".evt"), error);
-    if (!error) fileBytes[location.id] = size;
+    if (const auto size = eventFileBytes(location.id)) fileBytes[location.id] = *size;
   }
   return allDeclared ? declared : fileBytes;
 }
@@ -296,16 +302,14 @@ std::map<LocationId, uint64_t> Otf2Reader::eventEstimates() {
 // hold half of all event bytes (by count if the files cannot be sized); each lane gets
 // at least one location.
 size_t Otf2Reader::splitLocations(const std::vector<OTF2_LocationRef>& locations) const {
-  const fs::path directory = fs::path(anchor_).replace_extension();
   std::vector<uintmax_t> weights;
   for (const OTF2_LocationRef location : locations) {
-    std::error_code error;
-    const uintmax_t size = fs::file_size(directory / (std::to_string(location) + ".evt"), error);
-    if (error) {
+    const std::optional<uintmax_t> size = eventFileBytes(location);
+    if (!size) {
       weights.assign(locations.size(), 1);
       break;
     }
-    weights.push_back(size);
+    weights.push_back(*size);
   }
   uintmax_t total = 0;
   for (const uintmax_t w : weights) total += w;

@@ -3,6 +3,7 @@
 
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <unordered_set>
 
 #include "converters/otf2/otf2_common.hpp"
@@ -65,6 +66,8 @@ class Otf2Reader : public TraceSource {
   void readInLanes(const std::vector<OTF2_LocationRef>& locations, TraceSink& sink,
                    Progress& progress);
   size_t splitLocations(const std::vector<OTF2_LocationRef>& locations) const;
+  // The size of a location's event file, if it can be sized.
+  std::optional<uintmax_t> eventFileBytes(OTF2_LocationRef location) const;
   void mergeLosses(const LossReport& losses);
   void fail(const std::string& place, OTF2_ErrorCode code) const;
 
