@@ -182,4 +182,8 @@ Ref DefinitionBuilder::metric(std::string_view name, std::string_view unit, uint
   return cls;
 }
 
+DefinitionOrder::DefinitionOrder(const Definitions& defs) {
+  for (const LocationView& l : defs.locations()) position_.emplace(l.id, position_.size());
+}
+
 }  // namespace mtf

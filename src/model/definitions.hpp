@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "model/schema.hpp"
@@ -146,6 +147,21 @@ class DefinitionBuilder {
   Definitions& defs_;
   std::unordered_map<std::string, Ref, TextHash, std::equal_to<>> strings_;
   std::vector<uint64_t> nextId_ = std::vector<uint64_t>(kDefKindCount, 0);
+};
+
+// Locations in the order of their definitions, those without one after, by id: the order
+// of NlrSink::results() and of mtf-mpi's merged archive and program model.
+class DefinitionOrder {
+ public:
+  explicit DefinitionOrder(const Definitions& defs);
+  // Sorting by this key gives the order.
+  std::pair<size_t, LocationId> key(LocationId location) const {
+    const auto it = position_.find(location);
+    return {it != position_.end() ? it->second : position_.size(), location};
+  }
+
+ private:
+  std::unordered_map<LocationId, size_t> position_;
 };
 
 }  // namespace mtf

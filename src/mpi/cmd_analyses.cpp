@@ -111,10 +111,7 @@ int runStats(World& world, const StatsArgs& a) {
   ShareInput share;
   int code = localPhase(world, [&] {
     share = openShare(a.trace, a.lenient, world.rank(), world.size());
-    compaction::CompactorOptions options;
-    options.bufferedEventBudget =
-        std::max<uint64_t>(uint64_t{1} << 16, options.bufferedEventBudget / world.size());
-    spool = std::make_unique<ColumnSpool>(std::filesystem::path(), options);
+    spool = std::make_unique<ColumnSpool>(std::filesystem::path(), shareOptions(world.size()));
     readShare(share, *spool);
   });
   if (code != 0) return code;

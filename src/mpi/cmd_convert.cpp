@@ -44,7 +44,7 @@ class LocalConversion {
  public:
   LocalConversion(const ConvertArgs& a, World& world, const fs::path& spool)
       : queued_(std::max<size_t>(4, mtfbin::kQueuedBatches / world.size())),
-        spool_(spool, compactorOptions(world)),
+        spool_(spool, shareOptions(world.size())),
         loops_(a.loops ? std::make_unique<nlr::LoopAnnotationSink>(nullptr) : nullptr),
         model_(a.model ? std::make_unique<nlr::NlrSink>(nlr::NlrOptions{},
                                                         program::modelSignatureOptions())
@@ -57,10 +57,7 @@ class LocalConversion {
         std::move(compaction), std::vector<TraceSink*>{loops_.get(), model_.get()}, queued_));
     readShare(share, sink);
     for (const compaction::LocationModel& l : spool_.model().locations) events_ += l.eventCount;
-    if (loops_)
-      for (auto& [location, blob] : loops_->blobs())
-        if (compaction::LocationModel* l = spool_.model().findLocation(location))
-          l->annotations.push_back({nlr::kLoopAnnotationName, {blob.begin(), blob.end()}});
+    if (loops_) mtfbin::attachLoopNests(*loops_, spool_.model());
     // The analyses' working state goes before the merge, which needs memory of its own.
     loops_.reset();
     if (model_) modelResults_ = model_->results();
@@ -73,14 +70,6 @@ class LocalConversion {
   uint64_t events() const { return events_; }
 
  private:
-  // The buffered events of unfinished column chunks: the serial budget shared out, so
-  // that a process needs about 1/N of the serial conversion's memory.
-  static compaction::CompactorOptions compactorOptions(World& world) {
-    compaction::CompactorOptions options;
-    options.bufferedEventBudget =
-        std::max<uint64_t>(uint64_t{1} << 16, options.bufferedEventBudget / world.size());
-    return options;
-  }
   // Batches queued in front of each thread: the serial depth shared out too (the events
   // in flight are the largest fixed part of a process's memory), at least 4.
   size_t queued_;
@@ -110,8 +99,7 @@ void reportLosses(World& world, const LossReport& mine, const std::string& outpu
 }
 
 // --report: each process's phases (wall milliseconds), CPU time (all its threads), peak
-// memory and bytes sent, printed
-// by rank 0 one line per process, for bench/mpi.
+// memory and bytes sent, printed by rank 0 one line per process, for bench/mpi.
 class PhaseReport {
  public:
   void mark() { marks_.push_back(std::chrono::steady_clock::now()); }

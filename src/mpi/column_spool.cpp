@@ -1,6 +1,15 @@
 #include "mpi/column_spool.hpp"
 
+#include <algorithm>
+
 namespace mtf::mpi {
+
+compaction::CompactorOptions shareOptions(int processes) {
+  compaction::CompactorOptions options;
+  options.bufferedEventBudget = std::max<uint64_t>(
+      uint64_t{1} << 16, options.bufferedEventBudget / static_cast<uint64_t>(processes));
+  return options;
+}
 
 ColumnSpool::ColumnSpool(std::filesystem::path path, compaction::CompactorOptions options)
     : path_(std::move(path)), options_(options) {}

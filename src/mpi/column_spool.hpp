@@ -13,6 +13,11 @@
 
 namespace mtf::mpi {
 
+// The compactor's options for one of `processes` processes: the serial budget of buffered
+// events (unfinished column chunks) shared out, so that a process needs about 1/N of the
+// serial conversion's memory for them.
+compaction::CompactorOptions shareOptions(int processes);
+
 class ColumnSpool : public TraceSink {
  public:
   // Without a path, chunks are only counted (mtf-mpi stats).

@@ -73,17 +73,13 @@ struct Placed {
 // The locations of every part in definition order, those without a definition after, by id.
 std::vector<Placed> locationOrder(const std::vector<const CompactModel*>& parts,
                                   const Definitions& defs) {
-  std::unordered_map<LocationId, size_t> rank;
-  for (const LocationView& v : defs.locations()) rank.emplace(v.id, rank.size());
+  const DefinitionOrder order(defs);
   std::vector<Placed> placed;
   for (size_t p = 0; p < parts.size(); ++p)
     for (const LocationModel& l : parts[p]->locations) placed.push_back({&l, p});
-  auto key = [&](const Placed& x) {
-    const auto it = rank.find(x.location->location);
-    return std::make_pair(it != rank.end() ? it->second : rank.size(), x.location->location);
-  };
-  std::stable_sort(placed.begin(), placed.end(),
-                   [&](const Placed& a, const Placed& b) { return key(a) < key(b); });
+  std::stable_sort(placed.begin(), placed.end(), [&](const Placed& a, const Placed& b) {
+    return order.key(a.location->location) < order.key(b.location->location);
+  });
   return placed;
 }
 

@@ -49,18 +49,12 @@ std::vector<Leaf> decodeLeaves(const std::vector<std::string>& all) {
 // buildProgramModel's order: NlrSink::results() order over all locations (definition
 // order, undefined ones after by id), then stably by world rank, ranks before none.
 void sortLikeBuildProgramModel(std::vector<Leaf>& leaves, const Definitions& defs) {
-  std::unordered_map<LocationId, size_t> position;
-  for (const LocationView& v : defs.locations()) position.emplace(v.id, position.size());
-  auto resultsKey = [&](const Leaf& l) {
-    const auto it = position.find(l.process.location);
-    return std::make_pair(it != position.end() ? it->second : position.size(), l.process.location);
-  };
-  std::sort(leaves.begin(), leaves.end(),
-            [&](const Leaf& a, const Leaf& b) { return resultsKey(a) < resultsKey(b); });
+  const DefinitionOrder order(defs);
+  std::sort(leaves.begin(), leaves.end(), [&](const Leaf& a, const Leaf& b) {
+    return order.key(a.process.location) < order.key(b.process.location);
+  });
   std::stable_sort(leaves.begin(), leaves.end(), [](const Leaf& a, const Leaf& b) {
-    const int64_t ra = a.process.worldRank, rb = b.process.worldRank;
-    if ((ra < 0) != (rb < 0)) return rb < 0;
-    return ra < rb;
+    return program::inRankOrder(a.process.worldRank, b.process.worldRank);
   });
 }
 

@@ -82,14 +82,12 @@ void NlrSink::end() {
 }
 
 std::vector<LocationLoops> NlrSink::results() const {
+  const DefinitionOrder definitionOrder(defs_);
   std::vector<LocationId> order;
-  for (const LocationView& l : defs_.locations())
-    if (states_.count(l.id)) order.push_back(l.id);
-  std::vector<LocationId> undefined;
-  for (const auto& [id, state] : states_)
-    if (std::find(order.begin(), order.end(), id) == order.end()) undefined.push_back(id);
-  std::sort(undefined.begin(), undefined.end());
-  order.insert(order.end(), undefined.begin(), undefined.end());
+  for (const auto& [id, state] : states_) order.push_back(id);
+  std::sort(order.begin(), order.end(), [&](LocationId a, LocationId b) {
+    return definitionOrder.key(a) < definitionOrder.key(b);
+  });
 
   std::vector<LocationLoops> out;
   for (LocationId id : order) {

@@ -33,14 +33,17 @@ System systemOf(const nlr::LoopModel& model, uint32_t process) {
   return s;
 }
 
+bool inRankOrder(int64_t a, int64_t b) {
+  if ((a < 0) != (b < 0)) return b < 0;
+  return a < b;
+}
+
 ProgramModel buildProgramModel(std::vector<nlr::LocationLoops> locations, unsigned threads) {
   // Processes in rank order (those without a rank last): neighbours merge first.
   std::vector<size_t> order(locations.size());
   std::iota(order.begin(), order.end(), size_t{0});
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-    const int64_t ra = locations[a].worldRank, rb = locations[b].worldRank;
-    if ((ra < 0) != (rb < 0)) return rb < 0;
-    return ra < rb;
+    return inRankOrder(locations[a].worldRank, locations[b].worldRank);
   });
   ProgramModel model;
   std::vector<System> systems;

@@ -7,9 +7,11 @@
 #include <memory>
 #include <vector>
 
+#include "compaction/compact_model.hpp"
 #include "converters/mtf/binary/background_sink.hpp"
 #include "model/event_batch.hpp"
 #include "model/trace_stream.hpp"
+#include "nlr/loop_annotation.hpp"
 
 namespace mtf::mtfbin {
 
@@ -90,5 +92,12 @@ class WriterWithAnalyses : public TraceSink {
   std::vector<std::unique_ptr<BackgroundSink>> threads_;
   TeeSink tee_;
 };
+
+// Gives each location of `model` its loop nest from `loops` (annotation "nlr.loops").
+inline void attachLoopNests(const nlr::LoopAnnotationSink& loops, compaction::CompactModel& model) {
+  for (auto& [location, blob] : loops.blobs())
+    if (compaction::LocationModel* l = model.findLocation(location))
+      l->annotations.push_back({nlr::kLoopAnnotationName, {blob.begin(), blob.end()}});
+}
 
 }  // namespace mtf::mtfbin

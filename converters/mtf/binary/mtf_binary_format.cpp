@@ -79,11 +79,7 @@ FormatEntry mtfBinaryFormat() {
     }
     sink = std::make_unique<mtfbin::BatchingSink>(std::move(sink));
     archive->setModelHook([loops, annotator, programModel](compaction::CompactModel& model) {
-      if (loops) {
-        for (auto& [location, blob] : loops->blobs())
-          if (compaction::LocationModel* l = model.findLocation(location))
-            l->annotations.push_back({nlr::kLoopAnnotationName, {blob.begin(), blob.end()}});
-      }
+      if (loops) mtfbin::attachLoopNests(*loops, model);
       if (annotator)
         model.annotations.push_back({patterns::kPatternsAnnotation, annotator->blob()});
       if (programModel)
