@@ -1,8 +1,8 @@
 # Shared set-up of the benchmarks (sourced): the tools of BUILD_DIR ($1, default build), a
 # check that they are built, the work folder (WORK, default /tmp/mtf-bench-$BENCH, set
 # BENCH before sourcing), `wavefront_trace ITERATIONS INNER`, which prints the path of
-# the 16-rank OTF2 wavefront of that size, generated once in WORK, and `instructions FILE...`,
-# the instructions of callgrind profiles' totals.
+# the 16-rank OTF2 wavefront of that size, generated once in WORK, `instructions FILE...`,
+# the instructions of callgrind profiles' totals, `run_time COMMAND...` and `min`.
 BUILD=${1:-build}
 GEN=$BUILD/mtf-gen
 MTF=$BUILD/mtf
@@ -29,3 +29,11 @@ instructions() {
   done
   echo "$total"
 }
+
+# run_time COMMAND... : "WALL CPU MAXRSS_KB" of one run (seconds; CPU = user + system).
+run_time() {
+  /usr/bin/time -o "$WORK/time.txt" -f "%e %U %S %M" "$@" >/dev/null 2>&1
+  awk '{printf "%s %.2f %s\n", $1, $2 + $3, $4}' "$WORK/time.txt"
+}
+# min BEST VALUE : the smaller of the two (BEST may be empty: none yet).
+min() { awk -v a="$1" -v b="$2" 'BEGIN {print (a == "" || b < a) ? b : a}'; }

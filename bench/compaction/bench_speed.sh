@@ -21,24 +21,16 @@ TRACE=$WORK/wavefront-249.otf2
 [[ -f $TRACE ]] || "$GEN" wavefront --ranks 16 --iterations 249 --inner 160 -o "$TRACE" >/dev/null
 OUT=$WORK/wavefront-249-speed.mtf
 
-# run COMMAND... : prints "wall cpu" in seconds
-run() {
-  local log=$WORK/speed-time.log
-  /usr/bin/time -f "%e %U %S" -o "$log" "$@" >/dev/null
-  awk '{printf "%.2f %.2f\n", $1, $2 + $3}' "$log"
-}
-min() { awk -v a="$1" -v b="$2" 'BEGIN {print (a == "" || b < a) ? b : a}'; }
-
 BARE_WALL="" BARE_CPU="" CONV_WALL="" CONV_CPU="" NOMAP_WALL="" NOMAP_CPU=""
 NOMODEL_WALL="" NOMODEL_CPU=""
 for ((i = 1; i <= RUNS; i++)); do
-  read -r w c < <(run "$BARE" "$TRACE")
+  read -r w c _ < <(run_time "$BARE" "$TRACE")
   BARE_WALL=$(min "$BARE_WALL" "$w"); BARE_CPU=$(min "$BARE_CPU" "$c")
-  read -r w c < <(run "$BARE" --no-mappings "$TRACE")
+  read -r w c _ < <(run_time "$BARE" --no-mappings "$TRACE")
   NOMAP_WALL=$(min "$NOMAP_WALL" "$w"); NOMAP_CPU=$(min "$NOMAP_CPU" "$c")
-  read -r w c < <(run "$MTF" -q convert "$TRACE" -o "$OUT" --force --no-model)
+  read -r w c _ < <(run_time "$MTF" -q convert "$TRACE" -o "$OUT" --force --no-model)
   NOMODEL_WALL=$(min "$NOMODEL_WALL" "$w"); NOMODEL_CPU=$(min "$NOMODEL_CPU" "$c")
-  read -r w c < <(run "$MTF" -q convert "$TRACE" -o "$OUT" --force)
+  read -r w c _ < <(run_time "$MTF" -q convert "$TRACE" -o "$OUT" --force)
   CONV_WALL=$(min "$CONV_WALL" "$w"); CONV_CPU=$(min "$CONV_CPU" "$c")
 done
 ratio() { echo "scale=2; $1 / $2" | bc -l; }

@@ -15,22 +15,14 @@ if (( EVENTS < 10000000 )); then
   echo "warning: fewer than 10 million events" >&2
 fi
 
-# "WALL CPU" seconds of one run (CPU = user + system: less disturbed than wall time by
-# other processes sharing the machine).
-run_time() {
-  local out
-  out=$( { /usr/bin/time -f "%e %U %S" "$@" >/dev/null; } 2>&1 | tail -1)
-  echo "$out" | awk '{printf "%s %.2f\n", $1, $2 + $3}'
-}
-min() { if [[ -z $1 ]] || (( $(echo "$2 < $1" | bc -l) )); then echo "$2"; else echo "$1"; fi; }
-
 # The two programs run alternately, so that load from other processes hits both alike;
-# the best (minimum) time of each counts.
+# the best (minimum) time of each counts. CPU time (user + system) is less disturbed than
+# wall time by other processes sharing the machine.
 BARE_W="" BARE_C="" INFO_W="" INFO_C=""
 for ((i = 0; i < RUNS; i++)); do
-  read -r w c < <(run_time "$BARE" "$TRACE")
+  read -r w c _ < <(run_time "$BARE" "$TRACE")
   BARE_W=$(min "$BARE_W" "$w"); BARE_C=$(min "$BARE_C" "$c")
-  read -r w c < <(run_time "$MTF" info "$TRACE")
+  read -r w c _ < <(run_time "$MTF" info "$TRACE")
   INFO_W=$(min "$INFO_W" "$w"); INFO_C=$(min "$INFO_C" "$c")
 done
 rate() { echo "$EVENTS / $1 / 1000000" | bc -l; }

@@ -10,19 +10,13 @@ source "$(dirname "$0")/../bench_common.sh"
 TRACE=$(wavefront_trace 249 160)
 echo "trace: $TRACE, $("$BARE" "$TRACE" | awk '{print $1}') events"
 
-run_time() {  # "WALL CPU" seconds of one run
-  local out
-  out=$( { /usr/bin/time -f "%e %U %S" "$@" >/dev/null; } 2>&1 | tail -1)
-  echo "$out" | awk '{printf "%s %.2f\n", $1, $2 + $3}'
-}
-min() { if [[ -z $1 ]] || (( $(echo "$2 < $1" | bc -l) )); then echo "$2"; else echo "$1"; fi; }
 
 # Alternate runs, so that load from other processes hits both alike; the best of each counts.
 BARE_W="" BARE_C="" S_W="" S_C=""
 for ((i = 0; i < RUNS; i++)); do
-  read -r w c < <(run_time "$BARE" "$TRACE")
+  read -r w c _ < <(run_time "$BARE" "$TRACE")
   BARE_W=$(min "$BARE_W" "$w"); BARE_C=$(min "$BARE_C" "$c")
-  read -r w c < <(run_time "$MTF" -q structure "$TRACE")
+  read -r w c _ < <(run_time "$MTF" -q structure "$TRACE")
   S_W=$(min "$S_W" "$w"); S_C=$(min "$S_C" "$c")
 done
 printf 'otf2_bare_read: wall %.2f s, cpu %.2f s\n' "$BARE_W" "$BARE_C"

@@ -14,12 +14,6 @@ BENCH=tag
 source "$(dirname "$0")/../bench_common.sh"
 generate() { wavefront_trace "$@"; }
 
-# "WALL CPU MAXRSS_KB" of one run (CPU = user + system).
-run_time() {
-  /usr/bin/time -o "$WORK/time.txt" -f "%e %U %S %M" "$@" >/dev/null 2>&1
-  awk '{printf "%s %.2f %s\n", $1, $2 + $3, $4}' "$WORK/time.txt"
-}
-min() { if [[ -z $1 ]] || (( $(echo "$2 < $1" | bc -l) )); then echo "$2"; else echo "$1"; fi; }
 
 TRACE=$(generate 249 160)
 EVENTS=$("$BARE" "$TRACE" | awk '{print $1}')
