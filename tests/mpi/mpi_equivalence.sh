@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # mtf-mpi against the serial mtf on one trace, with N processes:
 #   - `mtf dump` of `mpirun -np N mtf-mpi convert` equals that of `mtf convert`;
-#   - `mtf validate` passes; a second run writes the same bytes;
+#   - `mtf validate` passes; a second run writes the same bytes; the reader written from
+#     docs/mtf-format.md alone (tests/spec) decodes it to that same dump;
 #   - the stored loops and program model print as the serial archive's do;
 #   - `mtf-mpi loops`, `model` and `stats` print what `mtf loops`, `model --recompute`
 #     and `stats` print (stats: all but the structure's compressed bytes, whose DAG is
@@ -26,6 +27,9 @@ same "the archive of a second run" "$WORK/parallel.mtf" "$WORK/again.mtf"
 "$MTF" dump "$WORK/parallel.mtf" >"$WORK/parallel.dump"
 [[ -s $WORK/serial.dump ]] || fail "empty dump"
 same "mtf dump" "$WORK/serial.dump" "$WORK/parallel.dump"
+# A reader written from docs/mtf-format.md alone decodes the archive to the same text.
+/usr/bin/python3 "$(dirname "$0")/../spec/mtf_spec_reader.py" "$WORK/parallel.mtf" >"$WORK/spec.dump"
+same "the specification reader's decoding" "$WORK/parallel.dump" "$WORK/spec.dump"
 for cmd in loops model; do
   "$MTF" -q $cmd "$WORK/serial.mtf" >"$WORK/serial.$cmd"
   "$MTF" -q $cmd "$WORK/parallel.mtf" >"$WORK/parallel.$cmd"
