@@ -21,13 +21,14 @@ namespace fs = std::filesystem;
 
 // What the engine must find, counted from the trace itself.
 struct Expected : TraceSink {
-  uint64_t enters = 0, collectives = 0, messages = 0, matched = 0, withoutRank = 0;
+  uint64_t enters = 0, states = 0, collectives = 0, messages = 0, matched = 0, withoutRank = 0;
   std::map<std::tuple<int64_t, int64_t, uint64_t, uint64_t>, std::pair<uint64_t, uint64_t>>
       channels;
   std::unique_ptr<RankMap> ranks;
   void begin(const Definitions& d) override { ranks = std::make_unique<RankMap>(d); }
   void event(const Event& e) override {
     enters += e.kind == EventKind::Enter;
+    states += e.kind == EventKind::State && e.fields[0] >= e.time;
     collectives += e.kind == EventKind::MpiCollectiveEnd;
     if (!isMpiPointToPoint(e.kind)) return;
     ++messages;
@@ -81,6 +82,7 @@ void checkTrace(const std::string& trace, const std::string& outName) {
   const nlohmann::json found = engineCounts(out);
   EXPECT_EQ(found.value("errors", -1), 0) << found.dump();
   EXPECT_EQ(found.value("calls", uint64_t{0}), expected.enters);
+  EXPECT_EQ(found.value("states", uint64_t{0}), expected.states);
   EXPECT_EQ(found.value("message_slices", uint64_t{0}), expected.messages);
   EXPECT_EQ(found.value("collectives", uint64_t{0}), expected.collectives);
   EXPECT_EQ(found.value("flows", uint64_t{0}), expected.matched);
