@@ -167,8 +167,10 @@ ChromeWriter::Lane& ChromeWriter::statesLane(Lane& lane) {
 
 // A State(end, state) is a slice from its time to its end on its location's state lane.
 void ChromeWriter::state(Lane& lane, const Event& e, int64_t ns) {
-  if (e.fields.size() < 2 || e.fields[0] < e.time) return instant(lane, e, ns);
-  const int64_t end = clock_->nanoseconds(e.fields[0]);
+  if (e.fields.size() < 2) return instant(lane, e, ns);
+  // One that ends before it begins (paraver-kernel reads such records): no length.
+  const bool backwards = e.fields[0] < e.time;
+  const int64_t end = backwards ? ns : clock_->nanoseconds(e.fields[0]);
   auto label = stateLabels_.find(e.fields[1]);
   if (label == stateLabels_.end())
     label = stateLabels_.emplace(e.fields[1], jsonString(stateNames_->nameOf(e.fields[1]))).first;
@@ -179,6 +181,10 @@ void ChromeWriter::state(Lane& lane, const Event& e, int64_t ns) {
   b += label->second;
   b += ",\"args\":{\"state\":";
   appendInt(b, e.fields[1]);
+  if (backwards) {
+    b += ",\"end_ticks\":";
+    appendInt(b, e.fields[0]);
+  }
   appendAttributes(b, e);
   b += "}}";
 }

@@ -20,7 +20,7 @@
 // - a State (Paraver's thread state) is an "X" event of category "state", named by the
 //   .pcf's label, on a thread of its own beside its location's ("<thread> states", made
 //   at the location's first State): states need not nest with the location's calls;
-//   one that ends before it begins stays an instant;
+//   one that ends before it begins has no length (its end in args "end_ticks");
 // - a metric value is a counter "C" event per member, its series told apart by "id";
 // - every other event is an instant "i" event whose args are the event's fields.
 #pragma once

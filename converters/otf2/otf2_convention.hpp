@@ -10,8 +10,9 @@
 //                         The states location holds nothing else. Its own location, not
 //                         the thread: a thread's states need not nest with its calls
 //                         (Extrae changes the state at an MPI call's enter and leave, at
-//                         equal times). A state that ends before it begins, or that would
-//                         break the nesting of the states location, is written as before:
+//                         equal times). A state that ends before it begins is left at its
+//                         begin (its end is the attribute's); one that would cross a state
+//                         still open on the states location is written as before:
 //   State(end, state)  -> ParameterUnsignedInt(parameter "mtf:state", state)
 //                         + attribute "mtf:state_end" (UINT64) = end
 //   Generic(type, val) -> ParameterInt(parameter "mtf:generic", val)

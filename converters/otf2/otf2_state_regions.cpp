@@ -69,6 +69,11 @@ std::vector<StateRegionPlan::Track*> StateRegionPlan::tracks() {
   return out;
 }
 
+uint64_t StateRegionPlan::statesOf(LocationId owner) const {
+  const auto found = tracks_.find(owner);
+  return found == tracks_.end() ? 0 : found->second.states;
+}
+
 std::vector<DefRecord> StateRegionPlan::records(
     const std::unordered_map<LocationId, uint64_t>& eventCounts) const {
   std::vector<DefRecord> out = strings_;

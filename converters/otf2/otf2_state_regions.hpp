@@ -22,6 +22,7 @@ class StateRegionPlan {
   struct Track {
     LocationId location = 0;                    // the states location
     std::vector<std::pair<Tick, Ref>> pending;  // (end, region), innermost last
+    uint64_t states = 0;                        // States written as its regions
   };
   // The states location of `owner`, defined at its first call.
   Track& trackOf(LocationId owner);
@@ -30,6 +31,8 @@ class StateRegionPlan {
   // The states locations in the order they were made.
   const std::vector<LocationId>& locations() const { return order_; }
   std::vector<Track*> tracks();
+  // The States of `owner` written as regions (they are its events, read back).
+  uint64_t statesOf(LocationId owner) const;
   bool empty() const { return order_.empty(); }
   // The definitions made: strings, regions, locations (event counts from `eventCounts`),
   // then their properties.

@@ -163,22 +163,25 @@ void Otf2Writer::event(const Event& e) {
 }
 
 // A State as a region on its thread's states location (otf2_convention.hpp); false when
-// it must be written the old way (it ends before it begins, or would not nest with the
-// states still open there).
+// it must be written the old way (it would cross a state still open there). A state that
+// ends before it begins (paraver-kernel reads such records) is a region of no length at
+// its begin, its end kept in the Enter's attribute.
 bool Otf2Writer::writeStateRegion(const Event& e) {
-  if (e.fields.size() < 2 || e.fields[0] < e.time) return false;
+  if (e.fields.size() < 2) return false;
+  const Tick leave = std::max<Tick>(e.fields[0], e.time);
   OTF2_EvtWriter* owner = lastWriter_;  // event() found it
   StateRegionPlan::Track& track = states_->trackOf(e.location);
   if (evtWriters_.emplace(track.location, nullptr).second) locationOrder_.push_back(track.location);
   leaveStates(track.location, track, e.time);
-  if (!track.pending.empty() && track.pending.back().first < e.fields[0]) return false;
+  if (!track.pending.empty() && track.pending.back().first < leave) return false;
   uint64_t position = 0;
   OTF2_EvtWriter_GetNumberOfEvents(owner, &position);
   const Ref region = states_->regionOf(e.fields[1]);
   const OTF2_ErrorCode status =
       encoder_->writeStateEnter(writerFor(track.location), e, region, position);
   if (status != OTF2_SUCCESS) failIo("cannot write event", status);
-  track.pending.emplace_back(e.fields[0], region);
+  track.pending.emplace_back(leave, region);
+  ++track.states;
   return true;
 }
 
@@ -247,7 +250,8 @@ void Otf2Writer::writeGlobalDefinitions(
   for (const DefRecord& record : defs_.records()) {
     if (record.kind == DefKind::Location && record.fields.size() > 3) {
       DefRecord counted = record;
-      counted.fields[3] = eventCounts.at(record.fields[0]);  // the real count
+      // The real count, with the thread's States written on its states location.
+      counted.fields[3] = eventCounts.at(record.fields[0]) + states_->statesOf(record.fields[0]);
       write(counted, index++);
     } else {
       write(record, index++);

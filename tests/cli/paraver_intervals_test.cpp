@@ -97,7 +97,6 @@ bool checkTrace(const std::string& trace) {
   const auto enterIt = printed.find("ENTER");
   const uint64_t printedEnters = enterIt == printed.end() ? 0 : enterIt->second;
   EXPECT_GE(printedEnters, enters + states) << trace;
-  EXPECT_EQ(printed.count("PARAMETER_UINT64"), 0u) << trace << ": states written as parameters";
   if (!convert(trace, dir + "/direct.prv", "paraver").ok ||
       !convert(dir + "/t.otf2", dir + "/otf2.prv", "paraver").ok ||
       !convert(trace, dir + "/t.mtf", "mtf").ok ||
