@@ -77,6 +77,7 @@ uint64_t StateRegionPlan::statesOf(LocationId owner) const {
 std::vector<DefRecord> StateRegionPlan::records(
     const std::unordered_map<LocationId, uint64_t>& eventCounts) const {
   std::vector<DefRecord> out = strings_;
+  if (order_.empty()) return out;  // no State: nothing of the convention's
   uint64_t nextString = nextString_;
   const Ref property = static_cast<Ref>(nextString++);
   out.push_back({DefKind::String, {property}, std::string(kStatesOfProperty)});
