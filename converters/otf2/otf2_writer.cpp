@@ -86,9 +86,10 @@ void Otf2Writer::begin(const Definitions& defs) {
   for (const LocationView& location : defs_.locations()) {
     if (evtWriters_.emplace(location.id, nullptr).second) locationOrder_.push_back(location.id);
   }
-  uint64_t firstFreeString = properties_.strings.empty() ? 0 : nextFreeString(properties_.strings);
-  firstFreeString = std::max(
-      {firstFreeString, nextFreeString(defs_.records()), nextFreeString(convention_.records)});
+  // The states' strings after every other string the writer may write.
+  const uint64_t firstFreeString =
+      std::max({nextFreeString(properties_.strings), nextFreeString(defs_.records()),
+                nextFreeString(convention_.records)});
   states_ = std::make_unique<StateRegionPlan>(defs_, firstFreeString);
   openArchive();
   setArchiveProperties();
