@@ -145,6 +145,50 @@ bool ChromeWriter::appendMetricValue(std::string& out, uint8_t type, uint64_t bi
   return true;
 }
 
+// A state lane: the pid of its location, the next free tid, sorted with its location.
+ChromeWriter::Lane& ChromeWriter::statesLane(Lane& lane) {
+  if (lane.states) return *lane.states;
+  stateLanes_.push_back(std::make_unique<Lane>());
+  Lane& states = *stateLanes_.back();
+  states.id = lane.id;
+  states.tid = nextTid_++;
+  states.place = lane.place.substr(0, lane.place.find("\"tid\":")) +
+                 "\"tid\":" + std::to_string(states.tid) + ",";
+  std::string& b = out_->buffer();
+  record(b, states, "M", 0) += "\"name\":\"thread_name\",\"args\":{\"name\":";
+  appendName(b, lane.name + " states");
+  b += "}}";
+  record(b, states, "M", 0) += "\"name\":\"thread_sort_index\",\"args\":{\"sort_index\":";
+  appendInt(b, lane.tid);
+  b += "}}";
+  lane.states = &states;
+  return states;
+}
+
+// A State(end, state) is a slice from its time to its end on its location's state lane.
+void ChromeWriter::state(Lane& lane, const Event& e, int64_t ns) {
+  if (e.fields.size() < 2) return instant(lane, e, ns);
+  // One that ends before it begins (paraver-kernel reads such records): no length.
+  const bool backwards = e.fields[0] < e.time;
+  const int64_t end = backwards ? ns : clock_->nanoseconds(e.fields[0]);
+  auto label = stateLabels_.find(e.fields[1]);
+  if (label == stateLabels_.end())
+    label = stateLabels_.emplace(e.fields[1], jsonString(stateNames_->nameOf(e.fields[1]))).first;
+  std::string& b = out_->buffer();
+  record(b, statesLane(lane), "X", ns) += "\"dur\":";
+  MicroClock::appendMicros(b, end - ns);
+  b += ",\"cat\":\"state\",\"name\":";
+  b += label->second;
+  b += ",\"args\":{\"state\":";
+  appendInt(b, e.fields[1]);
+  if (backwards) {
+    b += ",\"end_ticks\":";
+    appendInt(b, e.fields[0]);
+  }
+  appendAttributes(b, e);
+  b += "}}";
+}
+
 void ChromeWriter::instant(Lane& lane, const Event& e, int64_t ns) {
   std::string& b = out_->buffer();
   record(b, lane, "i", ns) += "\"s\":\"t\",\"cat\":\"event\",\"name\":\"";

@@ -38,6 +38,7 @@ void ChromeWriter::begin(const Definitions& defs) {
   flowEndsPath_ = path_.string() + ".flow-ends.tmp";
   flowEnds_ = std::make_unique<JsonOutput>(flowEndsPath_, false);
   collectNames(defs);
+  stateNames_.emplace(defs.info);
   writeHeader(defs);
   placeLocations(defs);
 }
@@ -88,6 +89,8 @@ void ChromeWriter::placeLocations(const Definitions& defs) {
     lane.rank = ranks_->worldRank(l.id);
     lane.place = "\"pid\":" + std::to_string(pid) + ",\"tid\":" + std::to_string(tid) + ",";
     lane.seriesId = "\"id\":\"" + std::to_string(tid) + "\",";
+    lane.tid = tid;
+    lane.name = l.name;
     std::string& b = out_->buffer();
     if (added) {
       const DefRecord* group = defs.find(DefKind::LocationGroup, l.group);
@@ -106,6 +109,7 @@ void ChromeWriter::placeLocations(const Definitions& defs) {
     b += "}}";
     ++tid;
   }
+  nextTid_ = tid;
 }
 
 void ChromeWriter::appendName(std::string& out, std::string_view text) {
@@ -172,6 +176,9 @@ void ChromeWriter::event(const Event& e) {
       break;
     case EventKind::Metric:
       metric(*lane, e, ns);
+      break;
+    case EventKind::State:
+      state(*lane, e, ns);
       break;
     default:
       instant(*lane, e, ns);

@@ -17,6 +17,10 @@
 //   appended after every "s": viewers that read flows in file order find each start
 //   before its end, whatever order the locations came in;
 // - a collective (MpiCollectiveBegin .. End) is an "X" event of category "collective";
+// - a State (Paraver's thread state) is an "X" event of category "state", named by the
+//   .pcf's label, on a thread of its own beside its location's ("<thread> states", made
+//   at the location's first State): states need not nest with the location's calls;
+//   one that ends before it begins has no length (its end in args "end_ticks");
 // - a metric value is a counter "C" event per member, its series told apart by "id";
 // - every other event is an instant "i" event whose args are the event's fields.
 #pragma once
@@ -32,6 +36,7 @@
 #include "converters/chrome/json_output.hpp"
 #include "converters/chrome/message_flows.hpp"
 #include "model/mpi_ranks.hpp"
+#include "model/state_names.hpp"
 #include "model/trace_stream.hpp"
 #include "registry/registry.hpp"
 
@@ -55,6 +60,9 @@ class ChromeWriter : public TraceSink {
     int64_t rank = -1;     // world rank, -1 if the location is not an MPI rank
     std::string place;     // "pid":P,"tid":T,
     std::string seriesId;  // "id":"T" of its counters
+    uint32_t tid = 0;
+    std::string name;        // the location's
+    Lane* states = nullptr;  // the lane of its State slices, made at the first one
     std::vector<OpenCall> calls;
     std::vector<int64_t> collectives;  // begin times of open collectives
   };
@@ -75,6 +83,8 @@ class ChromeWriter : public TraceSink {
   void messageArgs(std::string& out, const Lane& lane, const Event& e, int64_t partner);
   void collectiveEnd(Lane& lane, const Event& e, int64_t ns);
   void metric(Lane& lane, const Event& e, int64_t ns);
+  void state(Lane& lane, const Event& e, int64_t ns);
+  Lane& statesLane(Lane& lane);
   bool appendMetricValue(std::string& out, uint8_t type, uint64_t bits);
   void instant(Lane& lane, const Event& e, int64_t ns);
   void appendFields(std::string& out, const Event& e);
@@ -94,6 +104,10 @@ class ChromeWriter : public TraceSink {
   std::string flowEndsPath_;
   bool firstRecord_ = true;
   std::unordered_map<LocationId, Lane> lanes_;
+  std::vector<std::unique_ptr<Lane>> stateLanes_;
+  uint32_t nextTid_ = 0;
+  std::optional<StateNames> stateNames_;
+  std::unordered_map<uint64_t, std::string> stateLabels_;  // JSON literals
   Lane* lastLane_ = nullptr;
   std::unordered_map<Ref, Names> regions_;
   std::unordered_map<Ref, std::vector<Ref>> metricMembers_;  // metric -> members

@@ -159,6 +159,50 @@ TEST(ChromeWriter, WritesEveryRecordKindOfAHandMadeTrace) {
   EXPECT_EQ(losses, (LossReport{{"events of undefined locations", 1}}));
 }
 
+// Paraver states: slices of category "state" named by the .pcf, on a thread of their own
+// per location (made at its first state, same pid, sorted with it); a state that ends
+// before it begins has no length.
+TEST(ChromeWriter, StatesAreSlicesOnAThreadOfTheirOwn) {
+  Scratch scratch;
+  HandMade trace;
+  trace.defs.info.properties["paraver.pcf"] = "STATES\n0    Idle\n1    Running\n\nSTATES_COLOR\n";
+  ChromeWriter writer(scratch / "s.json", WriteOptions{});
+  writer.begin(trace.defs);
+  Event e;
+  e.set(EventKind::Enter, 1, 1000, {trace.main});
+  writer.event(e);
+  e.set(EventKind::State, 1, 1000, {1500, 1});
+  writer.event(e);
+  e.set(EventKind::State, 1, 1500, {1700, 7});
+  writer.event(e);
+  e.set(EventKind::State, 1, 1800, {1750, 0});  // ends before it begins
+  writer.event(e);
+  e.set(EventKind::Leave, 1, 2000, {trace.main});
+  writer.event(e);
+  writer.end();
+  EXPECT_TRUE(writer.losses().empty());
+  const json doc = json::parse(readPlainOrGzip(scratch / "s.json"));
+  std::vector<json> states;
+  for (const json& x : withPhase(doc, "X"))
+    if (x["cat"] == "state") states.push_back(x);
+  ASSERT_EQ(states.size(), 3u);
+  EXPECT_EQ(states[0]["name"], "Running");
+  EXPECT_EQ(states[1]["name"], "State 7");
+  EXPECT_DOUBLE_EQ(states[0]["ts"].get<double>(), 0.0);
+  EXPECT_DOUBLE_EQ(states[0]["dur"].get<double>(), 0.5);
+  EXPECT_EQ(states[1]["args"]["state"], 7);
+  EXPECT_EQ(states[0]["pid"], 1);
+  EXPECT_EQ(states[0]["tid"], 2);  // after the two locations' tids
+  std::map<std::string, json> threadNames;
+  for (const json& m : withPhase(doc, "M"))
+    if (m["name"] == "thread_name") threadNames[m["args"]["name"]] = m;
+  ASSERT_TRUE(threadNames.count("Master thread states"));
+  EXPECT_EQ(threadNames["Master thread states"]["tid"], 2);
+  EXPECT_DOUBLE_EQ(states[2]["dur"].get<double>(), 0.0);
+  EXPECT_EQ(states[2]["args"]["end_ticks"], 1750);
+  EXPECT_TRUE(withPhase(doc, "i").empty());
+}
+
 TEST(ChromeWriter, GzipOutputHoldsTheSameText) {
   Scratch scratch;
   LossReport losses;

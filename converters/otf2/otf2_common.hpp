@@ -90,5 +90,11 @@ inline constexpr std::string_view kStateParameter = "mtf:state";
 inline constexpr std::string_view kStateEndAttribute = "mtf:state_end";
 inline constexpr std::string_view kGenericParameter = "mtf:generic";
 inline constexpr std::string_view kGenericTypeAttribute = "mtf:generic_type";
+// States as regions (otf2_convention.hpp): the Enter's count of events of the state's own
+// location written before it, the property naming a states location's owner, and the
+// description of a state's region ("mtf:state 3").
+inline constexpr std::string_view kStatePositionAttribute = "mtf:state_position";
+inline constexpr std::string_view kStatesOfProperty = "mtf:states_of";
+inline constexpr std::string_view kStateRegionPrefix = "mtf:state ";
 
 }  // namespace mtf::otf2

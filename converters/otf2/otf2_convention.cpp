@@ -18,12 +18,30 @@ Ref refNamed(const Definitions& defs, DefKind kind, std::string_view name) {
   return kUndefinedRef;
 }
 
-bool isConventionRecord(const DefRecord& r, const ConventionRefs& refs) {
+bool isConventionRecord(const DefRecord& r, const ConventionRefs& refs,
+                        const StateLocations& states) {
   if (r.kind == DefKind::Parameter)
     return r.fields[0] == refs.stateParameter || r.fields[0] == refs.genericParameter;
   if (r.kind == DefKind::Attribute)
-    return r.fields[0] == refs.stateEndAttribute || r.fields[0] == refs.genericTypeAttribute;
+    return r.fields[0] == refs.stateEndAttribute || r.fields[0] == refs.genericTypeAttribute ||
+           r.fields[0] == refs.statePositionAttribute;
+  if (r.kind == DefKind::Location || r.kind == DefKind::LocationProperty)
+    return states.locations.count(r.fields[0]) != 0;
+  if (r.kind == DefKind::Region) return states.stateOfRegion.count(r.fields[0]) != 0;
   return false;
+}
+
+// The state value of a region described "mtf:state N".
+bool stateOfDescription(std::string_view description, uint64_t& state) {
+  if (!description.starts_with(kStateRegionPrefix)) return false;
+  description.remove_prefix(kStateRegionPrefix.size());
+  if (description.empty()) return false;
+  state = 0;
+  for (const char c : description) {
+    if (c < '0' || c > '9') return false;
+    state = state * 10 + static_cast<uint64_t>(c - '0');
+  }
+  return true;
 }
 
 // Every string reference held by a definition field, by the kind's schema.
@@ -54,15 +72,36 @@ ConventionRefs findConvention(const Definitions& defs) {
   refs.stateEndAttribute = refNamed(defs, DefKind::Attribute, kStateEndAttribute);
   refs.genericParameter = refNamed(defs, DefKind::Parameter, kGenericParameter);
   refs.genericTypeAttribute = refNamed(defs, DefKind::Attribute, kGenericTypeAttribute);
+  refs.statePositionAttribute = refNamed(defs, DefKind::Attribute, kStatePositionAttribute);
   return refs;
 }
 
-Definitions withoutConvention(const Definitions& defs, const ConventionRefs& refs) {
+// Locations with the property "mtf:states_of" (UINT64, the owner), and the regions of
+// states; nothing without the convention's position attribute.
+StateLocations findStateLocations(const Definitions& defs) {
+  StateLocations states;
+  if (refNamed(defs, DefKind::Attribute, kStatePositionAttribute) == kUndefinedRef) return states;
+  for (const DefRecord& r : defs.records()) {
+    uint64_t state = 0;
+    if (r.kind == DefKind::LocationProperty && r.fields.size() == 4 &&
+        defs.string(r.fields[1]) == kStatesOfProperty && r.fields[2] == OTF2_TYPE_UINT64) {
+      states.statesOf[r.fields[3]] = r.fields[0];
+      states.locations.insert(r.fields[0]);
+    } else if (r.kind == DefKind::Region && r.fields.size() > 3 &&
+               stateOfDescription(defs.string(r.fields[3]), state)) {
+      states.stateOfRegion[r.fields[0]] = state;
+    }
+  }
+  if (states.locations.empty()) states.stateOfRegion.clear();
+  return states;
+}
+
+Definitions withoutConvention(const Definitions& defs, const ConventionRefs& refs,
+                              const StateLocations& states) {
   std::set<uint64_t> conventionNames, usedElsewhere;
   for (const DefRecord& r : defs.records()) {
-    if (isConventionRecord(r, refs)) {
-      conventionNames.insert(r.fields[1]);
-      if (r.kind == DefKind::Attribute) conventionNames.insert(r.fields[2]);
+    if (isConventionRecord(r, refs, states)) {
+      collectStringRefs(r, conventionNames);
     } else if (r.kind != DefKind::String) {
       collectStringRefs(r, usedElsewhere);
     }
@@ -71,7 +110,7 @@ Definitions withoutConvention(const Definitions& defs, const ConventionRefs& ref
   out.clock = defs.clock;
   out.info = defs.info;
   for (const DefRecord& r : defs.records()) {
-    if (isConventionRecord(r, refs)) continue;
+    if (isConventionRecord(r, refs, states)) continue;
     if (r.kind == DefKind::String && conventionNames.count(r.fields[0]) &&
         !usedElsewhere.count(r.fields[0]))
       continue;
@@ -104,6 +143,8 @@ ConventionDefinitions planConvention(const Definitions& defs) {
       define(kGenericParameter, DefKind::Parameter, OTF2_PARAMETER_TYPE_INT64);
   plan.refs.genericTypeAttribute =
       define(kGenericTypeAttribute, DefKind::Attribute, OTF2_TYPE_UINT64);
+  plan.refs.statePositionAttribute =
+      define(kStatePositionAttribute, DefKind::Attribute, OTF2_TYPE_UINT64);
   plan.records.insert(plan.records.end(), attributes.begin(), attributes.end());
   plan.records.insert(plan.records.end(), parameters.begin(), parameters.end());
   return plan;

@@ -172,7 +172,45 @@ OTF2_CallbackCode onUnknown(OTF2_LocationRef, OTF2_TimeStamp, uint64_t, void* us
   return OTF2_CALLBACK_SUCCESS;
 }
 
+OTF2_CallbackCode onStateEnter(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void* user,
+                               OTF2_AttributeList* attributes, OTF2_RegionRef region) {
+  StateHold& h = *static_cast<StateHold*>(user);
+  Event& e = h.event;
+  e.kind = EventKind::State;
+  e.location = h.owner;
+  e.time = time;
+  e.fields.clear();
+  e.attributes.clear();
+  const uint32_t count = attributes ? OTF2_AttributeList_GetNumberOfElements(attributes) : 0;
+  if (count != 0) copyAttributes(attributes, count, e.attributes);
+  const auto state = h.stateOfRegion->find(region);
+  uint64_t end = 0, position = 0;
+  if (state == h.stateOfRegion->end() || !takeAttribute(e, h.endAttribute, end) ||
+      !takeAttribute(e, h.positionAttribute, position)) {
+    ++h.ignored;
+    return OTF2_CALLBACK_SUCCESS;
+  }
+  e.fields.assign({end, state->second});
+  h.position = position;
+  h.held = true;
+  return OTF2_CALLBACK_SUCCESS;
+}
+
 }  // namespace
+
+void registerStateCallbacks(OTF2_EvtReaderCallbacks* c) {
+  OTF2_EvtReaderCallbacks_SetEnterCallback(c, &onStateEnter);
+}
+
+void deliverEvent(EventReadState& s, const Event& e) {
+  Event& slot = s.batcher ? s.batcher->next() : s.single;
+  slot = e;
+  if (!s.batcher)
+    s.sink->event(slot);
+  else if (!s.batcher->commitIfRoom())
+    s.batcher->commit();
+  countDelivered(s);
+}
 
 void registerEventCallbacks(OTF2_EvtReaderCallbacks* c) {
   OTF2_EvtReaderCallbacks_SetUnknownCallback(c, &onUnknown);

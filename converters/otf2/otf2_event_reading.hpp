@@ -4,6 +4,7 @@
 #include <otf2/otf2.h>
 
 #include <exception>
+#include <unordered_map>
 
 #include "model/trace_stream.hpp"
 #include "util/progress.hpp"
@@ -31,5 +32,22 @@ struct EventReadState {
 };
 
 void registerEventCallbacks(OTF2_EvtReaderCallbacks* callbacks);
+
+// A State read back from a states location (otf2_convention.hpp): its Enter gives the
+// State of the thread `owner`, held until the thread's events before it are delivered.
+struct StateHold {
+  Ref endAttribute = kUndefinedRef;
+  Ref positionAttribute = kUndefinedRef;
+  const std::unordered_map<Ref, uint64_t>* stateOfRegion = nullptr;
+  LocationId owner = 0;
+  bool held = false;
+  uint64_t position = 0;  // events of the thread before it
+  Event event;
+  uint64_t ignored = 0;  // Enters that are not a state's (Leaves are the states' ends)
+};
+// Enter -> StateHold (user data); every other record is skipped.
+void registerStateCallbacks(OTF2_EvtReaderCallbacks* callbacks);
+// Hands `e` to the sink as the callbacks do (in the current batch, if batching).
+void deliverEvent(EventReadState& s, const Event& e);
 
 }  // namespace mtf::otf2

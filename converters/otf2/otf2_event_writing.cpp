@@ -101,6 +101,19 @@ OTF2_ErrorCode EventEncoder::writeProgramBegin(OTF2_EvtWriter* writer, OTF2_Attr
                                      static_cast<uint32_t>(e.fields[1]), arguments_.data());
 }
 
+OTF2_ErrorCode EventEncoder::writeStateEnter(OTF2_EvtWriter* writer, const Event& e, Ref region,
+                                             uint64_t position) {
+  usedConvention_ = true;
+  OTF2_AttributeList* list = fillAttributes(e);
+  OTF2_AttributeValue value;
+  value.uint64 = e.fields[0];
+  OTF2_AttributeList_AddAttribute(list, convention_.stateEndAttribute, OTF2_TYPE_UINT64, value);
+  value.uint64 = position;
+  OTF2_AttributeList_AddAttribute(list, convention_.statePositionAttribute, OTF2_TYPE_UINT64,
+                                  value);
+  return OTF2_EvtWriter_Enter(writer, list, e.time, region);
+}
+
 // State(end, state) -> ParameterUnsignedInt("mtf:state", state) + attribute end;
 // Generic(type, value) -> ParameterInt("mtf:generic", value) + attribute type.
 OTF2_ErrorCode EventEncoder::writeConvention(OTF2_EvtWriter* writer, const Event& e) {

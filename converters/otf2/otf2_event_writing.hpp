@@ -17,6 +17,10 @@ class EventEncoder {
   // Writes `e` with its attributes; returns the library's status
   // (OTF2_ERROR_INVALID_ARGUMENT for an event with too few fields).
   OTF2_ErrorCode write(OTF2_EvtWriter* writer, const Event& e);
+  // A State as the Enter of `region` on its states location (otf2_convention.hpp), with
+  // the State's attributes, its end and `position` (events of its thread before it).
+  OTF2_ErrorCode writeStateEnter(OTF2_EvtWriter* writer, const Event& e, Ref region,
+                                 uint64_t position);
   // Whether a State / Generic event was written (the convention's definitions are needed).
   bool usedConvention() const { return usedConvention_; }
 

@@ -53,7 +53,8 @@ const Definitions& Otf2Reader::definitions() {
   if (!storedProperties_.empty())
     restoreStoredProperties(defs_, storedProperties_, anchor_.string());
   convention_ = findConvention(defs_);
-  if (convention_.any()) defs_ = withoutConvention(defs_, convention_);
+  states_ = findStateLocations(defs_);
+  if (convention_.any() || states_.any()) defs_ = withoutConvention(defs_, convention_, states_);
   defsRead_ = true;
   return defs_;
 }
@@ -187,7 +188,10 @@ void Otf2Reader::readLocationEvents(Lane& lane, OTF2_LocationRef location,
     OTF2_EvtReader_ApplyClockOffsets(evtReader, false);
   }
   uint64_t records = 0;
-  const OTF2_ErrorCode status = OTF2_Reader_ReadAllLocalEvents(lane.reader, evtReader, &records);
+  const OTF2_ErrorCode status =
+      states_.statesOf.count(location)
+          ? readWithStates(lane, evtReader, location, records)
+          : OTF2_Reader_ReadAllLocalEvents(lane.reader, evtReader, &records);
   OTF2_Reader_CloseEvtReader(lane.reader, evtReader);
   if (state.error) std::rethrow_exception(state.error);
   if (status == OTF2_SUCCESS) return;
@@ -197,11 +201,57 @@ void Otf2Reader::readLocationEvents(Lane& lane, OTF2_LocationRef location,
   lane.losses["OTF2 locations whose events could not all be read"]++;
 }
 
+// Each State held from the states location goes after exactly the number of the owner's
+// events the writer had written before it (its position), then the owner's rest.
+OTF2_ErrorCode Otf2Reader::readWithStates(Lane& lane, OTF2_EvtReader* owner,
+                                          OTF2_LocationRef ownerLocation, uint64_t& records) {
+  const OTF2_LocationRef location = states_.statesOf.at(ownerLocation);
+  OTF2_EvtReader* states = OTF2_Reader_GetEvtReader(lane.reader, location);
+  if (!states)
+    throw InputError(input_.string(), placeLocation(location),
+                     "cannot read events: " + takeLibraryMessage());
+  const EvtCallbacksHandle callbacks(OTF2_EvtReaderCallbacks_New());
+  registerStateCallbacks(callbacks.get());
+  StateHold hold;
+  hold.endAttribute = convention_.stateEndAttribute;
+  hold.positionAttribute = convention_.statePositionAttribute;
+  hold.stateOfRegion = &states_.stateOfRegion;
+  hold.owner = ownerLocation;
+  OTF2_Reader_RegisterEvtCallbacks(lane.reader, states, callbacks.get(), &hold);
+  OTF2_EvtReader_ApplyMappingTables(states, false);
+  OTF2_EvtReader_ApplyClockOffsets(states, false);
+  OTF2_ErrorCode status = OTF2_SUCCESS;
+  while (status == OTF2_SUCCESS) {
+    hold.held = false;
+    for (uint64_t got = 1; !hold.held && got == 1 && status == OTF2_SUCCESS;)
+      status = OTF2_Reader_ReadLocalEvents(lane.reader, states, 1, &got);
+    if (!hold.held || status != OTF2_SUCCESS) break;
+    if (hold.position > records) {
+      uint64_t got = 0;
+      status = OTF2_Reader_ReadLocalEvents(lane.reader, owner, hold.position - records, &got);
+      records += got;
+      if (lane.state.error) std::rethrow_exception(lane.state.error);
+    }
+    deliverEvent(lane.state, hold.event);
+  }
+  OTF2_Reader_CloseEvtReader(lane.reader, states);
+  if (hold.ignored)
+    lane.losses["OTF2 Enter events of states locations that are no state"] += hold.ignored;
+  if (status != OTF2_SUCCESS) return status;
+  uint64_t rest = 0;
+  status = OTF2_Reader_ReadAllLocalEvents(lane.reader, owner, &rest);
+  records += rest;
+  return status;
+}
+
 // Reads the events of the lane's locations, location after location, through its own
 // reader handle (the library's readers are not shared between threads).
 void Otf2Reader::readLane(Lane& lane) {
-  for (const OTF2_LocationRef location : lane.locations)
+  for (const OTF2_LocationRef location : lane.locations) {
     OTF2_Reader_SelectLocation(lane.reader, location);
+    const auto states = states_.statesOf.find(location);
+    if (states != states_.statesOf.end()) OTF2_Reader_SelectLocation(lane.reader, states->second);
+  }
   readLocalDefinitions(lane);
   EventReadState& state = lane.state;
   state.stateParameter = convention_.stateParameter;

@@ -62,6 +62,9 @@ class Otf2Reader : public TraceSource {
   void readLocalDefinitions(Lane& lane);
   void readLocationEvents(Lane& lane, OTF2_LocationRef location,
                           OTF2_EvtReaderCallbacks* callbacks);
+  // Reads `owner`'s events with the States of its states location put back among them.
+  OTF2_ErrorCode readWithStates(Lane& lane, OTF2_EvtReader* owner, OTF2_LocationRef ownerLocation,
+                                uint64_t& records);
   void readLane(Lane& lane);
   void readInLanes(const std::vector<OTF2_LocationRef>& locations, TraceSink& sink,
                    Progress& progress);
@@ -78,6 +81,7 @@ class Otf2Reader : public TraceSource {
   Definitions defs_;
   bool defsRead_ = false;
   ConventionRefs convention_;  // definitions that carry State / Generic events
+  StateLocations states_;      // locations that carry States as regions
   LossReport losses_;
   std::string storedProperties_;  // the anchor's pointer to properties kept as definitions
   std::vector<std::string> warnings_;

@@ -57,7 +57,8 @@ OTF2_MemoryCallbacks memoryCallbacks = {&allocateChunk, &freeAllChunks};
 
 bool allDefined(const ConventionRefs& r) {
   return r.stateParameter != kUndefinedRef && r.stateEndAttribute != kUndefinedRef &&
-         r.genericParameter != kUndefinedRef && r.genericTypeAttribute != kUndefinedRef;
+         r.genericParameter != kUndefinedRef && r.genericTypeAttribute != kUndefinedRef &&
+         r.statePositionAttribute != kUndefinedRef;
 }
 
 }  // namespace
@@ -85,6 +86,11 @@ void Otf2Writer::begin(const Definitions& defs) {
   for (const LocationView& location : defs_.locations()) {
     if (evtWriters_.emplace(location.id, nullptr).second) locationOrder_.push_back(location.id);
   }
+  // The states' strings after every other string the writer may write.
+  const uint64_t firstFreeString =
+      std::max({nextFreeString(properties_.strings), nextFreeString(defs_.records()),
+                nextFreeString(convention_.records)});
+  states_ = std::make_unique<StateRegionPlan>(defs_, firstFreeString);
   openArchive();
   setArchiveProperties();
   const OTF2_ErrorCode status = OTF2_Archive_OpenEvtFiles(archive_.get());
@@ -144,6 +150,10 @@ void Otf2Writer::event(const Event& e) {
     lastWriter_ = writerFor(e.location);
     lastLocation_ = e.location;
   }
+  if (e.kind == EventKind::State && writeStateRegion(e)) {
+    ++written_;
+    return;
+  }
   const OTF2_ErrorCode status = encoder_->write(lastWriter_, e);
   if (status == OTF2_ERROR_INVALID_ARGUMENT)
     throw InputError(path_.string(), placeLocation(e.location),
@@ -153,10 +163,46 @@ void Otf2Writer::event(const Event& e) {
   ++written_;
 }
 
+// A State as a region on its thread's states location (otf2_convention.hpp); false when
+// it must be written the old way (it would cross a state still open there). A state that
+// ends before it begins (paraver-kernel reads such records) is a region of no length at
+// its begin, its end kept in the Enter's attribute.
+bool Otf2Writer::writeStateRegion(const Event& e) {
+  if (e.fields.size() < 2) return false;
+  const Tick leave = std::max<Tick>(e.fields[0], e.time);
+  OTF2_EvtWriter* owner = lastWriter_;  // event() found it
+  StateRegionPlan::Track& track = states_->trackOf(e.location);
+  if (evtWriters_.emplace(track.location, nullptr).second) locationOrder_.push_back(track.location);
+  leaveStates(track.location, track, e.time);
+  if (!track.pending.empty() && track.pending.back().first < leave) return false;
+  uint64_t position = 0;
+  OTF2_EvtWriter_GetNumberOfEvents(owner, &position);
+  const Ref region = states_->regionOf(e.fields[1]);
+  const OTF2_ErrorCode status =
+      encoder_->writeStateEnter(writerFor(track.location), e, region, position);
+  if (status != OTF2_SUCCESS) failIo("cannot write event", status);
+  track.pending.emplace_back(leave, region);
+  ++track.states;
+  return true;
+}
+
+// Writes the Leaves of the states that end at or before `upTo`, innermost first.
+void Otf2Writer::leaveStates(LocationId statesLocation, StateRegionPlan::Track& track, Tick upTo) {
+  while (!track.pending.empty() && track.pending.back().first <= upTo) {
+    const auto [end, region] = track.pending.back();
+    track.pending.pop_back();
+    const OTF2_ErrorCode status =
+        OTF2_EvtWriter_Leave(writerFor(statesLocation), nullptr, end, region);
+    if (status != OTF2_SUCCESS) failIo("cannot write event", status);
+  }
+}
+
 // Closes every event writer (creating the empty ones of silent locations) and returns
 // the number of events each holds.
 std::unordered_map<LocationId, uint64_t> Otf2Writer::closeEventWriters() {
   std::unordered_map<LocationId, uint64_t> counts;
+  for (StateRegionPlan::Track* track : states_->tracks())
+    leaveStates(track->location, *track, ~Tick{0});
   for (const LocationId location : locationOrder_) {
     OTF2_EvtWriter* writer = writerFor(location);
     uint64_t n = 0;
@@ -205,7 +251,8 @@ void Otf2Writer::writeGlobalDefinitions(
   for (const DefRecord& record : defs_.records()) {
     if (record.kind == DefKind::Location && record.fields.size() > 3) {
       DefRecord counted = record;
-      counted.fields[3] = eventCounts.at(record.fields[0]);  // the real count
+      // The real count, with the thread's States written on its states location.
+      counted.fields[3] = eventCounts.at(record.fields[0]) + states_->statesOf(record.fields[0]);
       write(counted, index++);
     } else {
       write(record, index++);
@@ -213,6 +260,7 @@ void Otf2Writer::writeGlobalDefinitions(
   }
   if (encoder_->usedConvention())
     for (const DefRecord& record : convention_.records) write(record, index++);
+  for (const DefRecord& record : states_->records(eventCounts)) write(record, index++);
   for (const DefRecord& record : properties_.strings) write(record, index++);
   status = OTF2_Archive_CloseGlobalDefWriter(archive_.get(), writer);
   if (status != OTF2_SUCCESS) failIo("cannot write global definitions", status);

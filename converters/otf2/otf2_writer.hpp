@@ -9,6 +9,7 @@
 #include "converters/otf2/otf2_convention.hpp"
 #include "converters/otf2/otf2_event_writing.hpp"
 #include "converters/otf2/otf2_property_store.hpp"
+#include "converters/otf2/otf2_state_regions.hpp"
 #include "model/trace_stream.hpp"
 
 namespace mtf::otf2 {
@@ -36,6 +37,8 @@ class Otf2Writer : public TraceSink {
   void openArchive();
   void setArchiveProperties();
   OTF2_EvtWriter* writerFor(LocationId location);
+  bool writeStateRegion(const Event& e);
+  void leaveStates(LocationId statesLocation, StateRegionPlan::Track& track, Tick upTo);
   std::unordered_map<LocationId, uint64_t> closeEventWriters();
   void writeLocalDefinitions();
   void writeGlobalDefinitions(const std::unordered_map<LocationId, uint64_t>& eventCounts);
@@ -47,7 +50,8 @@ class Otf2Writer : public TraceSink {
   ConventionDefinitions convention_;  // records to add if State / Generic events occur
   PropertyPlan properties_;           // anchor properties, and those kept in the definitions
   std::unique_ptr<EventEncoder> encoder_;
-  std::vector<LocationId> locationOrder_;                       // definition order
+  std::unique_ptr<StateRegionPlan> states_;  // states locations and regions, as States come
+  std::vector<LocationId> locationOrder_;    // definition order
   std::unordered_map<LocationId, OTF2_EvtWriter*> evtWriters_;  // nullptr until first event
   LocationId lastLocation_ = kUndefinedId;
   OTF2_EvtWriter* lastWriter_ = nullptr;

@@ -166,8 +166,56 @@ TEST(Otf2Writer, SyntheticTraceWithStatesGenericsAndPropertiesRoundTripsExactly)
   const auto check = testing::run("otf2-print --silent -Werror " + testing::quoted(output));
   EXPECT_EQ(check.status, 0) << check.output;
   const auto counts = testing::otf2PrintCounts(output);
-  EXPECT_EQ(counts.at("PARAMETER_UINT64"), 2u);  // the two states, as the convention says
-  EXPECT_EQ(counts.at("PARAMETER_INT64"), 2u);   // the two generics
+  // The two states as regions on their threads' states locations (the convention).
+  EXPECT_EQ(counts.count("PARAMETER_UINT64"), 0u);
+  EXPECT_EQ(counts.at("ENTER"), 3u);
+  EXPECT_EQ(counts.at("LEAVE"), 3u);
+  EXPECT_EQ(counts.at("PARAMETER_INT64"), 2u);  // the two generics
+}
+
+// States that nest become regions on the states location, each Enter in time order with
+// its Leave at the state's end (at its begin if it ends before it begins); one that would
+// cross a state still open there is written the old way (a parameter event). All come back as
+// the same States, attributes included, at the same place among their thread's events.
+TEST(Otf2Writer, StatesThatCannotNestFallBackToParametersAndAllRoundTrip) {
+  TempDir tmp;
+  Synthetic s = makeSynthetic();
+  s.events.clear();
+  const LocationId l0 = 0;
+  auto add = [&](EventKind kind, Tick t, std::vector<uint64_t> fields,
+                 std::vector<EventAttribute> attrs = {}) {
+    s.events.push_back({kind, l0, t, std::move(fields), std::move(attrs)});
+  };
+  add(EventKind::State, 10, {100, 1});  // region [10, 100]
+  add(EventKind::Generic, 10, {7, 1});
+  add(EventKind::State, 20, {50, 3}, {{0, 3, 9}});  // nested in it: region
+  add(EventKind::State, 40, {120, 2});              // crosses [10, 100]: parameter
+  add(EventKind::State, 60, {60, 1});               // zero length, nested: region
+  add(EventKind::State, 70, {65, 1});               // ends before it begins: parameter
+  add(EventKind::Generic, 70, {7, 0});
+  add(EventKind::State, 200, {300, 2});  // after the others: region
+  const std::filesystem::path output = tmp.path() / "states.otf2";
+  Otf2Writer writer(output);
+  writer.begin(s.defs);
+  for (const Event& e : s.events) writer.event(e);
+  writer.end();
+
+  Otf2Reader reader(output, {});
+  CollectingSink sink;
+  reader.read(sink);
+  EXPECT_EQ(sink.events, s.events);
+  EXPECT_EQ(sink.defs.count(DefKind::Location), 2u);  // the states location is not shown
+  const auto check = testing::run("otf2-print --silent -Werror " + testing::quoted(output));
+  EXPECT_EQ(check.status, 0) << check.output;
+  const auto counts = testing::otf2PrintCounts(output);
+  EXPECT_EQ(counts.at("ENTER"), 5u);
+  EXPECT_EQ(counts.at("LEAVE"), 5u);
+  EXPECT_EQ(counts.at("PARAMETER_UINT64"), 1u);
+  // The states location and the regions, named by the .pcf, as otf2-print lists them.
+  const std::string defs = testing::run("otf2-print -G " + testing::quoted(output)).output;
+  EXPECT_NE(defs.find("\"thread 0 states\""), std::string::npos) << defs;
+  EXPECT_NE(defs.find("\"Running\""), std::string::npos) << defs;
+  EXPECT_NE(defs.find("\"State 3\""), std::string::npos) << defs;
 }
 
 TEST(Otf2Writer, EventOfAnUndefinedLocationIsAnErrorNamingIt) {

@@ -13,6 +13,24 @@ bool endsWith(const std::string& s, std::string_view suffix) {
 }
 }  // namespace
 
+bool isBeginEndLabel(std::string_view zeroLabel) {
+  for (const std::string_view prefix : {"End", "Outside", "close", "Close"})
+    if (zeroLabel.substr(0, prefix.size()) == prefix) return true;
+  return false;
+}
+
+bool isBeginEndType(uint64_t type, std::string_view typeLabel, std::string_view zeroLabel,
+                    size_t namedNonZeroValues) {
+  if (isMpiCallType(type) || isFunctionType(type)) return true;
+  if (isCounterType(type) || namedNonZeroValues == 0 || !isBeginEndLabel(zeroLabel)) return false;
+  if (type >= 30000000 && type <= 30999999) return false;  // samples
+  if (type >= 70000000 && type <= 89999999) return false;  // callers, caller lines
+  if (type == kWithinTaskgroupType) return false;
+  constexpr std::string_view kLineAndFile = "line and file";
+  return !(typeLabel.size() >= kLineAndFile.size() &&
+           typeLabel.substr(typeLabel.size() - kLineAndFile.size()) == kLineAndFile);
+}
+
 std::string regionTag(uint64_t type, int64_t value) {
   return std::string(kTagPrefix) + std::to_string(type) + " " + std::to_string(value);
 }

@@ -22,11 +22,28 @@ inline bool isCounterType(uint64_t type) {
   return type >= 42000000 && type <= 42999999;
 }
 
+// Extrae's other begin/end types, decided from the .pcf (the rule, written down): a type
+// whose VALUES label 0 as "not inside" (a label that starts with "End", "Outside",
+// "close" or "Close") and name at least one other value: a non-zero value opens an
+// interval, 0 closes the innermost open one of that type (OpenMP parallel regions,
+// worksharings, task functions, taskgroups, pthread functions, Extrae's application,
+// initialisation and flushing intervals, COMPSs' runtime and tasks). Excepted, as they
+// mark points that are never closed: the sampling types (30000000-30999999), the callers
+// and caller lines at MPI calls (70000000-89999999), and the "line and file" companions
+// (label ending "line and file"), written beside their function type with the same value;
+// and 60000027 ("Within Taskgroup region"), which Extrae opens on the line of the
+// taskgroup-start call (60000025), after it, and closes after the taskgroup-end call: as
+// a region it would cross the start call, breaking the nesting.
+bool isBeginEndLabel(std::string_view zeroLabel);
+bool isBeginEndType(uint64_t type, std::string_view typeLabel, std::string_view zeroLabel,
+                    size_t namedNonZeroValues);
+
 inline constexpr uint64_t kMpiPointToPointType = 50000001;
 inline constexpr uint64_t kMpiCollectiveType = 50000002;
 inline constexpr uint64_t kMpiOtherType = 50000003;
 inline constexpr uint64_t kUserFunctionType = 60000019;
 inline constexpr uint64_t kFirstCounterType = 42000050;
+inline constexpr uint64_t kWithinTaskgroupType = 60000027;
 
 // Event attributes carrying what a Paraver record has and the model event does not.
 // Each is attached only when it differs from the default, so they are rare.

@@ -89,22 +89,45 @@ Ref defineAttribute(Definitions& defs, DefinitionBuilder& b, Ref id, std::string
   return id;
 }
 
+// The region name of a begin/end value: MPI calls and functions by the value's label;
+// other types by theirs, with the value's label when they have several values.
+std::string regionName(uint64_t type, const EventTypeInfo& info, const std::string& label) {
+  if (isMpiCallType(type) || isFunctionType(type)) return label;
+  const size_t nonZero = info.values.size() - info.values.count(0);
+  return nonZero == 1 ? info.label : info.label + ": " + label;
+}
+
+Paradigm regionParadigm(uint64_t type, const std::string& typeLabel) {
+  if (isMpiCallType(type)) return Paradigm::Mpi;
+  if (isFunctionType(type)) return Paradigm::User;
+  const bool openMp =
+      typeLabel.find("OMP") != std::string::npos || typeLabel.find("OpenMP") != std::string::npos;
+  return openMp ? Paradigm::OpenMp : Paradigm::User;
+}
+
+bool beginEnd(uint64_t type, const EventTypeInfo& info) {
+  const auto zero = info.values.find(0);
+  const size_t nonZero = info.values.size() - (zero == info.values.end() ? 0 : 1);
+  return isBeginEndType(type, info.label, zero == info.values.end() ? "" : zero->second, nonZero);
+}
+
 void defineRegionsAndMetrics(const Pcf& pcf, Definitions& defs, DefinitionBuilder& b,
                              ModelMapping& m) {
   Ref nextRegion = 0, nextMember = 0, nextClass = 0;
   for (const auto& [type, info] : pcf.types) {
-    const bool mpi = isMpiCallType(type);
-    if (mpi || isFunctionType(type)) {
+    if (beginEnd(type, info)) {
+      m.beginEndTypes.insert(type);
+      const bool mpi = isMpiCallType(type);
+      const Paradigm paradigm = regionParadigm(type, info.label);
       for (const auto& [value, label] : info.values) {
         if (value == 0 || m.regions.count({type, value})) continue;
         const Ref id = nextRegion++;
-        const Ref name = b.string(label);
-        defs.add(
-            {DefKind::Region,
-             {id, name, name, b.string(regionTag(type, value)),
-              static_cast<uint64_t>(mpi ? mpiRole(type, label) : RegionRole::Function),
-              static_cast<uint64_t>(mpi ? Paradigm::Mpi : Paradigm::User), 0, kUndefinedRef, 0, 0},
-             {}});
+        const Ref name = b.string(regionName(type, info, label));
+        defs.add({DefKind::Region,
+                  {id, name, name, b.string(regionTag(type, value)),
+                   static_cast<uint64_t>(mpi ? mpiRole(type, label) : RegionRole::Function),
+                   static_cast<uint64_t>(paradigm), 0, kUndefinedRef, 0, 0},
+                  {}});
         m.regions[{type, value}] = id;
       }
     } else if (isCounterType(type)) {

@@ -5,14 +5,17 @@
 // - MPI_COMM_WORLD holds every task of every application, rank = global task position
 //   (first thread's location), so communication records of any application fit it;
 // - every "c:" communicator line becomes a sub-communicator of the world;
-// - a value of an MPI call type (50000001..5) or function type named in the .pcf becomes a
-//   region described "paraver TYPE VALUE"; a counter type (42xxxxxx) named in the .pcf
-//   becomes a metric; values the .pcf does not name stay Generic events.
+// - a value of a begin/end type (extrae.hpp's isBeginEndType: MPI calls 50000001..5,
+//   functions, and every other type whose .pcf labels 0 "End"/"Outside"/"close") named in
+//   the .pcf becomes a region described "paraver TYPE VALUE", entered at the value and
+//   left at the type's next 0; a counter type (42xxxxxx) named in the .pcf becomes a
+//   metric; values the .pcf does not name stay Generic events.
 #pragma once
 
 #include <cstdint>
 #include <map>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 
 #include "converters/paraver/header.hpp"
@@ -31,6 +34,7 @@ struct ModelMapping {
   Ref world = kUndefinedRef;
   std::unordered_map<std::pair<uint64_t, int64_t>, Ref, TypeValueHash> regions;
   std::unordered_map<uint64_t, Ref> metrics;                   // counter type -> metric class
+  std::unordered_set<uint64_t> beginEndTypes;                  // types whose values become regions
   std::map<std::pair<uint64_t, uint64_t>, Ref> communicators;  // (appl, comm id) -> comm
   Ref cpuAttribute = kUndefinedRef;
   Ref newLineAttribute = kUndefinedRef;

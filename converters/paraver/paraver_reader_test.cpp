@@ -230,7 +230,10 @@ TEST(ParaverReader, QsortCallsAndFunctionsAreRegions) {
             line.find(':', line.find(':', line.find(':', line.find(':', 2) + 1) + 1) + 1) + 1) +
         1);
     const uint64_t type = std::stoull(pair.substr(0, pair.find(':')));
-    if (type < 50000001 || (type > 50000005 && type != 60000019)) continue;
+    // MPI calls, user functions, and the begin/end types of the .pcf's "0 End" block.
+    const bool beginEnd = (type >= 50000001 && type <= 50000005) || type == 60000019 ||
+                          type == 40000001 || (type >= 40000003 && type <= 40000005);
+    if (!beginEnd) continue;
     (std::stoll(pair.substr(pair.find(':') + 1)) == 0 ? zero : nonZero) += 1;
   }
   EXPECT_EQ(sink.count(EventKind::Enter), nonZero - reader.counts().unnamedValues);
@@ -251,6 +254,71 @@ TEST(ParaverReader, QsortCallsAndFunctionsAreRegions) {
   EXPECT_EQ(recv->location, 0u);
   EXPECT_EQ(recv->time, 73639u);
   EXPECT_TRUE(reader.warnings().size() == 1);  // no .row
+}
+
+// Issue 28: every Extrae begin/end type the .pcf declares (0 labelled End, Outside,
+// close...) is regions; sampling, caller and "line and file" types, and types whose 0
+// means something else, stay Generic; a value the .pcf does not name stays Generic and
+// its 0 closes it, not an outer value of the type.
+TEST(ParaverReader, ExtraeBeginEndTypesOfThePcfAreRegions) {
+  TempDir dir;
+  dir.write("t.prv",
+            "#Paraver (01/02/2023 at 10:00):1000_ns:1(1):1:1(1:1)\n"
+            "2:1:1:1:1:10:60000001:3:60000118:5\n"
+            "2:1:1:1:1:15:60000025:1\n"
+            "2:1:1:1:1:20:60000025:9\n"
+            "2:1:1:1:1:30:60000025:0\n"
+            "2:1:1:1:1:35:60000025:0\n"
+            "2:1:1:1:1:40:30000000:3:40000012:1\n"
+            "2:1:1:1:1:50:60000001:0:60000118:0\n");
+  dir.write("t.pcf",
+            "EVENT_TYPE\n0 60000001 Parallel (OMP)\nVALUES\n0 close\n1 DO (open)\n"
+            "3 REGION (open)\n\n"
+            "EVENT_TYPE\n0 60000118 Executed OpenMP parallel function line and file\n"
+            "VALUES\n0 End\n5 0 (a.c, a)\n\n"
+            "EVENT_TYPE\n0 30000000 Sampled functions\nVALUES\n0 End\n3 f\n\n"
+            "EVENT_TYPE\n0 60000025 Taskgroup calls\nVALUES\n0 Outside\n1 Start\n2 End\n\n"
+            "EVENT_TYPE\n6 40000012 Tracing\nVALUES\n0 Disabled\n1 Enabled\n");
+  ParaverReader reader(dir.file("t.prv"), {});
+  CollectSink sink;
+  reader.read(sink);
+  const Definitions& defs = reader.definitions();
+  std::vector<std::string> seen;
+  for (const Event& e : sink.events) {
+    std::string text = std::to_string(e.time) + " " + std::string(nameOf(e.kind));
+    if (e.kind == EventKind::Enter || e.kind == EventKind::Leave)
+      text += " " + std::string(defs.regionName(static_cast<Ref>(e.fields[0])));
+    else if (e.kind == EventKind::Generic)
+      text += " " + std::to_string(e.fields[0]) + ":" + std::to_string(asSigned(e.fields[1]));
+    seen.push_back(text);
+  }
+  const std::vector<std::string> expected = {"10 Enter Parallel (OMP): REGION (open)",
+                                             "10 Generic 60000118:5",
+                                             "15 Enter Taskgroup calls: Start",
+                                             "20 Generic 60000025:9",
+                                             "30 Generic 60000025:0",
+                                             "35 Leave Taskgroup calls: Start",
+                                             "40 Generic 30000000:3",
+                                             "40 Generic 40000012:1",
+                                             "50 Leave Parallel (OMP): REGION (open)",
+                                             "50 Generic 60000118:0"};
+  EXPECT_EQ(seen, expected);
+  EXPECT_EQ(reader.counts().unnamedValues, 1u);
+  EXPECT_EQ(reader.counts().unopenedLeaves, 0u);
+}
+
+TEST(ExtraeTypes, BeginEndRuleFollowsTheLabelOfZero) {
+  EXPECT_TRUE(isBeginEndType(60000002, "Worksharing (OMP)", "End", 3));
+  EXPECT_TRUE(isBeginEndType(8000001, "Runtime", "End", 45));
+  EXPECT_TRUE(isBeginEndType(61000000, "pthread call", "Outside pthread call", 1));
+  EXPECT_TRUE(isBeginEndType(50000001, "MPI Point-to-point", "", 0));  // always
+  EXPECT_FALSE(isBeginEndType(60000007, "OpenMP unnamed-Lock", "Unlocked status", 3));
+  EXPECT_FALSE(isBeginEndType(60000002, "Worksharing (OMP)", "End", 0));  // no other value
+  EXPECT_FALSE(isBeginEndType(30000001, "Sampled functions (depth 1)", "End", 16));
+  EXPECT_FALSE(isBeginEndType(70000002, "Caller at level 2", "End", 16));
+  EXPECT_FALSE(isBeginEndType(60000120, "pthread function line and file", "End", 13));
+  EXPECT_FALSE(isBeginEndType(60000027, "Within Taskgroup region", "End", 1));
+  EXPECT_FALSE(isBeginEndType(42000050, "PAPI_TOT_INS", "End", 1));
 }
 
 TEST(ParaverReader, MissingPcfIsAWarningAndValuesStayGeneric) {

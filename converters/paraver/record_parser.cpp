@@ -163,26 +163,8 @@ size_t RecordParser::collectiveEvent(const Prefix& p, Tick time, size_t first) {
 }
 
 void RecordParser::pairEvent(LocationId location, Tick time, uint64_t type, int64_t value) {
-  if (isMpiCallType(type) || isFunctionType(type)) {
-    auto& open = locations_[location].open;
-    if (value != 0) {
-      const Ref region = mapping_.regionOf(type, value);
-      if (region != kUndefinedRef) {
-        open.emplace_back(type, region);
-        event_.set(EventKind::Enter, location, time, {region});
-        return;
-      }
-      ++counts_.unnamedValues;
-    } else {
-      const auto it = std::find_if(open.rbegin(), open.rend(),
-                                   [type](const auto& entry) { return entry.first == type; });
-      if (it != open.rend()) {
-        event_.set(EventKind::Leave, location, time, {it->second});
-        open.erase(std::next(it).base());
-        return;
-      }
-      ++counts_.unopenedLeaves;
-    }
+  if (mapping_.beginEndTypes.count(type) || isMpiCallType(type) || isFunctionType(type)) {
+    if (callEvent(location, time, type, value)) return;
   } else if (isCounterType(type)) {
     // Extrae's counters are non-negative deltas (UINT64); paraver-kernel's event values
     // are signed 64-bit, so a negative one (a signed metric of another format) stays a
@@ -195,6 +177,34 @@ void RecordParser::pairEvent(LocationId location, Tick time, uint64_t type, int6
     }
   }
   event_.set(EventKind::Generic, location, time, {type, bitsOf(value)});
+}
+
+// A value of a begin/end type enters its region, a 0 leaves the innermost open value of
+// the type. A value the .pcf does not name is kept open too (as a Generic event), so
+// that its 0 closes it, not an outer call. False: the pair stays a Generic event.
+bool RecordParser::callEvent(LocationId location, Tick time, uint64_t type, int64_t value) {
+  auto& open = locations_[location].open;
+  if (value != 0) {
+    const Ref region = mapping_.regionOf(type, value);
+    open.emplace_back(type, region);
+    if (region == kUndefinedRef) {
+      ++counts_.unnamedValues;
+      return false;
+    }
+    event_.set(EventKind::Enter, location, time, {region});
+    return true;
+  }
+  const auto it = std::find_if(open.rbegin(), open.rend(),
+                               [type](const auto& entry) { return entry.first == type; });
+  if (it == open.rend()) {
+    ++counts_.unopenedLeaves;
+    return false;
+  }
+  const Ref region = it->second;
+  open.erase(std::next(it).base());
+  if (region == kUndefinedRef) return false;
+  event_.set(EventKind::Leave, location, time, {region});
+  return true;
 }
 
 const char* RecordParser::communicationRecord(FieldCursor& c) {

@@ -37,7 +37,8 @@ class RecordParser {
     EventAttribute attributes[2];
   };
   struct LocationState {
-    std::vector<std::pair<uint64_t, Ref>> open;  // (event type, region) of open calls
+    // (event type, region) of open calls; kUndefinedRef: a value the .pcf does not name
+    std::vector<std::pair<uint64_t, Ref>> open;
     // Message events waiting for their time, sorted by time from pendingHead on. A
     // vector, not a deque: an empty deque still allocates about 600 bytes, and a header
     // may declare a million threads.
@@ -65,6 +66,7 @@ class RecordParser {
   size_t pairEvents(const Prefix& prefix, Tick time, size_t first);
   size_t collectiveEvent(const Prefix& prefix, Tick time, size_t first);
   void pairEvent(LocationId location, Tick time, uint64_t type, int64_t value);
+  bool callEvent(LocationId location, Tick time, uint64_t type, int64_t value);
   void addCpu(uint64_t cpu, LocationId location);
   void addAttribute(Ref attribute, uint64_t value);
   void emit(bool isPair);

@@ -11,6 +11,7 @@ namespace {
 
 constexpr size_t kMaxSignals = 32;
 constexpr uint64_t kExtraeFlushType = 40000003;  // Extrae's "flushing traces" event (1 / 0)
+constexpr std::string_view kExtraeFlushRegion = "paraver 40000003 ";  // its region's description
 // OTF2_Type values of a metric's value.
 constexpr uint8_t kTypeInt64 = 8, kTypeDouble = 10;
 
@@ -108,6 +109,8 @@ void SignalSink::begin(const Definitions& defs) {
       const bool named = specs_[i].kind == SignalKind::Region && canonical == specs_[i].name;
       if (named || regionCounts(specs_[i], view)) mask |= 1u << i;
     }
+    // Extrae's flushing interval, read from Paraver as a region (see onGeneric).
+    if (defs_.string(r.fields[3]).starts_with(kExtraeFlushRegion)) mask |= flushMask_;
     if (mask == 0) continue;
     if (ref >= (1u << 24))
       throw InputError("", "region " + std::to_string(ref), "region id too large");

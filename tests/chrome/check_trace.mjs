@@ -1,7 +1,8 @@
 // Loads a Chrome trace (.json or .json.gz) with Chrome DevTools' trace engine, headless,
 // and prints what the engine found as one JSON line:
-//   {"calls":N,"message_slices":N,"collectives":N,"flows":N,"threads":N,"errors":N}
-// calls: slices on threads other than mtf's message/collective/event slices; flows: the
+//   {"calls":N,"states":N,"message_slices":N,"collectives":N,"flows":N,"threads":N,"errors":N}
+// calls: slices on threads other than mtf's message/collective/event/state slices;
+// states: the slices of category "state" (Paraver's thread states); flows: the
 // send-to-receive arrows the engine joined; errors: console.error calls during parsing.
 // Exit status 1 if the engine throws. Usage: node check_trace.mjs TRACE
 import fs from 'node:fs';
@@ -41,9 +42,10 @@ console.error = (...args) => {
 const model = TraceModel.Model.createWithAllHandlers();
 await model.parse(load(path));
 const data = model.parsedTrace(0).data;
-const counts = {calls: 0, message_slices: 0, collectives: 0, flows: data.Flows.flows.length,
+const counts = {calls: 0, states: 0, message_slices: 0, collectives: 0, flows: data.Flows.flows.length,
                 threads: 0, errors};
-const notCalls = {message: 'message_slices', collective: 'collectives', event: null};
+const notCalls = {message: 'message_slices', collective: 'collectives', state: 'states',
+                  event: null};
 for (const [, proc] of data.Renderer.processes) {
   for (const [, thread] of proc.threads) {
     ++counts.threads;

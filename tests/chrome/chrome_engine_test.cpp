@@ -21,13 +21,14 @@ namespace fs = std::filesystem;
 
 // What the engine must find, counted from the trace itself.
 struct Expected : TraceSink {
-  uint64_t enters = 0, collectives = 0, messages = 0, matched = 0, withoutRank = 0;
+  uint64_t enters = 0, states = 0, collectives = 0, messages = 0, matched = 0, withoutRank = 0;
   std::map<std::tuple<int64_t, int64_t, uint64_t, uint64_t>, std::pair<uint64_t, uint64_t>>
       channels;
   std::unique_ptr<RankMap> ranks;
   void begin(const Definitions& d) override { ranks = std::make_unique<RankMap>(d); }
   void event(const Event& e) override {
     enters += e.kind == EventKind::Enter;
+    states += e.kind == EventKind::State;
     collectives += e.kind == EventKind::MpiCollectiveEnd;
     if (!isMpiPointToPoint(e.kind)) return;
     ++messages;
@@ -81,6 +82,7 @@ void checkTrace(const std::string& trace, const std::string& outName) {
   const nlohmann::json found = engineCounts(out);
   EXPECT_EQ(found.value("errors", -1), 0) << found.dump();
   EXPECT_EQ(found.value("calls", uint64_t{0}), expected.enters);
+  EXPECT_EQ(found.value("states", uint64_t{0}), expected.states);
   EXPECT_EQ(found.value("message_slices", uint64_t{0}), expected.messages);
   EXPECT_EQ(found.value("collectives", uint64_t{0}), expected.collectives);
   EXPECT_EQ(found.value("flows", uint64_t{0}), expected.matched);
@@ -97,6 +99,27 @@ TEST_P(ChromeEngineOnRealTraces, ParsesWithEveryCallAndMessage) {
 
 INSTANTIATE_TEST_SUITE_P(RealTraces, ChromeEngineOnRealTraces, ::testing::ValuesIn(realTraces()),
                          [](const auto& info) { return traceTestName(info.index, info.param); });
+
+// Paraver's states and Extrae's begin/end events of the shared folder's Extrae traces
+// are slices too (issue 28): as many state slices as States, call slices as Enters.
+TEST(ChromeEngine, SharedParaverTracesShowStatesAndCallsAsSlices) {
+  const fs::path root = fs::path(MTF_SHARED_DIR) / "traces" / "paraver";
+  if (!fs::is_directory(root)) GTEST_SKIP() << root << " is absent (bare clone)";
+  size_t checked = 0;
+  for (const auto& dir : fs::directory_iterator(root))
+    for (const auto& file : fs::directory_iterator(dir.path())) {
+      if (file.path().extension() != ".prv") continue;
+      const std::string trace = file.path().string();
+      if (run(mtfProgram() + " -q info '" + trace + "'").status != 0) {
+        std::cout << trace << ": not read by mtf, not checked\n";
+        continue;
+      }
+      SCOPED_TRACE(trace);
+      checkTrace(trace, "trace.json");
+      ++checked;
+    }
+  EXPECT_GT(checked, 0u);
+}
 
 TEST(ChromeEngine, ReadsGzippedOutput) {
   checkTrace(std::string(MTF_DATA_DIR) + "/" + kGzippedQsort, "trace.json.gz");
