@@ -7,7 +7,10 @@
 // - every "c:" communicator line becomes a sub-communicator of the world;
 // - a value of an MPI call type (50000001..5) or function type named in the .pcf becomes a
 //   region described "paraver TYPE VALUE"; a counter type (42xxxxxx) named in the .pcf
-//   becomes a metric; values the .pcf does not name stay Generic events.
+//   becomes a metric; values the .pcf does not name stay Generic events;
+// - a communication record is an MpiSend and an MpiRecv between the tasks' world ranks;
+//   the threads and the pairing the ranks do not say ride in attributes
+//   (model/thread_messages.hpp, channel_order.hpp).
 #pragma once
 
 #include <cstdint>
@@ -39,6 +42,8 @@ struct ModelMapping {
   Ref logicalRecvAttribute = kUndefinedRef;
   Ref globalOpAttribute = kUndefinedRef;
   Ref commIdAttribute = kUndefinedRef;
+  Ref peerThreadAttribute = kUndefinedRef;  // model/thread_messages.hpp
+  Ref messageIdAttribute = kUndefinedRef;
   // The .pcf is mtf's (collectives.hpp): its collective pairs become MpiCollective events.
   bool mtfCollectives = false;
 
