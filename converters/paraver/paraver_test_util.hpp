@@ -22,9 +22,9 @@ inline const std::string kLulesh =
 inline const std::string kQsort = MTF_DATA_DIR "/paraver/paraver-kernel-qsort/qsort_beo3.prv";
 inline const std::string kQsortGz = MTF_DATA_DIR "/paraver/paraver-kernel-qsort/qsort_beo3.prv.gz";
 
-// Hand-written: threads of one task sending to each other (tests/data/README.md).
+// Hand-written: threads of one task sending to each other (tests/handmade/README.md).
 inline const std::string kThreadMessages =
-    MTF_DATA_DIR "/paraver/mtf-thread-messages/thread_messages.prv";
+    MTF_DATA_DIR "/../handmade/paraver-thread-messages/thread_messages.prv";
 
 inline std::vector<std::string> fileLines(const std::string& path) {
   std::ifstream in(path);
