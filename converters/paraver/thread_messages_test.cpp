@@ -96,32 +96,85 @@ std::vector<std::string> writeBack(const std::vector<Event>& events, const Defin
   return testing::sortedRecords(dir.file("back.prv"));
 }
 
+// Each location's events in order, the locations interleaved at random.
+std::vector<Event> interleave(const std::vector<Event>& events, std::mt19937& random) {
+  std::map<LocationId, std::vector<Event>> byLocation;
+  for (const Event& e : events) byLocation[e.location].push_back(e);
+  std::vector<LocationId> order;
+  for (const auto& [location, own] : byLocation) order.insert(order.end(), own.size(), location);
+  std::shuffle(order.begin(), order.end(), random);
+  std::map<LocationId, size_t> next;
+  std::vector<Event> shuffled;
+  for (LocationId location : order) shuffled.push_back(byLocation[location][next[location]++]);
+  return shuffled;
+}
+
 // The writer's matching must not depend on how the locations' events interleave (an
 // archive gives them location after location): any interleaving that keeps each
 // location's order gives the same records.
-TEST(ThreadMessages, RecordsComeBackWhateverTheInterleaving) {
+void expectRecordsWhateverTheInterleaving(const std::string& prv, int rounds) {
   CollectSink sink;
-  ParaverReader(testing::kThreadMessages, {}).read(sink);
-  const auto expected = testing::sortedRecords(testing::kThreadMessages);
+  ParaverReader(prv, {}).read(sink);
+  const auto expected = testing::sortedRecords(prv);
   TempDir dir;
   EXPECT_EQ(writeBack(sink.events, sink.defs_, dir), expected);
-  std::map<LocationId, std::vector<Event>> byLocation;
-  for (const Event& e : sink.events) byLocation[e.location].push_back(e);
-  std::vector<Event> locationAfterLocation;
-  for (auto it = byLocation.rbegin(); it != byLocation.rend(); ++it)
-    locationAfterLocation.insert(locationAfterLocation.end(), it->second.begin(), it->second.end());
+  std::vector<Event> locationAfterLocation = sink.events;
+  std::stable_sort(locationAfterLocation.begin(), locationAfterLocation.end(),
+                   [](const Event& a, const Event& b) { return a.location > b.location; });
   EXPECT_EQ(writeBack(locationAfterLocation, sink.defs_, dir), expected);
   std::mt19937 random(28);
-  for (int round = 0; round < 20; ++round) {
-    std::map<LocationId, size_t> next;
-    std::vector<LocationId> order;
-    for (const auto& [location, events] : byLocation)
-      order.insert(order.end(), events.size(), location);
-    std::shuffle(order.begin(), order.end(), random);
-    std::vector<Event> shuffled;
-    for (LocationId location : order) shuffled.push_back(byLocation[location][next[location]++]);
-    EXPECT_EQ(writeBack(shuffled, sink.defs_, dir), expected) << "round " << round;
+  for (int round = 0; round < rounds; ++round)
+    EXPECT_EQ(writeBack(interleave(sink.events, random), sink.defs_, dir), expected)
+        << "round " << round;
+}
+
+TEST(ThreadMessages, RecordsComeBackWhateverTheInterleaving) {
+  expectRecordsWhateverTheInterleaving(testing::kThreadMessages, 20);
+}
+
+// Like the Dimemas trace, larger and random: 40 threads in one task and 2 in
+// another, 3000 messages between random threads on 3 tags, a tenth received at logical
+// time 0, some at physical time 0, many overtaking, many at equal times.
+std::string randomThreadTrace(const TempDir& dir) {
+  std::mt19937 random(134);
+  constexpr uint32_t kThreads = 40, kOther = 2;
+  std::vector<std::pair<uint64_t, std::string>> records;
+  for (int i = 0; i < 3000; ++i) {
+    const uint32_t from = random() % (kThreads + kOther), to = random() % (kThreads + kOther);
+    const auto place = [&](uint32_t t) {
+      const bool first = t < kThreads;
+      return std::to_string(t + 1) + ":1:" + (first ? "1:" : "2:") +
+             std::to_string(first ? t + 1 : t - kThreads + 1);
+    };
+    const uint64_t send = 10 * (random() % 2000);
+    uint64_t receive = send + 10 * (random() % 50);
+    if (random() % 50 == 0) receive = 0;
+    const uint64_t logical = random() % 10 == 0 ? 0 : receive;
+    records.emplace_back(send, "3:" + place(from) + ":" + std::to_string(send) + ":" +
+                                   std::to_string(send) + ":" + place(to) + ":" +
+                                   std::to_string(logical) + ":" + std::to_string(receive) + ":" +
+                                   std::to_string(i) + ":" + std::to_string(random() % 3));
   }
+  std::stable_sort(records.begin(), records.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::string text = "#Paraver (26/11/2026 at 11:00):30000_ns:1(" +
+                     std::to_string(kThreads + kOther) + "):1:2(" + std::to_string(kThreads) +
+                     ":1," + std::to_string(kOther) + ":1),0\n";
+  for (const auto& [time, line] : records) text += line + "\n";
+  dir.write("random.prv", text);
+  return dir.file("random.prv");
+}
+
+TEST(ThreadMessages, RandomThreadToThreadTraceComesBack) {
+  TempDir dir;
+  const std::string prv = randomThreadTrace(dir);
+  CollectSink sink;
+  ParaverReader(prv, {}).read(sink);
+  const AttributeCounts counts = countAttributes(sink);
+  EXPECT_EQ(counts.messages, 6000u);
+  EXPECT_GT(counts.ids, 0u);
+  EXPECT_LT(counts.ids, counts.messages);  // most follow the default matching
+  expectRecordsWhateverTheInterleaving(prv, 3);
 }
 
 }  // namespace
