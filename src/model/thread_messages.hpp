@@ -9,8 +9,9 @@
 //   receiver location, comm, tag); by default its n-th send (in the sender's event order)
 //   is received by its n-th receive (in the receiver's event order).
 // A trace whose definitions declare the first attribute matches its messages by thread
-// channel (Paraver's writer); other writers, which match or draw by rank, count the events
-// carrying either attribute as what they cannot hold.
+// channel and by id (Paraver's writer, Chrome's flow arrows); writers whose formats name
+// ranks only (OTF2, TAU) count the events carrying either attribute as what their tools
+// cannot see (ThreadMessageLosses). When a record needs an id: paraver/channel_order.hpp.
 #pragma once
 
 #include <string_view>
