@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <vector>
 
 #include "cli/run_command.hpp"
@@ -50,7 +51,9 @@ bool roundTrip(const std::string& trace, const std::string& middle,
   const auto there = run(mtfProgram() + " -q convert '" + trace + "' -o " + dir + "/" + middle);
   if (there.status == 2) return false;
   EXPECT_EQ(there.status, 0) << there.output;
-  if (lossless) EXPECT_EQ(there.output.find("cannot hold"), std::string::npos) << there.output;
+  if (lossless) {
+    EXPECT_EQ(there.output.find("cannot hold"), std::string::npos) << there.output;
+  }
   const auto home =
       run(mtfProgram() + " -q convert " + dir + "/" + middle + " -o " + dir + "/back.prv");
   EXPECT_EQ(home.status, 0) << home.output;
