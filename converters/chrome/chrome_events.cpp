@@ -49,14 +49,13 @@ void ChromeWriter::message(Lane& lane, const Event& e, int64_t ns) {
   b += nameOf(e.kind);
   b += "\",";
   messageArgs(b, lane, e, partner);
-  if (lane.rank < 0 || partner < 0) {
+  // A thread that is not a rank's location is an end too when the trace names the threads.
+  if (partner < 0 || (lane.rank < 0 && !threadMessages_.declared())) {
     lose("messages of a location or partner that is not an MPI world rank (no flow arrow)");
     return;
   }
+  const uint64_t id = flowIdOf(lane, e, partner);
   const bool send = isSend(e.kind);
-  const Channel channel{send ? lane.rank : partner, send ? partner : lane.rank, comm,
-                        static_cast<uint32_t>(e.fields[2])};
-  const uint64_t id = send ? flows_.nextSend(channel) : flows_.nextReceive(channel);
   std::string& to = send ? b : flowEnds_->buffer();
   record(to, lane, send ? "s" : "f", ns) += send ? "" : "\"bp\":\"e\",";
   to += "\"cat\":\"message\",\"name\":\"MPI message\",\"id\":\"0x";
@@ -64,6 +63,27 @@ void ChromeWriter::message(Lane& lane, const Event& e, int64_t ns) {
   for (int i = 15; i >= 0; --i) hex[15 - i] = "0123456789abcdef"[(id >> (4 * i)) & 0xF];
   to.append(hex, 16);
   to += "\"}";
+}
+
+// By rank channel; in a trace that says which threads its messages join, by thread
+// channel, or by the id both ends of a message carry (model/thread_messages.hpp).
+uint64_t ChromeWriter::flowIdOf(const Lane& lane, const Event& e, int64_t partner) {
+  const bool send = isSend(e.kind);
+  const Ref comm = static_cast<Ref>(e.fields[1]);
+  const auto tag = static_cast<uint32_t>(e.fields[2]);
+  uint64_t shared = 0;
+  if (threadMessages_.idOf(e, shared))
+    return MessageFlows::flowId({-2, -2, kUndefinedRef, 0}, shared);
+  int64_t self = lane.rank, peer = partner;
+  if (threadMessages_.declared()) {
+    uint64_t location = 0;
+    if (!threadMessages_.peerOf(e, location))
+      location = ranks_->locationOf(comm, e.fields[0], lane.id);
+    self = static_cast<int64_t>(lane.id);
+    peer = static_cast<int64_t>(location);
+  }
+  const Channel channel{send ? self : peer, send ? peer : self, comm, tag};
+  return send ? flows_.nextSend(channel) : flows_.nextReceive(channel);
 }
 
 void ChromeWriter::messageArgs(std::string& out, const Lane& lane, const Event& e,

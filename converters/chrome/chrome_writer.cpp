@@ -33,6 +33,7 @@ ChromeWriter::ChromeWriter(const fs::path& path, const WriteOptions& options)
 void ChromeWriter::begin(const Definitions& defs) {
   defs_ = &defs;
   ranks_.emplace(defs);
+  threadMessages_ = ThreadMessageAttributes(defs);
   clock_.emplace(defs.clock.resolution, defs.clock.globalOffset);
   out_ = std::make_unique<JsonOutput>(path_.string(), gzip_);
   flowEndsPath_ = path_.string() + ".flow-ends.tmp";

@@ -13,7 +13,8 @@
 //   X events are independent of the file's order;
 // - a message end is a zero-length "X" event of category "message" plus a flow event
 //   ("s" at the send, "f" with "bp":"e" at the receive) whose id both ends derive alike
-//   (message_flows.hpp). The "f" events are spooled to a file beside the output and
+//   (message_flows.hpp; by thread channel or message id where the trace gives them,
+//   model/thread_messages.hpp). The "f" events are spooled to a file beside the output and
 //   appended after every "s": viewers that read flows in file order find each start
 //   before its end, whatever order the locations came in;
 // - a collective (MpiCollectiveBegin .. End) is an "X" event of category "collective";
@@ -37,6 +38,7 @@
 #include "converters/chrome/message_flows.hpp"
 #include "model/mpi_ranks.hpp"
 #include "model/state_names.hpp"
+#include "model/thread_messages.hpp"
 #include "model/trace_stream.hpp"
 #include "registry/registry.hpp"
 
@@ -80,6 +82,7 @@ class ChromeWriter : public TraceSink {
   void enter(Lane& lane, const Event& e, int64_t ns);
   void leave(Lane& lane, const Event& e, int64_t ns);
   void message(Lane& lane, const Event& e, int64_t ns);
+  uint64_t flowIdOf(const Lane& lane, const Event& e, int64_t partner);
   void messageArgs(std::string& out, const Lane& lane, const Event& e, int64_t partner);
   void collectiveEnd(Lane& lane, const Event& e, int64_t ns);
   void metric(Lane& lane, const Event& e, int64_t ns);
@@ -113,6 +116,7 @@ class ChromeWriter : public TraceSink {
   std::unordered_map<Ref, std::vector<Ref>> metricMembers_;  // metric -> members
   std::unordered_map<Ref, std::string> memberNames_;         // JSON literals
   MessageFlows flows_;
+  ThreadMessageAttributes threadMessages_;
   LossReport losses_;
 };
 

@@ -75,6 +75,7 @@ void Otf2Writer::failIo(const std::string& what, OTF2_ErrorCode code) const {
 
 void Otf2Writer::begin(const Definitions& defs) {
   defs_ = defs;
+  threadMessages_.begin(defs_);
   const ConventionRefs existing = findConvention(defs_);
   if (allDefined(existing))
     convention_.refs = existing;  // the input already defines them: reuse, add nothing
@@ -144,12 +145,24 @@ OTF2_EvtWriter* Otf2Writer::writerFor(LocationId location) {
   return it->second;
 }
 
+LossReport Otf2Writer::losses() const {
+  LossReport report;
+  threadMessages_.report(
+      report,
+      "message events whose partner is another thread than its rank's location (OTF2 names "
+      "ranks; the thread is kept in the attribute paraver:peer_thread, which OTF2 tools ignore)",
+      "message events matched out of their channel's order (OTF2 tools match in order; the "
+      "pairing is kept in the attribute paraver:message only)");
+  return report;
+}
+
 void Otf2Writer::event(const Event& e) {
   if (!archive_ || !encoder_) throw std::logic_error("Otf2Writer::event() without begin()");
   if (e.location != lastLocation_ || !lastWriter_) {
     lastWriter_ = writerFor(e.location);
     lastLocation_ = e.location;
   }
+  threadMessages_.event(e);
   if (e.kind == EventKind::State && writeStateRegion(e)) {
     ++written_;
     return;

@@ -10,6 +10,7 @@
 #include "converters/otf2/otf2_event_writing.hpp"
 #include "converters/otf2/otf2_property_store.hpp"
 #include "converters/otf2/otf2_state_regions.hpp"
+#include "model/thread_messages.hpp"
 #include "model/trace_stream.hpp"
 
 namespace mtf::otf2 {
@@ -29,6 +30,9 @@ class Otf2Writer : public TraceSink {
   // Writes the global definitions (with the real per-location event counts), closes the
   // archive and checks that OTF2's reader opens it (otf2_write_check.hpp).
   void end() override;
+  // OTF2 names ranks: messages between other threads, or matched out of their channel's
+  // order, keep that only in attributes OTF2 tools ignore (model/thread_messages.hpp).
+  LossReport losses() const override;
 
  private:
   // The archive is <directory>/<name>.otf2 (+ .def and a folder): see the constructor.
@@ -55,6 +59,7 @@ class Otf2Writer : public TraceSink {
   std::unordered_map<LocationId, OTF2_EvtWriter*> evtWriters_;  // nullptr until first event
   LocationId lastLocation_ = kUndefinedId;
   OTF2_EvtWriter* lastWriter_ = nullptr;
+  ThreadMessageLosses threadMessages_;
   uint64_t written_ = 0;
   uint64_t definitionsWritten_ = 0;  // global definition records, for the read-back check
 };

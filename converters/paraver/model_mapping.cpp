@@ -7,6 +7,7 @@
 #include "converters/paraver/extrae.hpp"
 #include "converters/paraver/fields.hpp"
 #include "model/mpi_ranks.hpp"
+#include "model/thread_messages.hpp"
 
 namespace mtf::paraver {
 
@@ -167,6 +168,8 @@ void buildDefinitions(const ParaverInputs& in, Definitions& defs, ModelMapping& 
       defineAttribute(defs, b, attribute++, kLogicalRecvAttribute, kTypeUint64);
   m.globalOpAttribute = defineAttribute(defs, b, attribute++, kGlobalOpAttribute, kTypeUint64);
   m.commIdAttribute = defineAttribute(defs, b, attribute++, kCommIdAttribute, kTypeUint64);
+  m.peerThreadAttribute = defineAttribute(defs, b, attribute++, kPeerThreadAttribute, kTypeUint64);
+  m.messageIdAttribute = defineAttribute(defs, b, attribute++, kMessageIdAttribute, kTypeUint64);
 }
 
 }  // namespace mtf::paraver

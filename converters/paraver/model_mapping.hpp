@@ -9,7 +9,10 @@
 //   functions, and every other type whose .pcf labels 0 "End"/"Outside"/"close") named in
 //   the .pcf becomes a region described "paraver TYPE VALUE", entered at the value and
 //   left at the type's next 0; a counter type (42xxxxxx) named in the .pcf becomes a
-//   metric; values the .pcf does not name stay Generic events.
+//   metric; values the .pcf does not name stay Generic events;
+// - a communication record is an MpiSend and an MpiRecv between the tasks' world ranks;
+//   the threads and the pairing the ranks do not say ride in attributes
+//   (model/thread_messages.hpp, channel_order.hpp).
 #pragma once
 
 #include <cstdint>
@@ -43,6 +46,8 @@ struct ModelMapping {
   Ref logicalRecvAttribute = kUndefinedRef;
   Ref globalOpAttribute = kUndefinedRef;
   Ref commIdAttribute = kUndefinedRef;
+  Ref peerThreadAttribute = kUndefinedRef;  // model/thread_messages.hpp
+  Ref messageIdAttribute = kUndefinedRef;
   // The .pcf is mtf's (collectives.hpp): its collective pairs become MpiCollective events.
   bool mtfCollectives = false;
 

@@ -19,10 +19,12 @@ namespace mtf::paraver::testing {
 
 inline const std::string kLulesh =
     MTF_DATA_DIR "/paraver/profet-lulesh/lulesh_4+4_with_uncores_sockets1+2.chop_5it.prv";
-inline const std::string kQsort =
-    MTF_DATA_DIR "/paraver/paraver-kernel-qsort/qsort_beo3.prv";
-inline const std::string kQsortGz =
-    MTF_DATA_DIR "/paraver/paraver-kernel-qsort/qsort_beo3.prv.gz";
+inline const std::string kQsort = MTF_DATA_DIR "/paraver/paraver-kernel-qsort/qsort_beo3.prv";
+inline const std::string kQsortGz = MTF_DATA_DIR "/paraver/paraver-kernel-qsort/qsort_beo3.prv.gz";
+
+// Hand-written: threads of one task sending to each other (tests/handmade/README.md).
+inline const std::string kThreadMessages =
+    MTF_DATA_DIR "/../handmade/paraver-thread-messages/thread_messages.prv";
 
 inline std::vector<std::string> fileLines(const std::string& path) {
   std::ifstream in(path);

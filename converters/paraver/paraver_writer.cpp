@@ -38,10 +38,7 @@ bool endsWith(const std::string& s, std::string_view suffix) {
 }
 
 Ref findAttribute(const Definitions& defs, std::string_view name) {
-  for (const DefRecord& r : defs.records())
-    if (r.kind == DefKind::Attribute && defs.string(r.field("name")) == name)
-      return static_cast<Ref>(r.fields[0]);
-  return kUndefinedRef;
+  return findAttributeNamed(defs, name);
 }
 
 }  // namespace
@@ -70,6 +67,7 @@ void ParaverWriter::begin(const Definitions& defs) {
   logicalRecvAttr_ = findAttribute(defs, kLogicalRecvAttribute);
   globalOpAttr_ = findAttribute(defs, kGlobalOpAttribute);
   commIdAttr_ = findAttribute(defs, kCommIdAttribute);
+  threadMessages_ = ThreadMessageAttributes(defs);
 }
 
 bool ParaverWriter::attribute(const Event& e, Ref attribute, uint64_t& value) const {
@@ -275,7 +273,9 @@ void ParaverWriter::changeState(LocationState& s, const ThreadPlace& place, Tick
 void ParaverWriter::messageEvent(const Context& c, bool send) {
   const Event& e = c.e;
   const Ref comm = static_cast<Ref>(e.fields[1]);
-  const LocationId peerLocation = ranks_->locationOf(comm, e.fields[0], e.location);
+  uint64_t peerLocation = 0;
+  if (!threadMessages_.peerOf(e, peerLocation))
+    peerLocation = ranks_->locationOf(comm, e.fields[0], e.location);
   const ThreadPlace* peer = layout_->placeOf(peerLocation);
   if (!peer) {
     ++losses_["messages whose peer rank has no location (no communication record)"];
@@ -288,22 +288,46 @@ void ParaverWriter::messageEvent(const Context& c, bool send) {
   } else if (!layout_->paraverOrigin() && c.state.mpiDepth > 0) {
     half.logical = c.state.callStart;  // Extrae: the logical time is the call's start
   }
-  const MessageKey key = send ? MessageKey{c.place.globalTask, peer->globalTask, comm, e.fields[2]}
-                              : MessageKey{peer->globalTask, c.place.globalTask, comm, e.fields[2]};
+  const uint64_t tag = e.fields[2];
+  uint64_t id = 0;
+  if (threadMessages_.idOf(e, id)) return matchById(id, half, send, tag);
+  // By thread channel when the trace says which threads messages join, else by ranks.
+  const bool threads = threadMessages_.declared();
+  const uint64_t self = threads ? e.location : c.place.globalTask;
+  const uint64_t partner = threads ? peerLocation : peer->globalTask;
+  const MessageKey key =
+      send ? MessageKey{self, partner, comm, tag} : MessageKey{partner, self, comm, tag};
   MessageQueues& queues = messages_[key];
   std::deque<MessageHalf>& partners = send ? queues.receives : queues.sends;
   if (partners.empty()) {
     (send ? queues.sends : queues.receives).push_back(half);
     return;
   }
-  const MessageHalf partner = partners.front();
+  const MessageHalf partnerHalf = partners.front();
   partners.pop_front();
   if (send) {
-    communicationRecord(half, partner, e.fields[2]);
+    communicationRecord(half, partnerHalf, tag);
   } else {
-    communicationRecord(partner, half, e.fields[2]);
+    communicationRecord(partnerHalf, half, tag);
   }
   if (queues.sends.empty() && queues.receives.empty()) messages_.erase(key);
+}
+
+// A message the reader gave an id (model/thread_messages.hpp): its halves meet by it.
+void ParaverWriter::matchById(uint64_t id, const MessageHalf& half, bool send, uint64_t tag) {
+  const auto [it, first] = messagesById_.try_emplace(id, IdentifiedHalf{half, send});
+  if (first) return;
+  const IdentifiedHalf waiting = it->second;
+  messagesById_.erase(it);
+  if (waiting.send == send) {
+    ++losses_["messages whose id two sends or two receives carry (no communication record)"];
+    return;
+  }
+  if (send) {
+    communicationRecord(half, waiting.half, tag);
+  } else {
+    communicationRecord(waiting.half, half, tag);
+  }
 }
 
 void ParaverWriter::communicationRecord(const MessageHalf& send, const MessageHalf& receive,
@@ -352,6 +376,7 @@ void ParaverWriter::end() {
   uint64_t unmatched = 0;
   for (const auto& [key, queues] : messages_)
     unmatched += queues.sends.size() + queues.receives.size();
+  unmatched += messagesById_.size();
   if (unmatched)
     losses_["sends or receives without a partner (no communication record)"] = unmatched;
   if (refusedCpus_)

@@ -3,8 +3,11 @@
 // (by time; communications before events before states at equal time) through an
 // external sort, so events may come interleaved or location after location.
 //
-// Messages: each send is matched with its receive by (sender task, receiver task, comm,
-// tag) in FIFO order and the pair becomes one communication record. Sends and receives
+// Messages: each send is matched with its receive in FIFO order by (sender task, receiver
+// task, comm, tag), or, in a trace that says which threads messages join (a Paraver one:
+// model/thread_messages.hpp), by thread channel (sender location, receiver location, comm,
+// tag), and halves that carry a message id by that id; the pair becomes one
+// communication record. Sends and receives
 // waiting for their partner are kept in memory (one small entry each): with input that
 // comes location after location, that is every message of the locations read so far.
 //
@@ -22,6 +25,7 @@
 #include "converters/paraver/record_sorter.hpp"
 #include "converters/paraver/writer_layout.hpp"
 #include "model/mpi_ranks.hpp"
+#include "model/thread_messages.hpp"
 #include "model/trace_stream.hpp"
 #include "registry/registry.hpp"
 
@@ -58,17 +62,21 @@ class ParaverWriter : public TraceSink {
     uint64_t size;
   };
   struct MessageKey {
-    uint64_t senderTask, receiverTask, comm, tag;
+    uint64_t sender, receiver, comm, tag;  // tasks, or locations (thread channels)
     bool operator==(const MessageKey&) const = default;
   };
   struct MessageKeyHash {
     size_t operator()(const MessageKey& k) const {
       return std::hash<uint64_t>()(
-          ((k.senderTask * 1000003 + k.receiverTask) * 1000003 + k.comm) * 1000003 + k.tag);
+          ((k.sender * 1000003 + k.receiver) * 1000003 + k.comm) * 1000003 + k.tag);
     }
   };
   struct MessageQueues {
     std::deque<MessageHalf> sends, receives;
+  };
+  struct IdentifiedHalf {
+    MessageHalf half;
+    bool send;
   };
   struct Context {  // what every handler needs about the current event
     const Event& e;
@@ -82,6 +90,7 @@ class ParaverWriter : public TraceSink {
   void callEvent(const Context& c);
   void metricEvent(const Context& c);
   void messageEvent(const Context& c, bool send);
+  void matchById(uint64_t id, const MessageHalf& half, bool send, uint64_t tag);
   void globalOpEvent(const Context& c);
   void collectiveBeginEvent(const Context& c);
   void collectiveEndEvent(const Context& c);
@@ -105,6 +114,8 @@ class ParaverWriter : public TraceSink {
   bool wroteCollectives_ = false;      // the .pcf then labels the collective pairs
   std::vector<LocationState> states_;  // by place position (slot - 1)
   std::unordered_map<MessageKey, MessageQueues, MessageKeyHash> messages_;
+  std::unordered_map<uint64_t, IdentifiedHalf> messagesById_;
+  ThreadMessageAttributes threadMessages_;
   std::map<uint64_t, bool> genericTypes_;
   Ref cpuAttr_ = kUndefinedRef, newLineAttr_ = kUndefinedRef, logicalSendAttr_ = kUndefinedRef,
       timeAttr_ = kUndefinedRef, logicalRecvAttr_ = kUndefinedRef, globalOpAttr_ = kUndefinedRef,

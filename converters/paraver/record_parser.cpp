@@ -225,18 +225,23 @@ const char* RecordParser::communicationRecord(FieldCursor& c) {
   tallyRefusal(RecordKind::Communication, kernelVerdict(send) != Refusal::None ? send : recv);
   const uint64_t senderRank = header_.globalTaskOf(send.appl, send.task);
   const uint64_t receiverRank = header_.globalTaskOf(recv.appl, recv.task);
+  ChannelOrder::State* channel =
+      channels_.admit({send.location, recv.location, tag}, physicalSend, physicalRecv);
+  const uint64_t messageId = channel ? 0 : counts_.communications;
   // The send when the message left (Extrae: the end of the send call; Extrae sorts its
   // communication records by that time), the receive when the message has arrived.
   event_.set(EventKind::MpiSend, send.location, physicalSend,
              {receiverRank, mapping_.world, tag, size});
   addCpu(send.cpu, send.location);
   if (physicalSend != logicalSend) addAttribute(mapping_.logicalSendAttribute, logicalSend);
-  queueEvent();
+  addMessageAttributes(recv, messageId);
+  queueEvent(channel);
   event_.set(EventKind::MpiRecv, recv.location, physicalRecv,
              {senderRank, mapping_.world, tag, size});
   addCpu(recv.cpu, recv.location);
   if (logicalRecv != physicalRecv) addAttribute(mapping_.logicalRecvAttribute, logicalRecv);
-  queueEvent();
+  addMessageAttributes(send, messageId);
+  queueEvent(channel);
   return nullptr;
 }
 
@@ -292,6 +297,14 @@ const char* RecordParser::globalOpRecord(FieldCursor& c) {
   return nullptr;
 }
 
+// The partner thread when it is not its rank's location (the task's first thread), and the
+// message id (> 0) of a record the default matching would not give back (thread_messages.hpp).
+void RecordParser::addMessageAttributes(const Prefix& peer, uint64_t messageId) {
+  if (peer.location != header_.locationOf(peer.appl, peer.task, 1))
+    addAttribute(mapping_.peerThreadAttribute, peer.location);
+  if (messageId) addAttribute(mapping_.messageIdAttribute, messageId);
+}
+
 void RecordParser::addCpu(uint64_t cpu, LocationId location) {
   if (cpu != location + 1) addAttribute(mapping_.cpuAttribute, cpu);
 }
@@ -331,6 +344,7 @@ void RecordParser::flushPending(LocationState& state, Tick upTo) {
     pendingEvent_.fields.assign(m.fields, m.fields + 4);
     pendingEvent_.attributes.assign(m.attributes, m.attributes + m.attributeCount);
     deliver(state, pendingEvent_);
+    channels_.delivered(m.channel);
     state.lastWasPair = false;
     ++state.pendingHead;
   }
@@ -341,8 +355,8 @@ void RecordParser::flushPending(LocationState& state, Tick upTo) {
 }
 
 // A message event in the future of its location waits until the file reaches its time.
-void RecordParser::queueEvent() {
-  PendingMessage m{event_.kind, event_.time, {}, 0, {}};
+void RecordParser::queueEvent(ChannelOrder::State* channel) {
+  PendingMessage m{event_.kind, event_.time, {}, 0, {}, channel};
   std::copy(event_.fields.begin(), event_.fields.end(), m.fields);
   for (const EventAttribute& a : event_.attributes) m.attributes[m.attributeCount++] = a;
   LocationState& state = locations_[event_.location];

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "converters/paraver/channel_order.hpp"
 #include "converters/paraver/fields.hpp"
 #include "converters/paraver/header.hpp"
 #include "converters/paraver/kernel_rules.hpp"
@@ -34,7 +35,8 @@ class RecordParser {
     Tick time;
     uint64_t fields[4];
     uint8_t attributeCount;
-    EventAttribute attributes[2];
+    EventAttribute attributes[4];  // cpu, logical time, peer thread, message id
+    ChannelOrder::State* channel;  // a default-matched half (channel_order.hpp)
   };
   struct LocationState {
     // (event type, region) of open calls; kUndefinedRef: a value the .pcf does not name
@@ -71,7 +73,8 @@ class RecordParser {
   void addAttribute(Ref attribute, uint64_t value);
   void emit(bool isPair);
   void flushPending(LocationState& state, Tick upTo);
-  void queueEvent();
+  void addMessageAttributes(const Prefix& peer, uint64_t messageId);
+  void queueEvent(ChannelOrder::State* channel);
   void deliver(LocationState& state, Event& e);
 
   const Header& header_;
@@ -87,6 +90,7 @@ class RecordParser {
   bool seenRecord_ = false;
   uint64_t lineNumber_ = 0;
   KernelRules rules_;
+  ChannelOrder channels_;
 };
 
 }  // namespace mtf::paraver

@@ -32,6 +32,7 @@ TauWriter::TauWriter(const fs::path& directory, const WriteOptions& options)
 
 void TauWriter::begin(const Definitions& defs) {
   defs_ = &defs;
+  threadMessages_.begin(defs);
   const auto& props = defs.info.properties;
   tauOrigin_ = props.count(kPropLayout) > 0;
   if (const auto it = props.find(kPropRecordFormat); it != props.end())
@@ -168,7 +169,18 @@ void TauWriter::start(Stream& s, const Event& e, uint64_t time) {
   s.synthesized = true;
 }
 
+LossReport TauWriter::losses() const {
+  LossReport report = losses_;
+  threadMessages_.report(
+      report,
+      "message events whose partner is another thread than its rank's first thread (TAU "
+      "names the partner node only)",
+      "message events matched out of their channel's order (TAU tools match in order)");
+  return report;
+}
+
 void TauWriter::event(const Event& e) {
+  threadMessages_.event(e);
   Stream* s = streamOf(e.location);
   if (!s) return lose("events of undefined locations");
   uint64_t time = micros(e.time);

@@ -12,6 +12,7 @@
 #include "converters/tau/tau_edf_out.hpp"
 #include "converters/tau/tau_records.hpp"
 #include "model/mpi_ranks.hpp"
+#include "model/thread_messages.hpp"
 #include "model/trace_stream.hpp"
 #include "registry/registry.hpp"
 
@@ -23,7 +24,7 @@ class TauWriter : public TraceSink {
   void begin(const Definitions& defs) override;
   void event(const Event& e) override;
   void end() override;
-  LossReport losses() const override { return losses_; }
+  LossReport losses() const override;
 
  private:
   struct Place {
@@ -71,6 +72,7 @@ class TauWriter : public TraceSink {
   std::optional<RankMap> ranks_;
   Ref attrSingle_ = kUndefinedRef, attrValueDelay_ = kUndefinedRef, attrEndDelay_ = kUndefinedRef;
   LossReport losses_;
+  ThreadMessageLosses threadMessages_;  // model/thread_messages.hpp
 };
 
 // Merges sorted per-thread files into one file sorted by (time, file order).

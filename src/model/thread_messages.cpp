@@ -1,0 +1,36 @@
+#include "model/thread_messages.hpp"
+
+namespace mtf {
+
+Ref findAttributeNamed(const Definitions& defs, std::string_view name) {
+  for (const DefRecord& r : defs.records())
+    if (r.kind == DefKind::Attribute && defs.string(r.field("name")) == name)
+      return static_cast<Ref>(r.fields[0]);
+  return kUndefinedRef;
+}
+
+bool ThreadMessageAttributes::find(const Event& e, Ref attribute, uint64_t& value) {
+  if (attribute == kUndefinedRef) return false;
+  for (const EventAttribute& a : e.attributes) {
+    if (a.attribute == attribute) {
+      value = a.value;
+      return true;
+    }
+  }
+  return false;
+}
+
+void ThreadMessageLosses::event(const Event& e) {
+  if (!attributes_.declared() || !(isSend(e.kind) || isRecv(e.kind))) return;
+  uint64_t value = 0;
+  if (attributes_.peerOf(e, value)) ++otherThreads_;
+  if (attributes_.idOf(e, value)) ++outOfOrder_;
+}
+
+void ThreadMessageLosses::report(LossReport& report, const std::string& peerText,
+                                 const std::string& orderText) const {
+  if (otherThreads_) report[peerText] += otherThreads_;
+  if (outOfOrder_) report[orderText] += outOfOrder_;
+}
+
+}  // namespace mtf
