@@ -185,8 +185,8 @@ int mergeAndWrite(World& world, LocalConversion& local, const Definitions& defs,
   return code;
 }
 
-// What the watcher removes when this process cannot unwind (interrupt_watch.hpp): its
-// spool and record; on rank 0 the whole staging directory.
+// What the watcher removes (interrupt_watch.hpp): this process's spool and record; on
+// rank 0 the whole staging directory, a commit cut short undone first.
 std::string cleanupAfterInterrupt(const fs::path& stagingDir, const fs::path& spool, int rank,
                                   int processes) {
   std::error_code ignored;
@@ -195,7 +195,9 @@ std::string cleanupAfterInterrupt(const fs::path& stagingDir, const fs::path& sp
   if (rank != 0) return "";
   const std::string detail = deadProcesses(stagingDir, processes);
   staging::rollBack(stagingDir, stagingDir.parent_path());
-  fs::remove_all(stagingDir, ignored);
+  // Twice: a file the main thread was creating meanwhile goes with the second pass.
+  for (int pass = 0; pass < 2 && fs::exists(stagingDir, ignored); ++pass)
+    fs::remove_all(stagingDir, ignored);
   return detail;
 }
 
@@ -266,9 +268,10 @@ int runConvert(World& world, const ConvertArgs& a) {
   } catch (const Interrupted& e) {
     // This process's spool and record went while unwinding; a record left is a process
     // that died without cleaning up.
+    if (!claimInterruptedExit()) waitForTheWatcher();
     const std::string detail = world.isRoot() ? deadProcesses(stagingDir, world.size()) : "";
     out.reset();
-    exitInterrupted(e.signal(), world.isRoot(), detail);
+    endInterrupted(e.signal(), world.isRoot(), detail);
   }
 }
 

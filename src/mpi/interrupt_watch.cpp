@@ -18,36 +18,21 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::atomic<int> mpiDepth{0};
-// Who ends the process: 0 nobody yet, 1 the ordinary path, 2 the watcher.
-std::atomic<int> ender{0};
+// Whether a thread has taken on ending the process.
+std::atomic<bool> ending{false};
 std::mutex cleanupMutex;
 std::function<std::string()> interruptCleanup;
-
-// The ordinary path gets this long to end by itself when it is not inside MPI (mpirun
-// follows its SIGTERM with a SIGKILL some seconds later).
-constexpr auto kGrace = std::chrono::milliseconds(1500);
-
-[[noreturn]] void endProcess(int signal, bool root, const std::string& detail) {
-  if (root) std::fprintf(stderr, "mtf-mpi: %s%s\n", kInterruptedMessage, detail.c_str());
-  std::fflush(stderr);
-  _exit(128 + signal);
-}
 
 void waitForSignal() {
   pollfd fd{interruptPipe(), POLLIN, 0};
   while (interruptSignal() == 0) poll(&fd, 1, 200);
 }
 
+// At once: mpirun follows its SIGTERM with a SIGKILL a few milliseconds later (measured
+// with Open MPI 4.1), too soon for the main thread to unwind.
 void watch(bool root) {
   waitForSignal();
-  const auto until = std::chrono::steady_clock::now() + kGrace;
-  while (mpiDepth.load() == 0 && std::chrono::steady_clock::now() < until) {
-    if (ender.load() != 0) return;
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  int none = 0;
-  if (!ender.compare_exchange_strong(none, 2)) return;
+  if (!claimInterruptedExit()) return;
   std::string detail;
   {
     std::lock_guard lock(cleanupMutex);
@@ -58,19 +43,16 @@ void watch(bool root) {
       }
     }
   }
-  endProcess(interruptSignal(), root, detail);
+  endInterrupted(interruptSignal(), root, detail);
 }
 
 }  // namespace
 
-InsideMpi::InsideMpi() {
-  ++mpiDepth;
-}
+InsideMpi::InsideMpi() = default;
 
 InsideMpi::~InsideMpi() {
-  --mpiDepth;
   // The watcher is ending the process: the main thread must not write anything more.
-  while (ender.load() == 2) std::this_thread::sleep_for(std::chrono::seconds(1));
+  while (ending.load()) std::this_thread::sleep_for(std::chrono::seconds(1));
 }
 
 void watchInterrupts(bool root) {
@@ -86,11 +68,25 @@ void setInterruptCleanup(std::function<std::string()> cleanup) {
   interruptCleanup = std::move(cleanup);
 }
 
-void exitInterrupted(int signal, bool root, const std::string& detail) {
-  int none = 0;
-  if (!ender.compare_exchange_strong(none, 1))
-    for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));  // the watcher ends it
-  endProcess(signal, root, detail);
+bool claimInterruptedExit() {
+  bool expected = false;
+  return ending.compare_exchange_strong(expected, true);
+}
+
+void endInterrupted(int signal, bool root, const std::string& detail) {
+  if (root) {
+    std::fprintf(stderr, "mtf-mpi: %s%s\n", kInterruptedMessage, detail.c_str());
+    std::fflush(stderr);
+  } else {
+    // The first process to end makes mpirun kill the others at once: rank 0, signalled
+    // too, gets the time to say the line (mpirun's kill also ends this wait).
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  }
+  _exit(128 + signal);
+}
+
+void waitForTheWatcher() {
+  for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
 }
 
 ProcessRecord::ProcessRecord(const fs::path& stagingDir, int rank)

@@ -1,8 +1,11 @@
-// How an mtf-mpi process ends on SIGINT, SIGTERM or SIGHUP (mpirun sends SIGTERM to every
-// process when one of them dies). The ordinary path notices the signal at its checks
-// (util/interrupt.hpp), unwinds, cleans up and calls exitInterrupted(). A process whose
-// main thread waits inside MPI for a process that is gone cannot get there: a watcher
-// thread then runs the cleanup registered here and ends the process itself.
+// How an mtf-mpi process ends on SIGINT, SIGTERM or SIGHUP. mpirun, when one process dies
+// or it is itself signalled, sends SIGTERM to the others and SIGKILL a few milliseconds
+// later: too soon for the main thread to notice the signal at its next check and unwind.
+// So a watcher thread, woken by the handler through its pipe, runs the cleanup registered
+// here at once (this process's spool and record; rank 0 the staging directory, after
+// naming the processes that died) and ends the process with 128 + signal, without
+// MPI_Finalize. The main thread, should it notice the signal first, does the same on its
+// own path; whichever claims the end first does it, the other waits to be ended.
 #pragma once
 
 #include <filesystem>
@@ -11,7 +14,8 @@
 
 namespace mtf::mpi {
 
-// Marks the main thread as waiting inside an MPI call while it lives.
+// Around each MPI call of the main thread: once the watcher is ending the process, the main
+// thread, back from MPI, does nothing more.
 class InsideMpi {
  public:
   InsideMpi();
@@ -24,9 +28,12 @@ class InsideMpi {
 void watchInterrupts(bool root);
 // What the watcher runs before it ends the process; returns what rank 0 adds to its line.
 void setInterruptCleanup(std::function<std::string()> cleanup);
-// The ordinary path's end after its cleanup: rank 0 prints the one line (with `detail`),
-// then the process ends with 128 + signal, without MPI_Finalize (the others may be gone).
-[[noreturn]] void exitInterrupted(int signal, bool root, const std::string& detail);
+// True for the one thread (main or watcher) that ends the process.
+bool claimInterruptedExit();
+// Rank 0 prints the one line (with `detail`); the process ends with 128 + signal.
+[[noreturn]] void endInterrupted(int signal, bool root, const std::string& detail);
+// For the thread that did not claim the end.
+[[noreturn]] void waitForTheWatcher();
 
 // A process's record in the staging directory (`.mtf-mpi-process.R`, an owner file), so
 // that rank 0 can name a process that died without cleaning up. Removed with this object.

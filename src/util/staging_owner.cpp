@@ -25,19 +25,27 @@ std::string hostName() {
   return name;
 }
 
-// Field 22 of /proc/PID/stat; 0 if unknown. The command name (field 2) may hold spaces
-// and parentheses: the fields are counted after its last ')'.
-unsigned long long startTimeOf(long pid) {
+struct ProcStat {
+  char state = '?';
+  unsigned long long startTime = 0;  // 0: unknown
+};
+
+// Fields 3 (state) and 22 (start time) of /proc/PID/stat. The command name (field 2) may
+// hold spaces and parentheses: the fields are counted after its last ')'.
+ProcStat procStat(long pid) {
+  ProcStat result;
   std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
   std::string line;
-  if (!std::getline(stat, line)) return 0;
+  if (!std::getline(stat, line)) return result;
   const size_t close = line.rfind(')');
-  if (close == std::string::npos) return 0;
+  if (close == std::string::npos) return result;
   std::istringstream fields(line.substr(close + 1));
   std::string field;
-  for (int index = 3; fields >> field; ++index)
-    if (index == 22) return std::strtoull(field.c_str(), nullptr, 10);
-  return 0;
+  for (int index = 3; fields >> field && index <= 22; ++index) {
+    if (index == 3) result.state = field[0];
+    if (index == 22) result.startTime = std::strtoull(field.c_str(), nullptr, 10);
+  }
+  return result;
 }
 
 bool processExists(long pid) {
@@ -55,7 +63,7 @@ std::vector<std::string> journal(const fs::path& stagingDir) {
 }  // namespace
 
 Owner currentProcess() {
-  return {hostName(), static_cast<long>(getpid()), startTimeOf(getpid())};
+  return {hostName(), static_cast<long>(getpid()), procStat(getpid()).startTime};
 }
 
 void writeOwner(const fs::path& stagingDir, const Owner& owner) {
@@ -90,9 +98,12 @@ std::optional<Owner> readOwnerFile(const fs::path& file) {
 OwnerState ownerState(const Owner& owner) {
   if (owner.host != hostName()) return OwnerState::OtherHost;
   if (!processExists(owner.pid)) return OwnerState::Dead;
-  const unsigned long long start = startTimeOf(owner.pid);
-  // A start time that differs: the pid was reused by another process.
-  if (start != 0 && owner.startTime != 0 && start != owner.startTime) return OwnerState::Dead;
+  const ProcStat stat = procStat(owner.pid);
+  // A zombie (killed, not yet reaped: the children of a killed mpirun) is dead; a start
+  // time that differs means the pid was reused by another process.
+  if (stat.state == 'Z' || stat.state == 'X') return OwnerState::Dead;
+  if (stat.startTime != 0 && owner.startTime != 0 && stat.startTime != owner.startTime)
+    return OwnerState::Dead;
   return OwnerState::Alive;
 }
 

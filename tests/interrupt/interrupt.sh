@@ -13,7 +13,7 @@ set -uo pipefail
 set -m
 BUILD=$1 MODE=$2
 WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
+trap '[[ -n ${KEEP:-} ]] || rm -rf "$WORK"' EXIT
 PAUSE=$WORK/pause OUT=$WORK/out
 mkdir -p "$PAUSE"
 fail() { echo "FAIL ($MODE): $*" >&2; exit 1; }
@@ -165,7 +165,10 @@ run_mpi() {
     # Every process killed (a lost node): the next run removes the leftovers.
     prepare_folder
     start "$point" "${waiting[$point]}" "${CMD[@]}"
-    kill -KILL $(pgrep -P "$PID")
+    local children
+    children=$(pgrep -P "$PID")
+    kill -KILL "$PID"  # first: mpirun must not see a death and signal the others
+    kill -KILL $children
     finish
     "${mpirun[@]}" "$BUILD/mtf-mpi" -q convert "$WORK/in.otf2" -o "$OUT/next.mtf" \
       2>"$WORK/stderr" || fail "the run after a SIGKILL at $point failed"
