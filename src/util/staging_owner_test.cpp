@@ -80,7 +80,12 @@ TEST(StagingOwner, SafeOutputRemovesOnlyStaleOnes) {
   Owner elsewhere = deadOwner();
   elsewhere.host += "-other";
   writeOwner(dir / ".d.mtf-tmp-4", elsewhere);
-  { SafeOutput out(dir / "t.mtf", false); }
+  {
+    SafeOutput out(dir / "t.mtf", false);
+    const auto owner = readOwner(out.stagingPath().parent_path());  // its own, recorded
+    ASSERT_TRUE(owner);
+    EXPECT_EQ(owner->pid, getpid());
+  }
   EXPECT_FALSE(fs::exists(dir / ".a.mtf-tmp-1"));
   EXPECT_TRUE(fs::exists(dir / ".b.mtf-tmp-2" / "data"));
   EXPECT_TRUE(fs::exists(dir / ".c.mtf-tmp-3"));
