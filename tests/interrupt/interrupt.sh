@@ -148,6 +148,13 @@ run_mpi() {
       said_once "mtf-mpi: interrupted: nothing was written" "$what"
       same_folder "$what"
     done
+    # Ctrl-C to mpirun: it sends SIGTERM to every process (and exits 1, its own status).
+    prepare_folder
+    start "$point" "${waiting[$point]}" "${CMD[@]}"
+    kill -INT "$PID"
+    finish
+    said_once "mtf-mpi: interrupted: nothing was written" "SIGINT to mpirun at $point"
+    same_folder "SIGINT to mpirun at $point"
     # One process killed: mpirun ends the others, which clean up; rank 0 names it.
     prepare_folder
     start "$point" "${waiting[$point]}" "${CMD[@]}"
