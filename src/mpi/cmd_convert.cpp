@@ -188,17 +188,19 @@ int mergeAndWrite(World& world, LocalConversion& local, const Definitions& defs,
 // What the watcher removes (interrupt_watch.hpp): this process's spool and record; on
 // rank 0 the whole staging directory, a commit cut short undone first.
 std::string cleanupAfterInterrupt(const fs::path& stagingDir, const fs::path& spool, int rank,
-                                  int processes) {
+                                  int processes, const std::string& output) {
   std::error_code ignored;
   fs::remove(spool, ignored);
   fs::remove(stagingDir / (".mtf-mpi-process." + std::to_string(rank)), ignored);
   if (rank != 0) return "";
-  const std::string detail = deadProcesses(stagingDir, processes);
+  // Past the commit point the output is whole: too late to undo (safe_output.hpp).
+  if (staging::commitFinished(stagingDir)) return "interrupted after " + output + " was complete";
+  const std::string line = kInterruptedMessage + deadProcesses(stagingDir, processes);
   staging::rollBack(stagingDir, stagingDir.parent_path());
   // Twice: a file the main thread was creating meanwhile goes with the second pass.
   for (int pass = 0; pass < 2 && fs::exists(stagingDir, ignored); ++pass)
     fs::remove_all(stagingDir, ignored);
-  return detail;
+  return line;
 }
 
 // Everything after the staging directory exists on every process.
@@ -206,9 +208,10 @@ int convertInto(World& world, const ConvertArgs& a, const fs::path& staging, Saf
   const fs::path stagingDir = staging.parent_path();
   ProcessRecord record(stagingDir, world.rank());
   ScratchFile spool{stagingDir / (".mtf-mpi-columns." + std::to_string(world.rank()))};
-  setInterruptCleanup([stagingDir, spool = spool.path, rank = world.rank(), n = world.size()] {
-    return cleanupAfterInterrupt(stagingDir, spool, rank, n);
-  });
+  setInterruptCleanup(
+      [stagingDir, spool = spool.path, rank = world.rank(), n = world.size(), output = a.output] {
+        return cleanupAfterInterrupt(stagingDir, spool, rank, n, output);
+      });
   std::unique_ptr<LocalConversion> local;
   ShareInput share;
   PhaseReport report;
@@ -269,9 +272,10 @@ int runConvert(World& world, const ConvertArgs& a) {
     // This process's spool and record went while unwinding; a record left is a process
     // that died without cleaning up.
     if (!claimInterruptedExit()) waitForTheWatcher();
-    const std::string detail = world.isRoot() ? deadProcesses(stagingDir, world.size()) : "";
+    const std::string line =
+        world.isRoot() ? kInterruptedMessage + deadProcesses(stagingDir, world.size()) : "";
     out.reset();
-    endInterrupted(e.signal(), world.isRoot(), detail);
+    endInterrupted(e.signal(), world.isRoot(), line);
   }
 }
 

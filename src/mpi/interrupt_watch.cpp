@@ -33,17 +33,17 @@ void waitForSignal() {
 void watch(bool root) {
   waitForSignal();
   if (!claimInterruptedExit()) return;
-  std::string detail;
+  std::string line = kInterruptedMessage;
   {
     std::lock_guard lock(cleanupMutex);
     if (interruptCleanup) {
       try {
-        detail = interruptCleanup();
+        line = interruptCleanup();
       } catch (...) {  // ending anyway
       }
     }
   }
-  endInterrupted(interruptSignal(), root, detail);
+  endInterrupted(interruptSignal(), root, line);
 }
 
 }  // namespace
@@ -73,9 +73,9 @@ bool claimInterruptedExit() {
   return ending.compare_exchange_strong(expected, true);
 }
 
-void endInterrupted(int signal, bool root, const std::string& detail) {
+void endInterrupted(int signal, bool root, const std::string& line) {
   if (root) {
-    std::fprintf(stderr, "mtf-mpi: %s%s\n", kInterruptedMessage, detail.c_str());
+    std::fprintf(stderr, "mtf-mpi: %s\n", line.c_str());
     std::fflush(stderr);
   } else {
     // The first process to end makes mpirun kill the others at once: rank 0, signalled

@@ -26,12 +26,12 @@ class InsideMpi {
 
 // Installs the signal handler and starts the watcher thread (once).
 void watchInterrupts(bool root);
-// What the watcher runs before it ends the process; returns what rank 0 adds to its line.
+// What the watcher runs before it ends the process; returns the line rank 0 prints.
 void setInterruptCleanup(std::function<std::string()> cleanup);
 // True for the one thread (main or watcher) that ends the process.
 bool claimInterruptedExit();
-// Rank 0 prints the one line (with `detail`); the process ends with 128 + signal.
-[[noreturn]] void endInterrupted(int signal, bool root, const std::string& detail);
+// Rank 0 prints the one line (after "mtf-mpi: "); the process ends with 128 + signal.
+[[noreturn]] void endInterrupted(int signal, bool root, const std::string& line);
 // For the thread that did not claim the end.
 [[noreturn]] void waitForTheWatcher();
 

@@ -144,6 +144,13 @@ void rollBack(const fs::path& stagingDir, const fs::path& folder) {
   fs::remove(stagingDir / kJournalFile, ec);
 }
 
+bool commitFinished(const fs::path& stagingDir) {
+  std::error_code ec;
+  if (!fs::exists(stagingDir, ec)) return true;
+  const std::vector<std::string> names = journal(stagingDir);
+  return !names.empty() && names.back() == kCommittedLine;
+}
+
 bool removeLeftover(const Leftover& leftover) {
   rollBack(leftover.dir, leftover.dir.parent_path());
   std::error_code ec;

@@ -52,6 +52,8 @@ std::vector<Leftover> findLeftovers(const std::filesystem::path& folder);
 // Undoes an unfinished commit of `stagingDir` into `folder` by its journal: what it moved
 // into place goes, what it replaced comes back. Nothing after the commit point.
 void rollBack(const std::filesystem::path& stagingDir, const std::filesystem::path& folder);
+// True once the commit of `stagingDir` reached its commit point (or the directory is gone).
+bool commitFinished(const std::filesystem::path& stagingDir);
 // Rolls back and removes a staging directory; false if it could not be removed whole.
 bool removeLeftover(const Leftover& leftover);
 
