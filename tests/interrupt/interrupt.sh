@@ -41,13 +41,12 @@ start() {
   MTF_TEST_PAUSE_AT=$point MTF_TEST_PAUSE_DIR=$PAUSE "$@" >"$WORK/stdout" 2>"$WORK/stderr" &
   PID=$!
   for _ in $(seq 1 3000); do
-    (($(ls "$PAUSE" | wc -l) >= expected)) && return 0
+    (($(find "$PAUSE" -type f | wc -l) >= expected)) && return 0
     kill -0 "$PID" 2>/dev/null || { cat "$WORK/stderr" >&2; fail "ended before $point: $*"; }
     sleep 0.01
   done
   fail "never reached $point: $*"
 }
-paused_pids() { cat "$PAUSE"/* 2>/dev/null; }
 finish() {
   wait "$PID" 2>/dev/null
   STATUS=$?
@@ -173,9 +172,9 @@ run_mpi() {
     prepare_folder
     start "$point" "${waiting[$point]}" "${CMD[@]}"
     local children
-    children=$(pgrep -P "$PID")
+    mapfile -t children < <(pgrep -P "$PID")
     kill -KILL "$PID"  # first: mpirun must not see a death and signal the others
-    kill -KILL $children
+    kill -KILL "${children[@]}"
     finish
     "${mpirun[@]}" "$BUILD/mtf-mpi" -q convert "$WORK/in.otf2" -o "$OUT/next.mtf" \
       2>"$WORK/stderr" || fail "the run after a SIGKILL at $point failed"
