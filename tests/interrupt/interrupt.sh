@@ -117,6 +117,21 @@ run_serial() {
       same_folder "$name: the run after a SIGKILL at $point"
     done
   done
+  # graph -o and model --svg write at their end: a signal is seen by the final move into
+  # place, which is then undone.
+  for cmd in "graph $WORK/in.otf2 -o $OUT/g.graphml" "model $WORK/in.otf2 --svg $OUT/m.svg"; do
+    read -r -a args <<<"$cmd"
+    for sig in INT TERM HUP; do
+      prepare_folder
+      start rename 1 "${MTF[@]}" "${args[@]}"
+      kill -"$sig" "$PID"
+      finish
+      ((STATUS == 128 + NUMBER[$sig])) || fail "${args[0]} at rename, SIG$sig: exit $STATUS"
+      [[ $(tail -1 "$WORK/stderr") == "mtf: interrupted: nothing was written" ]] ||
+        { cat "$WORK/stderr" >&2; fail "${args[0]} at rename, SIG$sig: not the line"; }
+      same_folder "${args[0]} at rename, SIG$sig"
+    done
+  done
   # mtf clean leaves a staging directory alone whose owner runs.
   prepare_folder
   start read 1 "${MTF[@]}" convert "$WORK/in.otf2" -o "$OUT/t.mtf"
@@ -125,7 +140,7 @@ run_serial() {
   kill -TERM "$PID"
   finish
   same_folder "mtf clean beside a running conversion"
-  echo "ok: serial interrupts (${#SERIAL[@]} commands x 3 points x 4 signals)"
+  echo "ok: serial interrupts (${#SERIAL[@]} commands x 3 points x 4 signals; graph, model --svg)"
 }
 
 run_mpi() {
