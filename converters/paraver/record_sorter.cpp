@@ -5,6 +5,7 @@
 #include <queue>
 
 #include "util/error.hpp"
+#include "util/interrupt.hpp"
 
 namespace mtf::paraver {
 
@@ -102,7 +103,8 @@ void RecordSorter::drain(const std::function<void(std::string_view)>& out) {
         heap.push(
             {{readers.back()->head_.time, readers.back()->head_.sequence}, readers.size() - 1});
     }
-    while (!heap.empty()) {
+    for (uint64_t merged = 0; !heap.empty(); ++merged) {
+      if (merged % 65536 == 0) throwIfInterrupted();  // a long merge stops on a signal too
       const size_t index = heap.top().second;
       heap.pop();
       RunReader& reader = *readers[index];

@@ -8,6 +8,7 @@
 #include "cli/structure_input.hpp"
 #include "structure/chop.hpp"
 #include "util/error.hpp"
+#include "util/interrupt.hpp"
 #include "util/safe_output.hpp"
 
 namespace mtf::cli {
@@ -46,9 +47,11 @@ void runChop(const ChopOptions& o, const GlobalOptions& g) {
   const StructureResult s = analyseTrace(o.structure, g);
   const structure::ChopWindow w = chopWindow(o, s);
   auto source = openInput(o.structure.trace, o.structure.lenient);
+  catchInterrupts();
   SafeOutput out(o.output, o.force);
   auto writer = format.openWriter(out.stagingPath(), WriteOptions{});
-  structure::ChopSink chop(*writer, w);
+  InterruptibleSink interruptible(*writer);
+  structure::ChopSink chop(interruptible, w);
   source->read(chop);
   const LossReport losses = chop.losses();
   if (!losses.empty()) {

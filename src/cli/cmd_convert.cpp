@@ -8,6 +8,7 @@
 #include "cli/info_collector.hpp"
 #include "model/nesting_check.hpp"
 #include "util/error.hpp"
+#include "util/interrupt.hpp"
 #include "util/safe_output.hpp"
 
 namespace mtf::cli {
@@ -77,11 +78,13 @@ void runConvert(ConvertOptions o, const GlobalOptions& g) {
   auto source = openInput(o.input, o.lenient);
   const std::string inFormat = source->definitions().info.format;
   const FormatEntry& format = outputFormat(o);
+  catchInterrupts();
   SafeOutput out(o.output, o.force);
   auto writer = format.openWriter(out.stagingPath(), o.write);
   Progress progress("converting " + o.input, !g.quiet && stderrIsTerminal());
   InfoCollector counter(&progress);
-  TeeSink tee{writer.get(), &counter};
+  InterruptibleSink interruptible(*writer);
+  TeeSink tee{&interruptible, &counter};
   readNamingTheTarget(*source, tee, out.stagingPath().string(), o.output);
   progress.finish();
   warnUnbalanced(counter.nesting(), o.input);

@@ -18,6 +18,7 @@
 #include "tag/ptag.hpp"
 #include "tag/tag_builder.hpp"
 #include "util/error.hpp"
+#include "util/interrupt.hpp"
 #include "util/safe_output.hpp"
 
 namespace mtf::cli {
@@ -37,6 +38,7 @@ struct GraphOptions {
 void writeGraph(const GraphOptions& o, const tag::ActivityGraph& graph, bool quiet) {
   if (samePath(o.trace, o.output)) throw UsageError(o.output + ": the output is the input");
   const tag::Ptag ptag = tag::buildPtag(graph, o.foldRanks);
+  catchInterrupts();
   SafeOutput out(o.output, o.force);
   {
     std::ofstream file(out.stagingPath(), std::ios::binary);

@@ -11,6 +11,7 @@
 #include "program/model_print.hpp"
 #include "program/model_svg.hpp"
 #include "util/error.hpp"
+#include "util/interrupt.hpp"
 #include "util/safe_output.hpp"
 
 namespace mtf::cli {
@@ -27,6 +28,7 @@ struct ModelOptions {
 };
 
 void writeSvg(const ModelOptions& o, const ProgramInput& input, const nlr::EventNamer& namer) {
+  catchInterrupts();
   SafeOutput output(o.svg, o.force);
   {
     std::ofstream file(output.stagingPath());

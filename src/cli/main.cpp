@@ -6,6 +6,7 @@
 
 #include "cli/command.hpp"
 #include "util/error.hpp"
+#include "util/interrupt.hpp"
 
 namespace mtf::cli {
 
@@ -38,6 +39,9 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     const int code = app.exit(e);
     return code == 0 ? 0 : static_cast<int>(mtf::ExitCode::Usage);
+  } catch (const mtf::Interrupted& e) {
+    std::fprintf(stderr, "mtf: %s\n", mtf::kInterruptedMessage);
+    return e.exitCode();
   } catch (const mtf::Error& e) {
     std::fprintf(stderr, "mtf: %s\n", e.what());
     return static_cast<int>(e.code());

@@ -12,6 +12,7 @@
 #include "model/text_dump.hpp"
 #include "registry/registry.hpp"
 #include "util/error.hpp"
+#include "util/interrupt.hpp"
 #include "util/progress.hpp"
 #include "util/safe_output.hpp"
 
@@ -89,10 +90,12 @@ void run(GenOptions options, const OutputOptions& out) {
   gen::resolveAndValidate(options);  // usage errors before anything touches the disk
   if (!wantsText(out) && !out.format.empty() && !formatByName(out.format))
     throw UsageError("--to " + out.format + ": no such output format");
-  SafeOutput output(out.path, out.force);
+  catchInterrupts();
+  SafeOutput output(out.path, out.force, "mtf-gen");
   const std::unique_ptr<TraceSink> writer = openOutput(out, output.stagingPath());
   Progress progress("generating", !out.quiet && stderrIsTerminal());
-  ProgressSink counted(*writer, progress);
+  InterruptibleSink interruptible(*writer);
+  ProgressSink counted(interruptible, progress);
   const uint64_t events = gen::generate(options, counted);
   progress.finish();
   output.commit();
@@ -227,6 +230,9 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     const int code = app.exit(e);
     return code == 0 ? 0 : static_cast<int>(ExitCode::Usage);
+  } catch (const Interrupted& e) {
+    std::fprintf(stderr, "mtf-gen: %s\n", kInterruptedMessage);
+    return e.exitCode();
   } catch (const Error& e) {
     std::fprintf(stderr, "mtf-gen: %s\n", e.what());
     return static_cast<int>(e.code());

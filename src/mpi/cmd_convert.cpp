@@ -8,11 +8,13 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <iostream>
 
 #include "converters/mtf/binary/analysed_writer.hpp"
 #include "mpi/column_spool.hpp"
 #include "mpi/commands.hpp"
+#include "mpi/interrupt_watch.hpp"
 #include "mpi/parallel_archive.hpp"
 #include "mpi/parallel_model.hpp"
 #include "mpi/phases.hpp"
@@ -21,7 +23,9 @@
 #include "program/model_annotation.hpp"
 #include "program/model_blob.hpp"
 #include "util/error.hpp"
+#include "util/interrupt.hpp"
 #include "util/safe_output.hpp"
+#include "util/staging_owner.hpp"
 
 namespace mtf::mpi {
 
@@ -37,6 +41,24 @@ struct ScratchFile {
     if (!path.empty()) fs::remove(path, ignored);
   }
 };
+
+// `work`, its errors naming the user's output instead of the staging directory's files
+// (the archive being written, a process's spool): the message is then also the same on
+// every process, and rank 0 prints it once.
+std::function<void()> namingTheOutput(const fs::path& stagingDir, const std::string& output,
+                                      std::function<void()> work) {
+  return [stagingDir, output, work] {
+    try {
+      work();
+    } catch (const Error& e) {
+      std::string message = e.what();
+      const std::string dir = stagingDir.string();
+      for (size_t at; (at = message.find(dir)) != std::string::npos;)
+        message.replace(at, message.find_first_of(": \n", at + dir.size()) - at, output);
+      throw Error(e.code(), message);
+    }
+  };
+}
 
 // One process's share: compaction into the spool, loop nests and the program model's NLR
 // beside it on threads of their own.
@@ -55,7 +77,8 @@ class LocalConversion {
     auto compaction = std::make_unique<mtfbin::BackgroundSink>(spool_, 4096, queued_);
     mtfbin::BatchingSink sink(std::make_unique<mtfbin::WriterWithAnalyses>(
         std::move(compaction), std::vector<TraceSink*>{loops_.get(), model_.get()}, queued_));
-    readShare(share, sink);
+    InterruptibleSink interruptible(sink, false);
+    readShare(share, interruptible);
     for (const compaction::LocationModel& l : spool_.model().locations) events_ += l.eventCount;
     if (loops_) mtfbin::attachLoopNests(*loops_, spool_.model());
     // The analyses' working state goes before the merge, which needs memory of its own.
@@ -132,9 +155,11 @@ void injectedFault(World& world) {
     throw IoError("mtf-mpi", "process " + std::string(fault) + ": fault injected (MTF_MPI_FAULT)");
 }
 
-// Merges the processes' results and writes the archive at `staging`.
-void mergeAndWrite(World& world, LocalConversion& local, const Definitions& defs,
-                   const fs::path& staging, const fs::path& spool, PhaseReport& report) {
+// Merges the processes' results and writes the archive at `staging`. A write error
+// (disk full) is one of a local phase: every process reaches the end of the write.
+int mergeAndWrite(World& world, LocalConversion& local, const Definitions& defs,
+                  const ConvertArgs& a, const fs::path& staging, const fs::path& spool,
+                  PhaseReport& report) {
   compaction::CompactModel merged;
   program::ProgramModel model;
   collectivePhase(world, [&] {
@@ -148,54 +173,65 @@ void mergeAndWrite(World& world, LocalConversion& local, const Definitions& defs
     merged.annotations.push_back({program::kModelAnnotationName, {blob.begin(), blob.end()}});
   }
   ScratchFile tail{world.isRoot() ? staging.parent_path() / ".mtf-mpi-tail" : fs::path()};
+  ArchiveWrite written;
   collectivePhase(world, [&] {
     const SpoolPart part{spool, local.spool().bytes(), std::move(local.spool().entries())};
-    writeParallelArchive(world, staging, part, merged, tail.path);
+    written = writeParallelArchive(world, staging, part, merged, tail.path);
   });
+  const int code = localPhase(world, namingTheOutput(staging.parent_path(), a.output, [&] {
+                                if (written.failure) std::rethrow_exception(written.failure);
+                              }));
   report.mark();
+  return code;
 }
 
-}  // namespace
+// What the watcher removes (interrupt_watch.hpp): this process's spool and record; on
+// rank 0 the whole staging directory, a commit cut short undone first.
+std::string cleanupAfterInterrupt(const fs::path& stagingDir, const fs::path& spool, int rank,
+                                  int processes, const std::string& output) {
+  std::error_code ignored;
+  fs::remove(spool, ignored);
+  fs::remove(stagingDir / (".mtf-mpi-process." + std::to_string(rank)), ignored);
+  if (rank != 0) return "";
+  // Past the commit point the output is whole: too late to undo (safe_output.hpp).
+  if (staging::commitFinished(stagingDir)) return "interrupted after " + output + " was complete";
+  const std::string line = kInterruptedMessage + deadProcesses(stagingDir, processes);
+  staging::rollBack(stagingDir, stagingDir.parent_path());
+  // Twice: a file the main thread was creating meanwhile goes with the second pass.
+  for (int pass = 0; pass < 2 && fs::exists(stagingDir, ignored); ++pass)
+    fs::remove_all(stagingDir, ignored);
+  return line;
+}
 
-int runConvert(World& world, const ConvertArgs& a) {
-  std::unique_ptr<SafeOutput> out;
-  std::string staging;
-  int code = localPhase(world, [&] {
-    if (!world.isRoot()) return;
-    if (fs::path(a.output).extension() != ".mtf")
-      throw UsageError(a.output + ": mtf-mpi writes MTF archives; name the output *.mtf");
-    if (samePath(a.input, a.output)) throw UsageError(a.output + ": the output is the input");
-    out = std::make_unique<SafeOutput>(a.output, a.force);
-    staging = out->stagingPath().string();
-  });
-  if (code != 0) return code;
-  world.broadcast(staging);
-  // An error in a collective phase ends every process at once: the one that meets it
-  // removes the staging directory (the archive being written and every spool).
-  world.setAbortCleanup([staging] {
-    std::error_code ignored;
-    fs::remove_all(fs::path(staging).parent_path(), ignored);
-  });
-  ScratchFile spool{fs::path(staging).parent_path() /
-                    (".mtf-mpi-columns." + std::to_string(world.rank()))};
+// Everything after the staging directory exists on every process.
+int convertInto(World& world, const ConvertArgs& a, const fs::path& staging, SafeOutput* out) {
+  const fs::path stagingDir = staging.parent_path();
+  ProcessRecord record(stagingDir, world.rank());
+  ScratchFile spool{stagingDir / (".mtf-mpi-columns." + std::to_string(world.rank()))};
+  setInterruptCleanup(
+      [stagingDir, spool = spool.path, rank = world.rank(), n = world.size(), output = a.output] {
+        return cleanupAfterInterrupt(stagingDir, spool, rank, n, output);
+      });
   std::unique_ptr<LocalConversion> local;
   ShareInput share;
   PhaseReport report;
   report.mark();
-  code = localPhase(world, [&] {
-    share = openShare(a.input, a.lenient, world.rank(), world.size());
-    local = std::make_unique<LocalConversion>(a, world, spool.path);
-    local->run(share);
-  });
+  int code = localPhase(world, namingTheOutput(stagingDir, a.output, [&] {
+                          share = openShare(a.input, a.lenient, world.rank(), world.size());
+                          local = std::make_unique<LocalConversion>(a, world, spool.path);
+                          local->run(share);
+                        }));
   if (code != 0) return code;
   const Definitions& defs = share.source->definitions();
   report.mark();
-  mergeAndWrite(world, *local, defs, staging, spool.path, report);
+  code = mergeAndWrite(world, *local, defs, a, staging, spool.path, report);
+  if (code != 0) return code;
   if (a.report) report.print(world);
   const uint64_t events = world.sum(local->events());
   reportLosses(world, share.source->unmodelled(), a.output);
   std::error_code ignored;
   fs::remove(spool.path, ignored);
+  record.remove();
   world.barrier();  // every spool removed: the staging directory holds the archive only
   if (world.isRoot()) {
     out->commit();
@@ -205,6 +241,42 @@ int runConvert(World& world, const ConvertArgs& a) {
                 << " processes\n";
   }
   return 0;
+}
+
+}  // namespace
+
+int runConvert(World& world, const ConvertArgs& a) {
+  watchInterrupts(world.isRoot());
+  std::unique_ptr<SafeOutput> out;
+  std::string staging;
+  int code = localPhase(world, [&] {
+    if (!world.isRoot()) return;
+    if (fs::path(a.output).extension() != ".mtf")
+      throw UsageError(a.output + ": mtf-mpi writes MTF archives; name the output *.mtf");
+    if (samePath(a.input, a.output)) throw UsageError(a.output + ": the output is the input");
+    out = std::make_unique<SafeOutput>(a.output, a.force, "mtf-mpi");
+    staging = out->stagingPath().string();
+  });
+  if (code != 0) return code;
+  world.broadcast(staging);
+  const fs::path stagingDir = fs::path(staging).parent_path();
+  // An error in a collective phase ends every process at once: the one that meets it
+  // removes the staging directory (the archive being written and every spool).
+  world.setAbortCleanup([stagingDir] {
+    std::error_code ignored;
+    fs::remove_all(stagingDir, ignored);
+  });
+  try {
+    return convertInto(world, a, staging, out.get());
+  } catch (const Interrupted& e) {
+    // This process's spool and record went while unwinding; a record left is a process
+    // that died without cleaning up.
+    if (!claimInterruptedExit()) waitForTheWatcher();
+    const std::string line =
+        world.isRoot() ? kInterruptedMessage + deadProcesses(stagingDir, world.size()) : "";
+    out.reset();
+    endInterrupted(e.signal(), world.isRoot(), line);
+  }
 }
 
 }  // namespace mtf::mpi

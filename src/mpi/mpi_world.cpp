@@ -8,6 +8,8 @@
 #include <limits>
 #include <stdexcept>
 
+#include "mpi/interrupt_watch.hpp"
+
 namespace mtf::mpi {
 
 namespace {
@@ -31,10 +33,12 @@ World::World(int& argc, char**& argv) {
 }
 
 World::~World() {
+  const InsideMpi waiting;
   MPI_Finalize();
 }
 
 void World::send(int to, const std::string& bytes) {
+  const InsideMpi waiting;
   const uint64_t size = bytes.size();
   check(MPI_Send(&size, 1, MPI_UINT64_T, to, kTagSize, MPI_COMM_WORLD), "MPI_Send");
   for (uint64_t at = 0; at < size; at += kPiece) {
@@ -45,6 +49,7 @@ void World::send(int to, const std::string& bytes) {
 }
 
 std::string World::receive(int from) {
+  const InsideMpi waiting;
   uint64_t size = 0;
   check(MPI_Recv(&size, 1, MPI_UINT64_T, from, kTagSize, MPI_COMM_WORLD, MPI_STATUS_IGNORE),
         "MPI_Recv");
@@ -88,6 +93,7 @@ std::vector<std::string> World::allGather(const std::string& mine) {
 }
 
 void World::broadcast(std::string& bytes) {
+  const InsideMpi waiting;
   uint64_t size = bytes.size();
   check(MPI_Bcast(&size, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD), "MPI_Bcast");
   bytes.resize(size);
@@ -101,24 +107,28 @@ void World::broadcast(std::string& bytes) {
 }
 
 uint64_t World::sum(uint64_t mine) {
+  const InsideMpi waiting;
   uint64_t total = 0;
   check(MPI_Allreduce(&mine, &total, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD), "MPI_Allreduce");
   return total;
 }
 
 uint64_t World::sumBefore(uint64_t mine) {
+  const InsideMpi waiting;
   uint64_t before = 0;
   check(MPI_Exscan(&mine, &before, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD), "MPI_Exscan");
   return isRoot() ? 0 : before;  // MPI leaves rank 0's result undefined
 }
 
 int World::max(int mine) {
+  const InsideMpi waiting;
   int result = 0;
   check(MPI_Allreduce(&mine, &result, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD), "MPI_Allreduce");
   return result;
 }
 
 void World::barrier() {
+  const InsideMpi waiting;
   check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier");
 }
 

@@ -9,8 +9,10 @@
 
 #include "converters/mtf/binary/archive.hpp"
 #include "mpi/dag_merge.hpp"
+#include "mpi/interrupt_watch.hpp"
 #include "util/blob_cursor.hpp"
 #include "util/error.hpp"
+#include "util/interrupt.hpp"
 
 namespace mtf::mpi {
 
@@ -44,11 +46,13 @@ CompactModel decodeStructure(const std::string& bytes) {
 class ParallelFile {
  public:
   explicit ParallelFile(const std::filesystem::path& path) : path_(path) {
+    const InsideMpi waiting;
     if (MPI_File_open(MPI_COMM_WORLD, path.c_str(), MPI_MODE_CREATE | MPI_MODE_WRONLY,
                       MPI_INFO_NULL, &file_) != MPI_SUCCESS)
       throw IoError(path.string(), "cannot create (MPI_File_open)");
   }
   ~ParallelFile() {
+    const InsideMpi waiting;
     if (file_ != MPI_FILE_NULL) MPI_File_close(&file_);
   }
   ParallelFile(const ParallelFile&) = delete;
@@ -74,6 +78,7 @@ class ParallelFile {
     if (std::ferror(in.get())) throw IoError(from.string(), "read failed");
   }
   void close() {
+    const InsideMpi waiting;
     if (MPI_File_close(&file_) != MPI_SUCCESS)
       throw IoError(path_.string(), "close failed (MPI_File_close)");
   }
@@ -116,25 +121,33 @@ CompactModel reduceStructure(World& world, CompactModel mine, const Definitions&
   return mine;
 }
 
-uint64_t writeParallelArchive(World& world, const std::filesystem::path& archive,
-                              const SpoolPart& mine, const CompactModel& merged,
-                              const std::filesystem::path& scratch) {
+ArchiveWrite writeParallelArchive(World& world, const std::filesystem::path& archive,
+                                  const SpoolPart& mine, const CompactModel& merged,
+                                  const std::filesystem::path& scratch) {
   const uint64_t base = mtfbin::kHeaderSize + world.sumBefore(mine.bytes);
   const uint64_t tailStart = mtfbin::kHeaderSize + world.sum(mine.bytes);
   std::vector<mtfbin::IndexEntry> index = gatherColumnIndex(world, mine.entries, base, merged);
   ParallelFile file(archive);
-  if (mine.bytes > 0) file.copyAt(base, mine.spool);
-  uint64_t size = 0;
-  if (world.isRoot()) {
-    const std::vector<uint8_t> header = mtfbin::ChunkFileWriter::fileHeader();
-    file.writeAt(0, header.data(), header.size());
-    mtfbin::ChunkFileWriter tail(scratch, tailStart);
-    mtfbin::writeStructure(tail, merged, index);
-    file.copyAt(tailStart, scratch);
-    size = tailStart + std::filesystem::file_size(scratch);
+  ArchiveWrite result;
+  try {
+    pauseForTest("write");
+    throwIfInterrupted();
+    if (mine.bytes > 0) file.copyAt(base, mine.spool);
+    if (world.isRoot()) {
+      const std::vector<uint8_t> header = mtfbin::ChunkFileWriter::fileHeader();
+      file.writeAt(0, header.data(), header.size());
+      mtfbin::ChunkFileWriter tail(scratch, tailStart);
+      mtfbin::writeStructure(tail, merged, index);
+      file.copyAt(tailStart, scratch);
+      result.size = tailStart + std::filesystem::file_size(scratch);
+    }
+  } catch (const Interrupted&) {
+    throw;
+  } catch (...) {
+    result.failure = std::current_exception();  // after the close, which every process calls
   }
   file.close();
-  return size;
+  return result;
 }
 
 }  // namespace mtf::mpi

@@ -4,6 +4,7 @@
 // The result is an ordinary MTF archive (archive_layout.hpp).
 #pragma once
 
+#include <exception>
 #include <filesystem>
 #include <vector>
 
@@ -34,11 +35,17 @@ struct SpoolPart {
   std::vector<mtfbin::IndexEntry> entries;  // its chunks, location ids in locationIndex
 };
 
+struct ArchiveWrite {
+  uint64_t size = 0;           // the archive's size (on rank 0)
+  std::exception_ptr failure;  // this process's write error (disk full, ...)
+};
+
 // Writes the archive at `archive` (every process takes part). `merged` is read on rank 0
 // only: its locations give the index's location numbers. `scratch` is a file rank 0 may
-// use for the archive's tail. Returns the archive's size.
-uint64_t writeParallelArchive(World& world, const std::filesystem::path& archive,
-                              const SpoolPart& mine, const compaction::CompactModel& merged,
-                              const std::filesystem::path& scratch);
+// use for the archive's tail. A process's write error is returned, not thrown, so that
+// every process still reaches the collective close and the caller can decide together.
+ArchiveWrite writeParallelArchive(World& world, const std::filesystem::path& archive,
+                                  const SpoolPart& mine, const compaction::CompactModel& merged,
+                                  const std::filesystem::path& scratch);
 
 }  // namespace mtf::mpi

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "util/error.hpp"
+#include "util/interrupt.hpp"
 
 namespace mtf::mpi {
 
@@ -22,6 +23,8 @@ Outcome guarded(World& world, const std::function<void()>& work) {
   try {
     work();
     return {};
+  } catch (const Interrupted&) {
+    throw;  // the process ends on its own (interrupt_watch.hpp), not with the others
   } catch (const Error& e) {
     return {static_cast<int>(e.code()), std::string("mtf-mpi: ") + e.what()};
   } catch (const std::bad_alloc&) {

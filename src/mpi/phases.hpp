@@ -2,7 +2,8 @@
 // process's share) may fail on one process: each reports its own error, then every
 // process learns the worst exit code and all stop with it. A *collective* phase (the
 // reductions, the parallel write) cannot be left by one process alone: an error there
-// ends every process at once (MPI_Abort) with that error's code.
+// ends every process at once (MPI_Abort) with that error's code. An interrupt (Interrupted)
+// leaves either phase at once on the process that notices it (interrupt_watch.hpp).
 #pragma once
 
 #include <functional>

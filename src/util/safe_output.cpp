@@ -2,10 +2,13 @@
 
 #include <unistd.h>
 
+#include <fstream>
 #include <random>
 #include <system_error>
 
 #include "util/error.hpp"
+#include "util/interrupt.hpp"
+#include "util/staging_owner.hpp"
 
 namespace fs = std::filesystem;
 
@@ -24,7 +27,15 @@ fs::path uniqueStagingDir(const fs::path& parent, const fs::path& name) {
     fs::path candidate =
         parent / ("." + name.string() + ".mtf-tmp-" + std::to_string(rd() % 1000000));
     std::error_code ec;
-    if (fs::create_directory(candidate, ec)) return candidate;
+    if (fs::create_directory(candidate, ec)) {
+      try {
+        staging::writeOwner(candidate, staging::currentProcess());
+      } catch (...) {
+        fs::remove_all(candidate, ec);
+        throw;
+      }
+      return candidate;
+    }
     if (ec) throw IoError(parent.string(), "cannot create a file here: " + ec.message());
   }
   throw IoError(parent.string(), "cannot create a staging directory");
@@ -56,7 +67,8 @@ void SafeOutput::createParent(const fs::path& parent) {
   }
 }
 
-SafeOutput::SafeOutput(const fs::path& target, bool force) : target_(target), force_(force) {
+SafeOutput::SafeOutput(const fs::path& target, bool force, const char* program)
+    : target_(target), force_(force) {
   fs::path name = target.filename();
   if (name.empty()) name = target.parent_path().filename();  // "out_dir/"
   if (name.empty()) throw IoError(target.string(), "not a valid output name");
@@ -64,12 +76,14 @@ SafeOutput::SafeOutput(const fs::path& target, bool force) : target_(target), fo
   if (target.filename().empty()) clean = target.parent_path();
   target_ = clean;
   const fs::path parent = parentOf(clean);
+  parent_ = parent;
   std::error_code ec;
   createParent(parent);
   if (!fs::is_directory(parent, ec))
     throw IoError(clean.string(), parent.string() + " is not a directory");
   if (access(parent.c_str(), W_OK) != 0)
     throw IoError(clean.string(), "directory " + parent.string() + " is not writable");
+  staging::removeStale(parent, program);  // first: a killed run's output may be the target
   if (fs::exists(clean, ec) && !force_)
     throw IoError(clean.string(), "output exists (use --force to replace it)");
   staging_dir_ = uniqueStagingDir(parent, name);
@@ -79,24 +93,55 @@ SafeOutput::SafeOutput(const fs::path& target, bool force) : target_(target), fo
 SafeOutput::~SafeOutput() {
   if (committed_) return;
   std::error_code ec;
+  staging::rollBack(staging_dir_, parent_);
   fs::remove_all(staging_dir_, ec);
   if (!created_root_.empty()) fs::remove_all(created_root_, ec);
 }
 
-void SafeOutput::commit() {
-  const fs::path parent = parentOf(target_);
+std::vector<fs::path> SafeOutput::entriesToMove() const {
+  std::vector<fs::path> entries;
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(staging_dir_)) {
-    const fs::path dest = parent / entry.path().filename();
-    if (fs::exists(dest, ec)) {
-      if (!force_) throw IoError(dest.string(), "output exists (use --force to replace it)");
-      fs::remove_all(dest, ec);
+    if (staging::isBookkeeping(entry.path().filename().string())) continue;
+    const fs::path dest = parent_ / entry.path().filename();
+    if (fs::exists(dest, ec) && !force_)
+      throw IoError(dest.string(), "output exists (use --force to replace it)");
+    entries.push_back(entry.path());
+  }
+  return entries;
+}
+
+// The journal names every entry before the first moves: a run killed in between is
+// rolled back by the next one (staging::rollBack), as a failure here is by the destructor.
+void SafeOutput::moveIntoPlace(const std::vector<fs::path>& entries) {
+  const fs::path journalPath = staging_dir_ / staging::kJournalFile;
+  std::ofstream journal(journalPath);
+  for (const fs::path& entry : entries) journal << entry.filename().string() << '\n';
+  journal.flush();
+  if (!journal) throw IoError(journalPath.string(), "cannot write (disk full?)");
+  std::error_code ec;
+  for (const fs::path& entry : entries) {
+    const fs::path dest = parent_ / entry.filename();
+    if (fs::exists(dest, ec)) {  // --force: kept aside until the commit point
+      fs::create_directory(staging_dir_ / staging::kReplacedDir, ec);
+      fs::rename(dest, staging_dir_ / staging::kReplacedDir / entry.filename(), ec);
+      if (ec) throw IoError(dest.string(), "cannot replace: " + ec.message());
     }
-    fs::rename(entry.path(), dest, ec);
+    fs::rename(entry, dest, ec);
     if (ec) throw IoError(dest.string(), "cannot move output into place: " + ec.message());
   }
-  fs::remove_all(staging_dir_, ec);
+  pauseForTest("rename");
+  throwIfInterrupted();
+  journal << staging::kCommittedLine << '\n';  // the commit point
+  journal.flush();
+}
+
+void SafeOutput::commit() {
+  throwIfInterrupted();
+  moveIntoPlace(entriesToMove());
   committed_ = true;
+  std::error_code ec;
+  fs::remove_all(staging_dir_, ec);
 }
 
 bool samePath(const fs::path& a, const fs::path& b) {

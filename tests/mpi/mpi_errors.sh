@@ -40,4 +40,17 @@ expect 3 "exists" "${MPI[@]}" convert "$WORK/ok.otf2" -o "$WORK/ok.mtf"
 expect 1 "--output is required" "${MPI[@]}" convert "$WORK/ok.otf2"
 expect 1 "name the output *.mtf" "${MPI[@]}" convert "$WORK/ok.otf2" -o "$WORK/ok.prv"
 [[ ! -e $WORK/ok.prv ]] || fail "an output was written under a name that is not .mtf"
+# A full disk (a small tmpfs, where mounting is allowed): the error once, naming the output
+# the user gave (not a spool in the staging directory), and nothing left.
+mkdir -p "$WORK/small"
+if mount -t tmpfs -o size=40k tmpfs "$WORK/small" 2>/dev/null; then
+  trap 'umount "$WORK/small"; rm -rf "$WORK"' EXIT
+  "$BUILD/mtf-gen" wavefront --ranks 8 --iterations 200 --inner 3 -o "$WORK/big.otf2" 2>/dev/null
+  expect 3 "mtf-mpi: $WORK/small/o/big.mtf: write failed" \
+    "${MPI[@]}" convert "$WORK/big.otf2" -o "$WORK/small/o/big.mtf"
+  ! grep -q "mtf-tmp\|mtf-mpi-columns" "$WORK/err" || fail "a staging file named: $(cat "$WORK/err")"
+  [[ -z $(ls -A "$WORK/small") ]] || fail "left on a full disk: $(ls -A "$WORK/small")"
+else
+  echo "skipped: the full-disk case (cannot mount a tmpfs here)"
+fi
 echo "ok: bad inputs with $N processes"
