@@ -1,6 +1,7 @@
 // Bad input: each defect gets an InputError naming the file and the record.
 #include <gtest/gtest.h>
 
+#include "converters/tau/tau_files.hpp"
 #include "converters/tau/tau_reader.hpp"
 #include "converters/tau/tau_test_util.hpp"
 #include "util/error.hpp"
@@ -70,6 +71,49 @@ TEST(TauBadInput, EdfMissing) {
   ScratchDir dir("noedf");
   const std::string message = errorReading(dir, recordsBytes(goodRecords()), false);
   EXPECT_NE(message.find("events.0.edf missing"), std::string::npos) << message;
+}
+
+// Incomplete copies of a real trace: recognised by any one of its files (looksLikeTau),
+// then refused naming what is missing.
+TEST(TauBadInput, IncompleteTraceNamesTheMissingFile) {
+  const fs::path real = MTF_DATA_DIR "/tau/opencl-l5";
+  struct Case {
+    std::vector<std::string> kept;
+    std::string input;  // relative to the copy; "" = the directory
+    std::string message;
+  };
+  const Case cases[] = {
+      {{"tautrace.0.0.0.trc", "tautrace.0.0.1.trc"},
+       "",
+       "tautrace.0.0.0.trc: event definitions events.0.edf missing beside it"},
+      {{"tautrace.0.0.0.trc"},
+       "tautrace.0.0.0.trc",
+       "tautrace.0.0.0.trc: event definitions events.0.edf missing beside it"},
+      {{"events.0.edf"},
+       "",
+       "events.0.edf: its thread files tautrace.0.<context>.<thread>.trc are missing beside it"},
+      {{"events.0.edf"},
+       "events.0.edf",
+       "events.0.edf: its thread files tautrace.0.<context>.<thread>.trc are missing beside it"},
+      {{"tau.trc"}, "", "tau.trc: event definitions tau.edf missing beside it"},
+      {{"tau.trc"}, "tau.trc", "tau.trc: event definitions tau.edf missing beside it"},
+      {{"tau.edf"}, "tau.edf", "tau.edf: tau.trc missing beside it"},
+  };
+  for (const Case& c : cases) {
+    ScratchDir dir("incomplete");
+    for (const std::string& name : c.kept) fs::copy_file(real / name, dir.path() / name);
+    const fs::path input = c.input.empty() ? dir.path() : dir.path() / c.input;
+    EXPECT_TRUE(looksLikeTau(input)) << input;
+    try {
+      TauReader reader(input, {});
+      CollectSink sink;
+      reader.read(sink);
+      ADD_FAILURE() << input << " was read";
+    } catch (const InputError& e) {
+      EXPECT_EQ(e.code(), ExitCode::BadInput);
+      EXPECT_EQ(std::string(e.what()), (dir.path() / c.message).string()) << input;
+    }
+  }
 }
 
 TEST(TauBadInput, TimestampGoingBackwards) {
