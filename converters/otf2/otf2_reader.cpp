@@ -50,8 +50,7 @@ const Definitions& Otf2Reader::definitions() {
   readInfo();
   readProperties();
   readGlobalDefinitions();
-  if (!storedProperties_.empty())
-    restoreStoredProperties(defs_, storedProperties_, anchor_.string());
+  if (!storedProperties_.empty()) restoreProperties();
   convention_ = findConvention(defs_);
   states_ = findStateLocations(defs_);
   if (convention_.any() || states_.any()) defs_ = withoutConvention(defs_, convention_, states_);
@@ -97,10 +96,33 @@ void Otf2Reader::readProperties() {
   }
 }
 
+// mtf's own properties (an archive mtf wrote) are strings otf2-print reads as any other:
+// if they cannot be put together, the archive is read as a plain OTF2 archive, with a
+// warning (refused with --strict).
+void Otf2Reader::restoreProperties() {
+  const std::map<std::string, std::string> before = defs_.info.properties;
+  try {
+    restoreStoredProperties(defs_, storedProperties_, anchor_.string());
+  } catch (const InputError& e) {
+    if (options_.strict) throw;
+    defs_.info.properties = before;
+    warnings_.push_back(std::string(e.what()) +
+                        "; mtf's stored properties are left out (otf2-print reads the archive)");
+    warn(warnings_.back());
+  }
+}
+
 void Otf2Reader::readGlobalDefinitions() {
   OTF2_GlobalDefReader* defReader = OTF2_Reader_GetGlobalDefReader(reader_.get());
-  if (!defReader)
-    throw InputError(input_.string(), "", "no global definitions: " + takeLibraryMessage());
+  if (!defReader) {
+    const std::string why = takeLibraryMessage();
+    const fs::path file = fs::path(anchor_).replace_extension(".def");
+    std::error_code error;
+    if (!fs::exists(file, error))  // otf2-print fails here too
+      throw InputError(input_.string(), "",
+                       "its global definitions " + file.filename().string() + " are missing");
+    throw InputError(input_.string(), "", "no global definitions: " + why);
+  }
   const GlobalDefCallbacksHandle callbacks(OTF2_GlobalDefReaderCallbacks_New());
   registerDefinitionCallbacks(callbacks.get());
   DefReadState state;
@@ -177,9 +199,13 @@ void Otf2Reader::readLocalDefinitions(Lane& lane) {
 void Otf2Reader::readLocationEvents(Lane& lane, OTF2_LocationRef location,
                                     OTF2_EvtReaderCallbacks* callbacks) {
   OTF2_EvtReader* evtReader = OTF2_Reader_GetEvtReader(lane.reader, location);
-  if (!evtReader)
-    throw InputError(input_.string(), placeLocation(location),
-                     "cannot read events: " + takeLibraryMessage());
+  if (!evtReader) {
+    const std::string why = takeLibraryMessage();
+    if (!eventFileBytes(location))  // otf2-print fails here too
+      throw InputError(input_.string(), placeLocation(location),
+                       "its event file " + eventFileName(location) + " is missing");
+    throw InputError(input_.string(), placeLocation(location), "cannot read events: " + why);
+  }
   EventReadState& state = lane.state;
   OTF2_Reader_RegisterEvtCallbacks(lane.reader, evtReader, callbacks, &state);
   // Mapping tables and clock offsets: see mappedLocations.
@@ -329,8 +355,13 @@ void Otf2Reader::readInLanes(const std::vector<OTF2_LocationRef>& locations, Tra
   for (const Lane& lane : lanes) mergeLosses(lane.losses);
 }
 
+// The event file of `location` beside the anchor, e.g. "traces/0.evt".
+std::string Otf2Reader::eventFileName(OTF2_LocationRef location) const {
+  return (fs::path(anchor_).stem() / (std::to_string(location) + ".evt")).string();
+}
+
 std::optional<uintmax_t> Otf2Reader::eventFileBytes(OTF2_LocationRef location) const {
-  const fs::path file = fs::path(anchor_).replace_extension() / (std::to_string(location) + ".evt");
+  const fs::path file = fs::path(anchor_).parent_path() / eventFileName(location);
   std::error_code error;
   const uintmax_t size = fs::file_size(file, error);
   if (error) return std::nullopt;

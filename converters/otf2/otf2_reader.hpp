@@ -47,6 +47,7 @@ class Otf2Reader : public TraceSource {
   void readInfo();
   void readProperties();
   void readGlobalDefinitions();
+  void restoreProperties();
   void checkDeclaredCounts(uint64_t definitionsRead);
   // A reading lane: some of the locations, read through one reader handle on one thread.
   struct Lane {
@@ -69,6 +70,8 @@ class Otf2Reader : public TraceSource {
   void readInLanes(const std::vector<OTF2_LocationRef>& locations, TraceSink& sink,
                    Progress& progress);
   size_t splitLocations(const std::vector<OTF2_LocationRef>& locations) const;
+  // A location's event file, relative to the anchor's folder ("traces/0.evt").
+  std::string eventFileName(OTF2_LocationRef location) const;
   // The size of a location's event file, if it can be sized.
   std::optional<uintmax_t> eventFileBytes(OTF2_LocationRef location) const;
   void mergeLosses(const LossReport& losses);

@@ -79,6 +79,53 @@ TEST(Otf2ReaderBadInput, MissingEventFile) {
   const fs::path anchor = copyPingPong(tmp.path() / "a");
   fs::remove(tmp.path() / "a" / "traces" / "1.evt");
   expectInputErrorNaming(anchor);
+  Otf2Reader reader(anchor, {});
+  CollectingSink sink;
+  try {
+    reader.read(sink);
+    FAIL() << "read without its event file";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              anchor.string() + ": location 1: its event file traces/1.evt is missing");
+  }
+}
+
+TEST(Otf2ReaderBadInput, MissingGlobalDefinitionsAreNamed) {
+  TempDir tmp;
+  const fs::path anchor = copyPingPong(tmp.path() / "a");
+  fs::remove(tmp.path() / "a" / "traces.def");
+  try {
+    Otf2Reader reader(anchor, {});
+    reader.definitions();
+    FAIL() << "read without its definitions";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              anchor.string() + ": its global definitions traces.def are missing");
+  }
+}
+
+// A Score-P 2.x archive (OTF2 2.0) with none of its event files: still an OTF2 trace,
+// refused naming the first missing file.
+TEST(Otf2ReaderBadInput, ArchiveWithoutEventFilesNamesTheFirst) {
+  TempDir tmp;
+  const fs::path copy = tmp.path() / "sst";
+  fs::copy(kTraces + "sst-macro-mpi", copy, fs::copy_options::recursive);
+  for (const auto& entry : fs::recursive_directory_iterator(copy))
+    fs::permissions(entry.path(), fs::perms::owner_write, fs::perm_options::add);
+  for (const auto& entry : fs::directory_iterator(copy / "traces"))
+    if (entry.path().extension() == ".evt") fs::remove(entry.path());
+  fs::path anchor;
+  ASSERT_TRUE(tryFindAnchor(copy, anchor));
+  Otf2Reader reader(copy, {});
+  CollectingSink sink;
+  try {
+    reader.read(sink);
+    FAIL() << "read without event files";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find(": location 0: its event file traces/0.evt is missing"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 TEST(Otf2ReaderBadInput, CorruptedAnchor) {

@@ -3,7 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <fstream>
+#include <iterator>
 
+#include "converters/otf2/otf2_property_store.hpp"
 #include "converters/otf2/otf2_reader.hpp"
 #include "converters/otf2/otf2_test_util.hpp"
 #include "model/mpi_ranks.hpp"
@@ -262,6 +265,40 @@ TEST(Otf2Writer, PropertiesLargerThanTheAnchorRoundTripInAnArchiveOtf2Reads) {
   EXPECT_EQ(sink.events, byLocation(s.events, s.defs));
   EXPECT_EQ(sink.defs.records().size(), s.defs.records().size());
   EXPECT_TRUE(reader.warnings().empty());
+}
+
+// mtf's stored properties are plain strings to otf2-print: a broken pointer to them still
+// reads as a plain OTF2 archive, with a warning (and is refused with --strict).
+TEST(Otf2Writer, BrokenStoredPropertiesReadAsAPlainArchive) {
+  TempDir tmp;
+  Synthetic s = makeSynthetic();
+  s.defs.info.properties["tau.edf.0"] = std::string(600 * 1024, 'e');
+  const std::filesystem::path output = tmp.path() / "broken.otf2";
+  Otf2Writer writer(output);
+  writer.begin(s.defs);
+  for (const Event& e : s.events) writer.event(e);
+  writer.end();
+  std::fstream anchor(output, std::ios::in | std::ios::out | std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(anchor)), std::istreambuf_iterator<char>());
+  const size_t key = bytes.find(kStoredPropertiesName);
+  ASSERT_NE(key, std::string::npos);
+  const size_t digit = bytes.find_first_of("0123456789", key + kStoredPropertiesName.size());
+  ASSERT_NE(digit, std::string::npos);
+  anchor.seekp(static_cast<std::streamoff>(digit));
+  anchor.put('x');
+  anchor.close();
+  Otf2Reader reader(output, {});
+  CollectingSink sink;
+  reader.read(sink);
+  EXPECT_EQ(sink.events, byLocation(s.events, s.defs));
+  EXPECT_EQ(sink.defs.info.properties.count("tau.edf.0"), 0u);
+  ASSERT_EQ(reader.warnings().size(), 1u);
+  EXPECT_NE(reader.warnings()[0].find("mtf's stored properties are left out"), std::string::npos)
+      << reader.warnings()[0];
+  ReadOptions strict;
+  strict.strict = true;
+  Otf2Reader refusing(output, strict);
+  EXPECT_THROW(refusing.definitions(), InputError);
 }
 
 // OTF2_Archive_Close reports success even when it could not write the anchor (here: a

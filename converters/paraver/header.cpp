@@ -65,6 +65,11 @@ void parseUnit(HeaderScanner& s, Header& h) {
     h.unit = "_us", h.resolution = 1'000'000;
   } else if (s.accept("_ms")) {
     h.unit = "_ms", h.resolution = 1'000;
+  } else if (s.accept('_')) {
+    // paraver-kernel reads any other suffix as microseconds; kept as written.
+    const size_t start = s.pos_ - 1;
+    while (!s.done() && s.text_[s.pos_] != ':') ++s.pos_;
+    h.unit = std::string(s.text_.substr(start, s.pos_ - start)), h.resolution = 1'000'000;
   } else {
     h.unit.clear(), h.resolution = 1'000'000;  // old traces: microseconds
   }

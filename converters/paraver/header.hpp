@@ -26,7 +26,8 @@ struct ThreadId {
 struct Header {
   std::string date;                   // as written, e.g. "26/01/04 at 16:35"
   uint64_t endTime = 0;               // FTIME, in `unit`
-  std::string unit;                   // "", "_ns", "_us" or "_ms" as written ("" = microseconds)
+  std::string unit;                   // "", "_ns", "_us", "_ms" or another "_x" (= microseconds,
+                                      // as paraver-kernel reads it) as written ("" = microseconds)
   uint64_t resolution = 1'000'000;    // ticks per second of `unit`
   bool hasResources = false;          // RES was not "0"
   std::vector<uint32_t> cpusPerNode;  // empty if RES gave only the node count
@@ -56,5 +57,12 @@ struct Header {
 Header parseHeader(std::string_view line, const std::string& path);
 // Formats a header line (without the communicator lines).
 std::string formatHeader(const Header& header);
+
+// A communicator line after the header: paraver-kernel takes lines starting 'c' or 'C'
+// (communicators) and 'i' or 'I' (intercommunicators); mtf models the 'c'/'C' ones.
+inline bool isCommunicatorLine(std::string_view line) {
+  return line.size() > 1 && line[1] == ':' &&
+         (line[0] == 'c' || line[0] == 'C' || line[0] == 'i' || line[0] == 'I');
+}
 
 }  // namespace mtf::paraver

@@ -66,6 +66,7 @@ void defineLocations(const Header& h, const Row* row, DefinitionBuilder& b, Ref&
 // the header (old traces write -1 for "no task") stay only in the properties.
 void defineCommunicators(const Header& h, DefinitionBuilder& b, ModelMapping& m) {
   for (const std::string& line : h.communicatorLines) {
+    if (line[0] != 'c' && line[0] != 'C') continue;  // intercommunicators: properties only
     FieldCursor c(std::string_view(line).substr(2));
     uint64_t appl = 0, id = 0, count = 0;
     if (!c.nextUnsigned(appl) || !c.nextUnsigned(id) || !c.nextUnsigned(count)) continue;

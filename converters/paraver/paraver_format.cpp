@@ -11,7 +11,7 @@ FormatEntry paraverFormat() {
   entry.description = "Paraver (Extrae/BSC): .prv or .prv.gz with .pcf and .row";
   entry.extensions = {".prv", ".prv.gz"};
   entry.sniff = [](const std::filesystem::path& path) {
-    return paraver::looksLikeParaver(path.string());
+    return paraver::looksLikeParaver(path.string()) || paraver::isCompanionFile(path.string());
   };
   entry.openReader = [](const std::filesystem::path& path, const ReadOptions& options) {
     return std::unique_ptr<TraceSource>(

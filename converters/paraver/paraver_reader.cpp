@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 
 #include "converters/paraver/extrae.hpp"
 #include "converters/paraver/line_reader.hpp"
@@ -12,10 +13,6 @@
 namespace mtf::paraver {
 
 namespace {
-
-bool isCommunicatorLine(std::string_view line) {
-  return line.size() > 1 && line[0] == 'c' && line[1] == ':';
-}
 
 std::string joinLines(const std::vector<std::string>& lines) {
   std::string out;
@@ -42,10 +39,56 @@ void checkThreadsAgainstFileSize(const Header& header, const std::string& path) 
                        " threads, the file must hold at least one byte per thread)");
 }
 
+// The first 4 KiB of a file, for recognising it.
+std::string fileStart(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::string text(4096, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<size_t>(in.gcount()));
+  return text;
+}
+
+bool hasLine(std::string_view text, std::string_view line) {
+  for (size_t at = text.find(line); at != std::string_view::npos; at = text.find(line, at + 1)) {
+    const size_t end = at + line.size();
+    if ((at == 0 || text[at - 1] == '\n') &&
+        (end == text.size() || text[end] == '\n' || text[end] == '\r' || text[end] == ' '))
+      return true;
+  }
+  return false;
+}
+
 }  // namespace
 
+bool isCompanionFile(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) return false;
+  if (path.ends_with(".row")) return fileStart(path).starts_with("LEVEL ");
+  if (!path.ends_with(".pcf")) return false;
+  const std::string text = fileStart(path);
+  return hasLine(text, "DEFAULT_OPTIONS") || hasLine(text, "STATES") || hasLine(text, "EVENT_TYPE");
+}
+
+std::string traceOfCompanion(const std::string& path) {
+  const std::string prv = path.substr(0, path.size() - 4) + ".prv";
+  std::error_code ec;
+  if (!std::filesystem::exists(prv, ec) && std::filesystem::exists(prv + ".gz", ec))
+    return prv + ".gz";
+  return prv;
+}
+
+// Named by its .pcf or .row, a trace is read from its .prv, which must be there.
 ParaverReader::ParaverReader(std::string path, const ReadOptions& options)
-    : path_(std::move(path)), options_(options) {}
+    : path_(std::move(path)), options_(options) {
+  if (!isCompanionFile(path_)) return;
+  const std::string companion = path_;
+  path_ = traceOfCompanion(companion);
+  std::error_code ec;
+  if (!std::filesystem::exists(path_, ec))
+    throw InputError(
+        companion, "",
+        "its trace " + std::filesystem::path(path_).filename().string() + " is missing beside it");
+}
 
 ParaverReader::~ParaverReader() = default;
 
@@ -60,6 +103,10 @@ void ParaverReader::loadDefinitions() {
   std::string_view line;
   if (!lines.next(line))
     throw InputError(path_, "line 1", "empty file, expected a #Paraver header");
+  // paraver-kernel skips a first line "new format" (older Paraver versions wrote it).
+  newFormatLine_ = line == kNewFormatLine;
+  if (newFormatLine_ && !lines.next(line))
+    throw InputError(path_, "line 2", "no #Paraver header after 'new format'");
   const std::string headerLine(line);
   header_ = parseHeader(line, path_);
   checkThreadsAgainstFileSize(header_, path_);
@@ -121,6 +168,7 @@ void ParaverReader::read(TraceSink& sink) {
   LineReader lines(path_);
   std::string_view line;
   lines.next(line);  // the header, parsed by definitions()
+  if (newFormatLine_) lines.next(line);
   sink.begin(defs_);
   RecordParser parser(header_, mapping_, options_, path_, counts_, sink);
   Progress progress("reading " + path_, options_.progress);
@@ -148,6 +196,13 @@ void ParaverReader::summariseProblems() {
     readWarnings_.push_back(path_ +
                             ": no state, event or communication record; paraver-kernel refuses "
                             "a trace without records");
+  for (const auto& [problem, entry] : counts_.toleratedByProblem)
+    readWarnings_.push_back(path_ + ": " + std::to_string(entry.first) +
+                            (entry.first == 1 ? " record skipped: " : " records skipped: ") +
+                            problem + " (first at line " + std::to_string(entry.second) +
+                            "); paraver-kernel reads " + (entry.first == 1 ? "it" : "them") +
+                            ", but not every format mtf writes can hold " +
+                            (entry.first == 1 ? "it" : "them") + " (--strict refuses)");
   for (const auto& [problem, entry] : counts_.skippedByProblem)
     readWarnings_.push_back(
         path_ + ": " + std::to_string(entry.first) + (entry.first == 1 ? " record" : " records") +
@@ -183,7 +238,8 @@ std::map<std::string, uint64_t> ParaverReader::inputRecords() const {
       {"global OP pairs of those collective ends", counts_.collectivePairs},
       {"call exits with no open call (kept as Generic events)", counts_.unopenedLeaves},
       {"call values the .pcf does not name (kept as Generic events)", counts_.unnamedValues},
-      {"records out of time order (moved, true time in attribute paraver:time)", counts_.delayed}};
+      {"records out of time order (moved, true time in attribute paraver:time)", counts_.delayed},
+      {"records paraver-kernel reads that mtf skips (see the warnings)", counts_.tolerated}};
 }
 
 bool looksLikeParaver(const std::string& path) {
@@ -191,9 +247,16 @@ bool looksLikeParaver(const std::string& path) {
   if (!std::filesystem::is_regular_file(path, ec)) return false;
   GzHandle file(gzopen(path.c_str(), "rb"));
   if (!file) return false;
-  char start[8] = {};
-  return gzread(file.get(), start, sizeof start) == sizeof start &&
-         std::string_view(start, sizeof start) == "#Paraver";
+  char bytes[20] = {};
+  const int read = gzread(file.get(), bytes, sizeof bytes);
+  std::string_view start(bytes, read > 0 ? static_cast<size_t>(read) : 0);
+  if (start.starts_with(kNewFormatLine)) {
+    start.remove_prefix(std::string_view(kNewFormatLine).size());
+    if (start.starts_with("\r")) start.remove_prefix(1);
+    if (!start.starts_with("\n")) return false;
+    start.remove_prefix(1);
+  }
+  return start.starts_with("#Paraver");
 }
 
 }  // namespace mtf::paraver

@@ -41,6 +41,10 @@ struct RecordCounts {
   uint64_t delayed = 0;         // events moved later to keep their location in order
   // Bad records skipped in lenient mode, by problem: (count, first line).
   std::map<std::string, std::pair<uint64_t, uint64_t>> skippedByProblem;
+  // Records paraver-kernel reads but mtf cannot keep as they are (converters/paraver/
+  // REFUSALS.md), skipped in every mode, by problem: (count, first line).
+  uint64_t tolerated = 0;
+  std::map<std::string, std::pair<uint64_t, uint64_t>> toleratedByProblem;
   // Records read (and kept) that paraver-kernel would skip.
   RefusalTally kernelRefusals;
   uint64_t modelEvents() const {
@@ -72,6 +76,7 @@ class ParaverReader : public TraceSource {
   std::string path_;
   ReadOptions options_;
   bool loaded_ = false;
+  bool newFormatLine_ = false;  // a first line "new format" before the header
   Header header_;
   Pcf pcf_;
   Row row_;
@@ -82,7 +87,16 @@ class ParaverReader : public TraceSource {
   std::vector<std::string> readWarnings_;
 };
 
-// True if the file (plain or gzip) starts with "#Paraver".
+// A first line paraver-kernel skips before the header.
+inline constexpr const char* kNewFormatLine = "new format";
+
+// True if the file (plain or gzip) starts with "#Paraver" (after a line "new format").
 bool looksLikeParaver(const std::string& path);
+// True if `path` is a .pcf (a line DEFAULT_OPTIONS, STATES or EVENT_TYPE in its first
+// 4 KiB) or a .row (starting "LEVEL "): the trace is recognised by them too, and the
+// reader then reads the .prv beside them or says it is missing.
+bool isCompanionFile(const std::string& path);
+// The .prv a .pcf or .row belongs to (its .prv.gz if only that exists).
+std::string traceOfCompanion(const std::string& path);
 
 }  // namespace mtf::paraver

@@ -28,15 +28,20 @@ void RecordParser::line(std::string_view text, uint64_t lineNumber) {
     if (seenRecord_) ++counts_.lateComments;
     return;
   }
-  if (text[0] == 'c' && text.size() > 1 && text[1] == ':') {
+  if (isCommunicatorLine(text)) {
     if (seenRecord_) ++counts_.lateComments;  // a communicator line among records: not kept
     return;                                   // the header's ones are in the properties
   }
   lineNumber_ = lineNumber;
+  tolerated_ = nullptr;
+  // paraver-kernel ends a record at the line's end: a ':' after the last field is read
+  // as nothing (the record is kept, written back without it).
+  if (text.size() > 2 && text.back() == ':') text.remove_suffix(1);
   const char* problem = "unknown record type";
   if (text.size() >= 2 && text[1] == ':' && text[0] >= '1' && text[0] <= '4')
     problem = parseRecord(text[0], text.substr(2));
   seenRecord_ = true;
+  if (tolerated_) return skipTolerated();
   if (!problem) return;
   if (options_.lenient) {
     ++counts_.skipped;
@@ -45,6 +50,21 @@ void RecordParser::line(std::string_view text, uint64_t lineNumber) {
     return;
   }
   throw InputError(path_, placeLine(lineNumber), problem);
+}
+
+const char* RecordParser::tolerate(const char* what) {
+  tolerated_ = what;
+  return nullptr;
+}
+
+void RecordParser::skipTolerated() {
+  if (options_.strict)
+    throw InputError(
+        path_, placeLine(lineNumber_),
+        std::string(tolerated_) + " (paraver-kernel reads such records; --strict refuses them)");
+  auto& [count, firstLine] = counts_.toleratedByProblem[tolerated_];
+  if (count++ == 0) firstLine = lineNumber_;
+  ++counts_.tolerated;
 }
 
 const char* RecordParser::parseRecord(char type, std::string_view fields) {
@@ -88,15 +108,20 @@ void RecordParser::tallyRefusal(RecordKind kind, const Prefix& p) {
 const char* RecordParser::stateRecord(FieldCursor& c) {
   Prefix p;
   if (const char* problem = parsePrefix(c, p)) return problem;
-  uint64_t begin = 0, end = 0, state = 0;
-  if (!c.nextUnsigned(begin) || !c.nextUnsigned(end) || !c.nextUnsigned(state))
+  uint64_t begin = 0, state = 0;
+  int64_t end = 0;
+  if (!c.nextUnsigned(begin) || !c.nextSigned(end) || !c.nextUnsigned(state))
     return "state record: missing or non-numeric begin:end:state";
-  if (!c.atEnd()) return "state record: too many fields";
-  if (end < begin) return "state record ends before it begins";
-  if (state > std::numeric_limits<uint32_t>::max()) return "state out of range";
+  // paraver-kernel reads all of these (it ignores fields after the state, draws no end
+  // for -1 and wraps a state to 32 bits); no format mtf writes holds them as they are.
+  if (!c.atEnd()) return tolerate("state record with fields after the state");
+  if (end < 0 || static_cast<uint64_t>(end) < begin)
+    return tolerate("state record ends before it begins");
+  if (state > std::numeric_limits<uint32_t>::max())
+    return tolerate("state record with a state beyond 32 bits");
   ++counts_.states;
   tallyRefusal(RecordKind::State, p);
-  event_.set(EventKind::State, p.location, begin, {end, state});
+  event_.set(EventKind::State, p.location, begin, {static_cast<uint64_t>(end), state});
   addCpu(p.cpu, p.location);
   emit(false);
   return nullptr;
@@ -115,7 +140,8 @@ const char* RecordParser::eventRecord(FieldCursor& c) {
     if (!c.nextSigned(value)) return "event record: missing or non-numeric event value";
     pairs_.emplace_back(type, value);
   }
-  if (pairs_.empty()) return "event record without type:value";
+  // paraver-kernel reads such a line as no event at all.
+  if (pairs_.empty()) return tolerate("event record without type:value");
   ++counts_.eventLines;
   counts_.eventPairs += pairs_.size();
   tallyRefusal(RecordKind::Event, p);
@@ -210,16 +236,19 @@ bool RecordParser::callEvent(LocationId location, Tick time, uint64_t type, int6
 const char* RecordParser::communicationRecord(FieldCursor& c) {
   Prefix send, recv;
   uint64_t logicalSend = 0, physicalSend = 0, logicalRecv = 0, physicalRecv = 0;
-  uint64_t size = 0, tag = 0;
+  int64_t size = 0, tag = 0;
   if (const char* problem = parsePrefix(c, send)) return problem;
   if (!c.nextUnsigned(logicalSend) || !c.nextUnsigned(physicalSend))
     return "communication record: missing or non-numeric send times";
   if (const char* problem = parsePrefix(c, recv)) return problem;
-  if (!c.nextUnsigned(logicalRecv) || !c.nextUnsigned(physicalRecv) || !c.nextUnsigned(size) ||
-      !c.nextUnsigned(tag))
+  if (!c.nextUnsigned(logicalRecv) || !c.nextUnsigned(physicalRecv) || !c.nextSigned(size) ||
+      !c.nextSigned(tag))
     return "communication record: missing or non-numeric receive times, size or tag";
-  if (!c.atEnd()) return "communication record: too many fields";
-  if (tag > std::numeric_limits<uint32_t>::max()) return "communication record: tag out of range";
+  // paraver-kernel reads these (it ignores fields after the tag; size and tag are signed
+  // 64-bit there); OTF2 holds neither a negative size nor a tag beyond 32 bits.
+  if (!c.atEnd()) return tolerate("communication record with fields after the tag");
+  if (size < 0 || tag < 0 || tag > std::numeric_limits<uint32_t>::max())
+    return tolerate("communication record with a negative size or tag, or a tag beyond 32 bits");
   ++counts_.communications;
   // paraver-kernel skips the whole record if either end is refused: count it once.
   tallyRefusal(RecordKind::Communication, kernelVerdict(send) != Refusal::None ? send : recv);
@@ -230,14 +259,15 @@ const char* RecordParser::communicationRecord(FieldCursor& c) {
   const uint64_t messageId = channel ? 0 : counts_.communications;
   // The send when the message left (Extrae: the end of the send call; Extrae sorts its
   // communication records by that time), the receive when the message has arrived.
-  event_.set(EventKind::MpiSend, send.location, physicalSend,
-             {receiverRank, mapping_.world, tag, size});
+  event_.set(
+      EventKind::MpiSend, send.location, physicalSend,
+      {receiverRank, mapping_.world, static_cast<uint64_t>(tag), static_cast<uint64_t>(size)});
   addCpu(send.cpu, send.location);
   if (physicalSend != logicalSend) addAttribute(mapping_.logicalSendAttribute, logicalSend);
   addMessageAttributes(recv, messageId);
   queueEvent(channel);
   event_.set(EventKind::MpiRecv, recv.location, physicalRecv,
-             {senderRank, mapping_.world, tag, size});
+             {senderRank, mapping_.world, static_cast<uint64_t>(tag), static_cast<uint64_t>(size)});
   addCpu(recv.cpu, recv.location);
   if (logicalRecv != physicalRecv) addAttribute(mapping_.logicalRecvAttribute, logicalRecv);
   addMessageAttributes(send, messageId);
@@ -273,12 +303,14 @@ uint64_t globalOpAsOtf2(uint64_t id) {
 const char* RecordParser::globalOpRecord(FieldCursor& c) {
   Prefix p;
   uint64_t time = 0, comm = 0, sent = 0, received = 0, op = 0, root = 0;
-  if (const char* problem = parsePrefix(c, p)) return problem;
+  // paraver-kernel ignores type-4 records whatever they hold: a bad one is skipped.
+  if (parsePrefix(c, p)) return tolerate("global operation record with a bad cpu:appl:task:thread");
   if (!c.nextUnsigned(time) || !c.nextUnsigned(comm) || !c.nextUnsigned(sent) ||
       !c.nextUnsigned(received) || !c.nextUnsigned(op) || !c.nextUnsigned(root))
-    return "global operation record: missing or non-numeric field";
-  if (!c.atEnd()) return "global operation record: too many fields";
-  if (root > std::numeric_limits<uint32_t>::max()) return "global operation: root out of range";
+    return tolerate("global operation record with a missing or non-numeric field");
+  if (!c.atEnd()) return tolerate("global operation record with too many fields");
+  if (root > std::numeric_limits<uint32_t>::max())
+    return tolerate("global operation record with a root beyond 32 bits");
   ++counts_.globalOps;
   const auto it = mapping_.communicators.find({p.appl, comm});
   const Ref commRef = it == mapping_.communicators.end() ? mapping_.world : it->second;
@@ -316,10 +348,11 @@ void RecordParser::addAttribute(Ref attribute, uint64_t value) {
 
 void RecordParser::emit(bool isPair) {
   LocationState& state = locations_[event_.location];
-  flushPending(state, event_.time);
+  const Tick recordTime = event_.time;  // deliver() may move the event later
+  flushPending(state, recordTime);
   deliver(state, event_);
   state.lastWasPair = isPair;
-  state.lastPairTime = event_.time;
+  state.lastPairTime = recordTime;
 }
 
 // Hands `e` to the sink; an event earlier than its location's last one (a file that is

@@ -57,6 +57,10 @@ class RecordParser {
   };
 
   const char* parseRecord(char type, std::string_view fields);
+  // Marks the record as one paraver-kernel reads but mtf cannot keep as it is (see
+  // REFUSALS.md): it is skipped and counted (refused with --strict). Returns no problem.
+  const char* tolerate(const char* what);
+  void skipTolerated();
   const char* parsePrefix(FieldCursor& c, Prefix& prefix) const;
   // What paraver-kernel says of the CPU of a record end (the reader keeps the record).
   Refusal kernelVerdict(const Prefix& prefix) const;
@@ -89,6 +93,7 @@ class RecordParser {
   Event pendingEvent_;  // a PendingMessage turned back into an Event
   bool seenRecord_ = false;
   uint64_t lineNumber_ = 0;
+  const char* tolerated_ = nullptr;  // why the current record is skipped, if it is
   KernelRules rules_;
   ChannelOrder channels_;
 };

@@ -1,6 +1,7 @@
 // Bad input: each defect gets an InputError naming the file and the record.
 #include <gtest/gtest.h>
 
+#include "converters/tau/tau_files.hpp"
 #include "converters/tau/tau_reader.hpp"
 #include "converters/tau/tau_test_util.hpp"
 #include "util/error.hpp"
@@ -51,10 +52,31 @@ TEST(TauBadInput, GoodTraceReads) {
   EXPECT_EQ(errorReading(dir, recordsBytes(goodRecords())), "no error");
 }
 
-TEST(TauBadInput, TruncatedRecord) {
+// TAU's reader (TAU_tf) reads a file cut in the middle of a record as if it ended before
+// it: mtf reads the whole records, warns naming the partial one, and --strict refuses.
+TEST(TauBadInput, TruncatedRecordEndsTheFileWithAWarning) {
   ScratchDir dir("truncated");
-  const std::string message = errorReading(dir, recordsBytes(goodRecords()) + "12345");
-  EXPECT_NE(message.find("tautrace.0.0.0.trc: record 4: truncated"), std::string::npos) << message;
+  writeBytes(dir.path() / "tautrace.0.0.0.trc", recordsBytes(goodRecords()) + "12345");
+  writeBytes(dir.path() / "events.0.edf", kEdf);
+  ::testing::internal::CaptureStderr();
+  TauReader reader(dir.path(), {});
+  CollectSink sink;
+  reader.read(sink);
+  const std::string warning = ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(sink.events.size(), goodRecords().size());
+  EXPECT_NE(warning.find("tautrace.0.0.0.trc: record 4: truncated record (5 of 24 bytes): the "
+                         "records before it are read"),
+            std::string::npos)
+      << warning;
+  ReadOptions strict;
+  strict.strict = true;
+  TauReader refusing(dir.path(), strict);
+  try {
+    refusing.definitions();
+    ADD_FAILURE() << "--strict read a partial record";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("record 4: truncated record"), std::string::npos);
+  }
 }
 
 TEST(TauBadInput, UnknownEventId) {
@@ -72,13 +94,75 @@ TEST(TauBadInput, EdfMissing) {
   EXPECT_NE(message.find("events.0.edf missing"), std::string::npos) << message;
 }
 
-TEST(TauBadInput, TimestampGoingBackwards) {
+// Incomplete copies of a real trace: recognised by any one of its files (looksLikeTau),
+// then refused naming what is missing.
+TEST(TauBadInput, IncompleteTraceNamesTheMissingFile) {
+  const fs::path real = MTF_DATA_DIR "/tau/opencl-l5";
+  struct Case {
+    std::vector<std::string> kept;
+    std::string input;  // relative to the copy; "" = the directory
+    std::string message;
+  };
+  const Case cases[] = {
+      {{"tautrace.0.0.0.trc", "tautrace.0.0.1.trc"},
+       "",
+       "tautrace.0.0.0.trc: event definitions events.0.edf missing beside it"},
+      {{"tautrace.0.0.0.trc"},
+       "tautrace.0.0.0.trc",
+       "tautrace.0.0.0.trc: event definitions events.0.edf missing beside it"},
+      {{"events.0.edf"},
+       "",
+       "events.0.edf: its thread files tautrace.0.<context>.<thread>.trc are missing beside it"},
+      {{"events.0.edf"},
+       "events.0.edf",
+       "events.0.edf: its thread files tautrace.0.<context>.<thread>.trc are missing beside it"},
+      {{"tau.trc"}, "", "tau.trc: event definitions tau.edf missing beside it"},
+      {{"tau.trc"}, "tau.trc", "tau.trc: event definitions tau.edf missing beside it"},
+      {{"tau.edf"}, "tau.edf", "tau.edf: tau.trc missing beside it"},
+  };
+  for (const Case& c : cases) {
+    ScratchDir dir("incomplete");
+    for (const std::string& name : c.kept) fs::copy_file(real / name, dir.path() / name);
+    const fs::path input = c.input.empty() ? dir.path() : dir.path() / c.input;
+    EXPECT_TRUE(looksLikeTau(input)) << input;
+    try {
+      TauReader reader(input, {});
+      CollectSink sink;
+      reader.read(sink);
+      ADD_FAILURE() << input << " was read";
+    } catch (const InputError& e) {
+      EXPECT_EQ(e.code(), ExitCode::BadInput);
+      EXPECT_EQ(std::string(e.what()), (dir.path() / c.message).string()) << input;
+    }
+  }
+}
+
+// TAU's reader reads a record whose timestamp goes back; mtf skips it (a thread's events
+// stay in time order) with one warning naming the first, and --strict refuses it.
+TEST(TauBadInput, TimestampGoingBackwardsIsSkippedWithAWarning) {
   ScratchDir dir("backwards");
   auto records = goodRecords();
   records[3].time = 115;
-  const std::string message = errorReading(dir, recordsBytes(records));
-  EXPECT_NE(message.find("tautrace.0.0.0.trc: record 3: timestamp 115 before"), std::string::npos)
-      << message;
+  records.push_back({60003, 0, 0, 0, 112});
+  writeBytes(dir.path() / "tautrace.0.0.0.trc", recordsBytes(records));
+  writeBytes(dir.path() / "events.0.edf", kEdf);
+  ::testing::internal::CaptureStderr();
+  TauReader reader(dir.path(), {});
+  CollectSink sink;
+  reader.read(sink);
+  const std::string warning = ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(sink.events.size(), records.size() - 2);
+  EXPECT_NE(warning.find("2 TAU records skipped: timestamp before the previous one of its "
+                         "thread (first at "),
+            std::string::npos)
+      << warning;
+  EXPECT_NE(warning.find("tautrace.0.0.0.trc: record 3)"), std::string::npos) << warning;
+  EXPECT_EQ(reader.inputRecords().at("records going back in time (skipped, see the warning)"), 2u);
+  ReadOptions strict;
+  strict.strict = true;
+  TauReader refusing(dir.path(), strict);
+  CollectSink none;
+  EXPECT_THROW(refusing.read(none), InputError);
 }
 
 TEST(TauBadInput, ByteOrderCannotBeTold) {

@@ -118,9 +118,11 @@ EdfTable parseEdf(std::string text, const std::string& path, bool warn) {
     if (!entry)
       throw InputError(path, placeLine(lineNumber),
                        "malformed event definition: " + std::string(body));
-    if (!table.byId.emplace(entry->id, table.entries.size()).second)
-      throw InputError(path, placeLine(lineNumber),
-                       "event id " + std::to_string(entry->id) + " defined twice");
+    // TAU's reader keeps the first definition of an id and ignores the others.
+    if (!table.byId.emplace(entry->id, table.entries.size()).second) {
+      if (table.redefinitions++ == 0) table.firstRedefinition = lineNumber;
+      continue;
+    }
     table.entries.push_back(std::move(*entry));
   }
   if (!header) throw InputError(path, "", "not an edf: no 'N dynamic_trace_events' line");
@@ -128,6 +130,10 @@ EdfTable parseEdf(std::string text, const std::string& path, bool warn) {
   // is normal, not worth a warning on each file; any other difference is.
   const bool usual =
       table.declared == table.entries.size() || table.declared == table.entries.size() + 1;
+  if (warn && table.redefinitions)
+    mtf::warn(path + ": " + std::to_string(table.redefinitions) +
+              " event ids defined again (first at line " + std::to_string(table.firstRedefinition) +
+              "); their first definitions are used, as TAU's reader does");
   if (warn && !usual)
     mtf::warn(path + ": declares " + std::to_string(table.declared) + " events, lists " +
               std::to_string(table.entries.size()));

@@ -36,6 +36,8 @@ struct EdfTable {
   uint64_t declared = 0;  // N of the first line
   std::vector<EdfEntry> entries;
   std::unordered_map<int64_t, size_t> byId;
+  uint64_t redefinitions = 0;      // lines defining an id again (ignored, as TAU does)
+  uint64_t firstRedefinition = 0;  // line number of the first
 
   const EdfEntry* find(int64_t id) const {
     const auto it = byId.find(id);

@@ -26,6 +26,18 @@ bool isFile(const fs::path& p) {
   return fs::is_regular_file(p, ec);
 }
 
+// A per-thread set without thread files: names the edf that is there and the thread
+// files it needs.
+InputError noThreadFiles(const fs::path& dir) {
+  std::error_code ec;
+  for (const fs::directory_entry& entry : fs::directory_iterator(dir, ec))
+    if (const auto node = parseEdfNode(entry.path()); node && isFile(entry.path()))
+      return InputError(entry.path().string(), "",
+                        "its thread files tautrace." + std::to_string(*node) +
+                            ".<context>.<thread>.trc are missing beside it");
+  return InputError(dir.string(), "", "no tautrace.*.trc files");
+}
+
 TraceFiles perThreadSet(const fs::path& dir) {
   TraceFiles files;
   std::error_code ec;
@@ -34,7 +46,7 @@ TraceFiles perThreadSet(const fs::path& dir) {
       files.threads.push_back(*t);
   }
   if (ec) throw InputError(dir.string(), "", "cannot list directory: " + ec.message());
-  if (files.threads.empty()) throw InputError(dir.string(), "", "no tautrace.*.trc files");
+  if (files.threads.empty()) throw noThreadFiles(dir);
   std::sort(files.threads.begin(), files.threads.end(),
             [](const ThreadFile& a, const ThreadFile& b) {
               return std::tie(a.node, a.context, a.thread) < std::tie(b.node, b.context, b.thread);
@@ -71,8 +83,9 @@ bool hasThreadFiles(const fs::path& dir) {
 
 TraceFiles locateInDirectory(const fs::path& dir) {
   if (hasThreadFiles(dir)) return perThreadSet(dir);
-  if (isFile(dir / "tau.trc")) return mergedPair(dir / "tau.trc", dir / "tau.edf");
-  throw InputError(dir.string(), "", "no tautrace.*.trc or tau.trc in the directory");
+  if (isFile(dir / "tau.trc") || isFile(dir / "tau.edf"))
+    return mergedPair(dir / "tau.trc", dir / "tau.edf");
+  return perThreadSet(dir);  // names an events.<node>.edf without its thread files
 }
 
 bool firstRecordIsInit(const fs::path& trc) {
@@ -135,13 +148,32 @@ TraceFiles locateTrace(const fs::path& input) {
   throw InputError(input.string(), "", "not a TAU trace file (.trc or .edf)");
 }
 
+namespace {
+
+// One file of a TAU trace, by name and content: a .trc starting with an EV_INIT record
+// or an .edf starting with its "N dynamic_trace_events" line. In a directory only the
+// names TAU gives (tautrace.*.trc, events.*.edf, tau.trc, tau.edf) count.
+bool isTauFile(const fs::path& file, bool anyName) {
+  if (!isFile(file)) return false;
+  const std::string name = file.filename().string();
+  const bool trc =
+      parseThreadFileName(file) || name == "tau.trc" || (anyName && file.extension() == ".trc");
+  const bool edf =
+      parseEdfNode(file) || name == "tau.edf" || (anyName && file.extension() == ".edf");
+  return (trc && firstRecordIsInit(file)) || (edf && edfHeaderOk(file));
+}
+
+}  // namespace
+
+// Any one file of the trace is enough to recognise it: the reader (locateTrace) then
+// names the files that are missing.
 bool looksLikeTau(const fs::path& input) {
   try {
-    const TraceFiles files = locateTrace(input);
-    if (files.merged) return firstRecordIsInit(files.mergedTrc) && edfHeaderOk(files.mergedEdf);
-    if (files.threads.empty()) return false;
-    return firstRecordIsInit(files.threads.front().path) &&
-           edfHeaderOk(files.edfOfNode.at(files.threads.front().node));
+    std::error_code ec;
+    if (!fs::is_directory(input, ec)) return isTauFile(input, true);
+    for (const fs::directory_entry& entry : fs::directory_iterator(input, ec))
+      if (isTauFile(entry.path(), false)) return true;
+    return false;
   } catch (const std::exception&) {
     return false;
   }

@@ -36,8 +36,10 @@ std::optional<uint32_t> parseEdfNode(const std::filesystem::path& path);
 // when the input is not a TAU trace or an edf is missing.
 TraceFiles locateTrace(const std::filesystem::path& input);
 
-// Content check for sniffing: `input` names a TAU trace whose first trc record is an
-// EV_INIT (par 3) or is an edf starting "N dynamic_trace_events". Never throws.
+// Content check for sniffing: `input` is, or is a directory holding, one file of a TAU
+// trace (a .trc whose first record is an EV_INIT (par 3), an edf starting
+// "N dynamic_trace_events"), even if the others are missing: locateTrace names them.
+// Never throws.
 bool looksLikeTau(const std::filesystem::path& input);
 
 // The file names a writer produces.

@@ -143,10 +143,19 @@ void ModelBuilder::mpi(const std::vector<std::tuple<uint32_t, uint32_t, uint32_t
         builder_.comm("TAU communicator " + std::to_string(k), group, model_.comms[0]);
 }
 
+void notePartialRecord(TraceModel& model, const RecordReader& reader) {
+  if (reader.trailingBytes() == 0) return;
+  model.partialRecords.emplace_back(reader.path().string(),
+                                    placeRecord(reader.recordCount()) + ": truncated record (" +
+                                        std::to_string(reader.trailingBytes()) + " of " +
+                                        std::to_string(reader.format().size) + " bytes)");
+}
+
 // Per-thread set: record 0 and the last record of every file give the layout and the span.
 void scanThreadFiles(TraceModel& model, TimeSpan& span) {
   for (const ThreadFile& t : model.files.threads) {
     RecordReader reader(t.path, initEventIdOf(model.edfs.at(t.node)));
+    notePartialRecord(model, reader);
     model.fileFormats.push_back(reader.format());
     model.totalRecords += reader.recordCount();
     Record first;
@@ -160,6 +169,7 @@ void scanThreadFiles(TraceModel& model, TimeSpan& span) {
 std::vector<std::tuple<uint32_t, uint32_t, uint32_t>> scanMergedFile(TraceModel& model,
                                                                      TimeSpan& span) {
   RecordReader reader(model.files.mergedTrc, initEventIdOf(model.edfs.at(0)));
+  notePartialRecord(model, reader);
   model.fileFormats.push_back(reader.format());
   model.totalRecords = reader.recordCount();
   std::set<std::tuple<uint32_t, uint32_t, uint32_t>> threads;

@@ -88,6 +88,9 @@ struct TraceModel {
   bool hasMpi = false;
   Ref attrSingle = kUndefinedRef, attrValueDelay = kUndefinedRef, attrEndDelay = kUndefinedRef;
   uint64_t totalRecords = 0;
+  // Files ending in a partial record (cut while being written): "PATH: record N: ..." for
+  // each, as TauReader warns (or, with --strict, refuses).
+  std::vector<std::pair<std::string, std::string>> partialRecords;  // (path, what)
 };
 
 // Reads the edf files and the first and last record of every trc file (the whole merged

@@ -16,7 +16,14 @@ TauReader::TauReader(const fs::path& input, const ReadOptions& options)
     : input_(input), options_(options), files_(locateTrace(input)) {}
 
 const Definitions& TauReader::definitions() {
-  if (!model_) model_.emplace(buildTraceModel(files_));
+  if (model_) return model_->defs;
+  model_.emplace(buildTraceModel(files_));
+  // TAU's reader (TAU_tf) stops at a partial record and reads the file as if it ended
+  // there; so does mtf, saying so (refused with --strict).
+  for (const auto& [path, what] : model_->partialRecords) {
+    if (options_.strict) throw InputError(path, "", what + " (--strict refuses it)");
+    warn(path + ": " + what + ": the records before it are read, as TAU's reader reads them");
+  }
   return model_->defs;
 }
 
@@ -40,11 +47,11 @@ bool TauReader::acceptRecord(const fs::path& file, uint64_t index, const Record&
                 "TAU records with an unknown event id (skipped)");
     return false;
   }
-  if (r.time < lastTime) {
-    skipOrThrow(file, index,
-                "timestamp " + std::to_string(r.time) + " before the previous " +
-                    std::to_string(lastTime) + " of the same thread",
-                "TAU records with a timestamp going backwards (skipped)");
+  if (r.time < lastTime) {  // TAU's reader reads it; a thread's events stay in time order
+    const std::string what = "timestamp " + std::to_string(r.time) + " before the previous " +
+                             std::to_string(lastTime) + " of the same thread";
+    if (options_.strict) throw InputError(file.string(), placeRecord(index), what);
+    if (backwards_.count++ == 0) backwards_.first = file.string() + ": " + placeRecord(index);
     return false;
   }
   lastTime = r.time;
@@ -126,6 +133,7 @@ void TauReader::read(TraceSink& sink) {
   recordsRead_ = 0;
   std::fill(std::begin(recordsOfClass_), std::end(recordsOfClass_), 0);
   unmodelled_.clear();
+  backwards_ = {};
   sink.begin(model_->defs);
   RecordMapper mapper(*model_, sink);
   if (files_.merged) {
@@ -135,12 +143,20 @@ void TauReader::read(TraceSink& sink) {
       if (isSelected(files_.threads[i])) readThreadFile(i, mapper);
   }
   triplets_ = mapper.tripletsCollapsed();
+  if (backwards_.count)
+    warn(std::to_string(backwards_.count) +
+         " TAU records skipped: timestamp before the previous "
+         "one of its thread (first at " +
+         backwards_.first +
+         "); TAU's reader reads them, but a thread's events stay in time order (--strict "
+         "refuses)");
   sink.end();
 }
 
 std::map<std::string, uint64_t> TauReader::inputRecords() const {
   const auto of = [this](EventClass c) { return recordsOfClass_[static_cast<size_t>(c)]; };
-  return {{"trc files", files_.merged ? 1 : files_.threads.size()},
+  return {{"records going back in time (skipped, see the warning)", backwards_.count},
+          {"trc files", files_.merged ? 1 : files_.threads.size()},
           {"records (all trc files)", recordsRead_},
           {"EntryExit records", of(EventClass::Region)},
           {"TriggerValue records", of(EventClass::Trigger)},

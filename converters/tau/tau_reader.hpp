@@ -46,6 +46,10 @@ class TauReader : public TraceSource {
   LossReport unmodelled_;
   uint64_t recordsRead_ = 0;
   uint64_t recordsOfClass_[5] = {};  // by EventClass
+  struct {
+    uint64_t count = 0;
+    std::string first;  // "FILE: record N"
+  } backwards_;         // records whose timestamp goes back in their thread: skipped
   uint64_t triplets_ = 0;
   std::optional<std::vector<LocationId>> selected_;  // restrictToLocations
 };

@@ -151,10 +151,7 @@ RecordReader::RecordReader(const fs::path& path, std::optional<int64_t> initEven
     format_ = fits.front();
   }
   count_ = bytes / format_.size;
-  if (bytes % format_.size != 0)
-    throw InputError(path.string(), placeRecord(count_),
-                     "truncated record (" + std::to_string(bytes % format_.size) + " of " +
-                         std::to_string(format_.size) + " bytes)");
+  trailingBytes_ = bytes % format_.size;  // TAU's own reader stops before them too
   std::fseek(file_.get(), 0, SEEK_SET);
 }
 

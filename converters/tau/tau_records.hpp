@@ -60,6 +60,8 @@ class RecordReader {
                std::optional<RecordFormat> format = std::nullopt, size_t bufferBytes = 1 << 20);
   RecordFormat format() const { return format_; }
   uint64_t recordCount() const { return count_; }
+  // Bytes after the last whole record (a file cut while being written): not read.
+  uint64_t trailingBytes() const { return trailingBytes_; }
   // Index of the record next() returns next.
   uint64_t index() const { return next_; }
   bool next(Record& record);
@@ -73,6 +75,7 @@ class RecordReader {
   FilePtr file_;
   RecordFormat format_;
   uint64_t count_ = 0;
+  uint64_t trailingBytes_ = 0;
   uint64_t next_ = 0;
   std::vector<unsigned char> buffer_;
   size_t bufferPos_ = 0;

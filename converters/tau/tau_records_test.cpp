@@ -151,3 +151,23 @@ TEST(TauEdf, DeclaredCountOtherwiseWrongIsAWarning) {
 
 }  // namespace
 }  // namespace mtf::tau
+
+namespace mtf::tau {
+namespace {
+
+// TAU's reader keeps an id's first definition and ignores the lines defining it again.
+TEST(TauEdf, AnIdDefinedAgainKeepsItsFirstDefinition) {
+  ::testing::internal::CaptureStderr();
+  const EdfTable t = parseEdf(
+      "2 dynamic_trace_events\n1 TAU_USER 0 \"main\" EntryExit\n1 TAU_USER 0 \"other\" EntryExit\n"
+      "2 TAU_USER 0 \"f\" EntryExit\n",
+      "x.edf", true);
+  const std::string warning = ::testing::internal::GetCapturedStderr();
+  ASSERT_EQ(t.entries.size(), 2u);
+  EXPECT_EQ(t.find(1)->name, "main");
+  EXPECT_NE(warning.find("x.edf: 1 event ids defined again (first at line 3)"), std::string::npos)
+      << warning;
+}
+
+}  // namespace
+}  // namespace mtf::tau

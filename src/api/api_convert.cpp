@@ -20,7 +20,9 @@ ConvertResult convert(const std::string& input, const std::string& output,
                       const ConvertOptions& options) {
   return guarded([&] {
     if (samePath(input, output)) throw UsageError(output + ": the output is the input");
-    auto source = openTrace(input, {});
+    ReadOptions read;
+    read.strict = options.strict;
+    auto source = openTrace(input, read);
     const FormatEntry& format = outputFormat(output, options.to);
     WriteOptions write;
     write.strict = options.strict;

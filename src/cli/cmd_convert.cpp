@@ -75,7 +75,7 @@ void runConvert(ConvertOptions o, const GlobalOptions& g) {
   o.write.loops = !o.noLoops;
   o.write.model = !o.noModel;
   if (samePath(o.input, o.output)) throw UsageError(o.output + ": the output is the input");
-  auto source = openInput(o.input, o.lenient);
+  auto source = openInput(o.input, o.lenient, o.write.strict);
   const std::string inFormat = source->definitions().info.format;
   const FormatEntry& format = outputFormat(o);
   catchInterrupts();
@@ -109,7 +109,8 @@ void setupConvert(CLI::App& app, const GlobalOptions& global) {
   cmd->add_option("--to", o->to,
                   "Output format by name (otf2, paraver, tau, mtf, mtf-xml, chrome)");
   cmd->add_flag("--strict", o->write.strict,
-                "Refuse (exit 2, nothing written) if the output format cannot hold everything");
+                "Refuse (exit 2, nothing written) if the output format cannot hold everything,\n"
+                "or the input has records its own tool reads but mtf would skip");
   cmd->add_flag("--force", o->force, "Replace an existing output");
   cmd->add_flag("--lenient", o->lenient, "Skip bad input records (reported) instead of failing");
   cmd->add_flag("--compress", o->write.compress,

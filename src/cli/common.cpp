@@ -6,9 +6,10 @@
 
 namespace mtf::cli {
 
-std::unique_ptr<TraceSource> openInput(const std::string& path, bool lenient) {
+std::unique_ptr<TraceSource> openInput(const std::string& path, bool lenient, bool strict) {
   ReadOptions opts;
   opts.lenient = lenient;
+  opts.strict = strict;
   return openTrace(path, opts);
 }
 

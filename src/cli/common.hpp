@@ -11,7 +11,7 @@
 namespace mtf::cli {
 
 // Opens TRACE with the reader its content calls for (InputError if none).
-std::unique_ptr<TraceSource> openInput(const std::string& path, bool lenient);
+std::unique_ptr<TraceSource> openInput(const std::string& path, bool lenient, bool strict = false);
 
 // "12.000345678" from ticks and ticks-per-second, exactly (integer arithmetic, no double).
 std::string decimalSeconds(uint64_t ticks, uint64_t resolution);

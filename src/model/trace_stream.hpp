@@ -47,6 +47,9 @@ enum class EventOrder : uint8_t { ByLocation, ByTime };
 struct ReadOptions {
   bool lenient = false;   // skip bad records (counted in unmodelled()) instead of failing
   bool progress = false;  // report progress on stderr
+  // Refuse (InputError) records the format's own tool reads but mtf cannot keep as they
+  // are, instead of skipping them with one warning per kind (convert --strict).
+  bool strict = false;
 };
 
 class TraceSource {

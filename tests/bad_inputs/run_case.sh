@@ -2,7 +2,8 @@
 # run_case.sh MTF CASE_DIR: one golden bad-input test.
 # CASE_DIR holds the input files, `cmd` (the mtf arguments, paths relative to the case),
 # `expected` (line 1: exit status; line 2: the exact first line of stderr) and optionally
-# make.sh (creates large inputs at test time) and `then` (mtf commands that must then
+# make.sh (creates large inputs, or incomplete copies of tests/data's real traces, at test
+# time; $MTF_DATA_DIR is tests/data) and `then` (mtf commands that must then
 # succeed, one per line). The case runs in a scratch copy under a
 # virtual-memory limit (ulimit -v, default 400 MB) and a timeout; it passes when status and
 # first stderr line match, it ended within MTF_BAD_INPUT_SECONDS (default 10) and its peak
@@ -16,6 +17,9 @@ seconds=${MTF_BAD_INPUT_SECONDS:-10}
 rss_mb=${MTF_BAD_INPUT_RSS_MB:-200}
 vmem_kb=${MTF_BAD_INPUT_VMEM_KB:-409600}
 sanitized=${MTF_BAD_INPUT_SANITIZED:-0}
+# A case's make.sh may build its input from the real traces of tests/data.
+MTF_DATA_DIR=$(realpath "$case/../../../data")
+export MTF_DATA_DIR
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cp -r "$case/." "$work/"

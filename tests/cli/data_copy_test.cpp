@@ -42,7 +42,7 @@ TEST(TestData, EveryTraceFolderCarriesItsLicense) {
       ++folders;
     }
   }
-  EXPECT_EQ(folders, 8u);
+  EXPECT_EQ(folders, 9u);
 }
 
 }  // namespace

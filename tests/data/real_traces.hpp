@@ -18,6 +18,7 @@ inline const std::vector<std::string>& realTraces() {
       "otf2/fastotf2-mi300/traces.otf2",
       "paraver/paraver-kernel-qsort/qsort_beo3.prv",
       "paraver/profet-lulesh/lulesh_4+4_with_uncores_sockets1+2.chop_5it.prv",
+      "paraver/compss-cholesky/cholesky_autoparallel.prv",
       "tau/opencl-l5",
       "tau/opencl-l9"};
   return traces;
