@@ -45,7 +45,13 @@ class Search {
     size_t fullWindow = 0;    // absolute start of one whole iteration in the zone's middle
     size_t windowLength = 0;  // that iteration's length in bins (0: the rounded period)
   };
+  struct Candidates {  // the best zone so far, over closings and resolutions
+    Zone best;
+    size_t cover = 0;
+    bool found = false;
+  };
   bool bestZone(Span s, size_t minIterations, Zone& zone) const;
+  void searchAt(Span s, size_t f, size_t minIterations, Candidates& c) const;
   bool withTrain(Span s, size_t minIterations, bool periodic, Zone& zone) const;
   std::vector<StructureRegion> piece(Span s, const Zone& z, unsigned level) const;
   // A repeating pattern of calls has at least two events (an Enter and a Leave) per period.
@@ -206,11 +212,10 @@ bool zoneOf(std::span<const double> y, double& period, double minSimilarity, siz
   return true;
 }
 
-// The segment's signal averaged down to at most `samples` samples of `factor` bins each:
-// a level's search looks at its own span at a bounded resolution (the next level, inside
-// one iteration, sees the finer bins again), which keeps every level's FFTs small.
-std::vector<double> downsampled(std::span<const double> raw, size_t samples, size_t& factor) {
-  factor = (raw.size() + samples - 1) / samples;
+// The segment's signal averaged down to samples of `factor` bins each: a level's search
+// looks at its own span at a bounded resolution (the next level, inside one iteration,
+// sees the finer bins again), which keeps every level's FFTs small.
+std::vector<double> downsampled(std::span<const double> raw, size_t factor) {
   std::vector<double> y((raw.size() + factor - 1) / factor, 0.0);
   for (size_t i = 0; i < raw.size(); ++i) y[i / factor] += raw[i];
   for (size_t i = 0; i < y.size(); ++i) {
@@ -225,13 +230,10 @@ std::vector<double> downsampled(std::span<const double> raw, size_t samples, siz
 // phase; the iteration becomes clear once a closing fills the steps. So the search tries
 // the signal and its closings of widths 3, 5, 9, 17, ... up to an eighth of the segment,
 // and keeps the clear period whose zone covers most of the segment (within 10%: the
-// shortest such period).
-bool Search::bestZone(Span s, size_t minIterations, Zone& best) const {
-  size_t f = 1;
-  const std::vector<double> coarse = downsampled(
-      std::span<const double>(in_.signal).subspan(s.first, s.size()), o_.searchSamples, f);
-  bool found = false;
-  size_t bestCover = 0;
+// shortest such period). `f` bins make one sample.
+void Search::searchAt(Span s, size_t f, size_t minIterations, Candidates& c) const {
+  const std::vector<double> coarse =
+      downsampled(std::span<const double>(in_.signal).subspan(s.first, s.size()), f);
   for (size_t width = 0; width <= coarse.size() / 8; width = width ? 2 * width - 1 : 3) {
     const std::vector<double> closed = width ? closing(coarse, width) : std::vector<double>();
     const std::span<const double> y = width ? std::span<const double>(closed) : coarse;
@@ -245,17 +247,42 @@ bool Search::bestZone(Span s, size_t minIterations, Zone& best) const {
     period *= static_cast<double>(f);
     const size_t cover = last - first;
     if (!eventful(first, last, iterations)) continue;
-    const bool wider = 10 * cover > 11 * bestCover;
-    const bool asWideButShorter = 10 * cover >= 9 * bestCover && period < best.period;
-    if (!found || wider || asWideButShorter) {
+    const bool wider = 10 * cover > 11 * c.cover;
+    const bool asWideButShorter = 10 * cover >= 9 * c.cover && period < c.best.period;
+    if (!c.found || wider || asWideButShorter) {
       const auto length = static_cast<size_t>(std::llround(period));
       const size_t full = std::min(s.first + window * f, s.last - std::min(s.size(), length));
-      best = {{first, last}, period, iterations, full, 0};
-      bestCover = std::max(bestCover, cover);
-      found = true;
+      c.best = {{first, last}, period, iterations, full, 0};
+      c.cover = std::max(c.cover, cover);
+      c.found = true;
     }
   }
-  return found;
+}
+
+// Each span is first searched at searchSamples samples (its FFTs stay small). When that
+// grid is too coarse for the signal (fewer than 8 samples per burst of the signal: bursts
+// on the trace's grid, counted once, bound how short an iteration can be) and no zone of
+// at least 16 iterations covers 90% of the span, the span is searched again at 4 and then 16 times
+// more samples (at most the trace's grid), and the widest zone of all resolutions wins (as above).
+// With 8,000 iterations over 262,144 bins the 16,384 samples hold 2 samples per iteration: the
+// coarse search finds a drift of 7 "iterations" over the whole run; the finer one the
+// 8,000. A zone of 16 or more iterations over the span is trusted: the refinement's FFTs
+// (up to 16 times larger) are then not paid.
+bool Search::bestZone(Span s, size_t minIterations, Zone& best) const {
+  Candidates c;
+  size_t f = (s.size() + o_.searchSamples - 1) / o_.searchSamples;
+  searchAt(s, f, minIterations, c);
+  size_t bursts = 0;
+  for (size_t i = s.first; i < s.last; ++i)
+    bursts += in_.signal[i] > 0 && (i == s.first || in_.signal[i - 1] <= 0);
+  for (unsigned step = 0; step < 2 && f > 1; ++step) {
+    const bool covered = 10 * c.cover >= 9 * s.size() && c.best.iterations >= 16;
+    if (covered || 8 * bursts <= s.size() / f) break;
+    f = std::max<size_t>(1, f / 4);
+    searchAt(s, f, minIterations, c);
+  }
+  best = c.best;
+  return c.found;
 }
 
 // Iterations of varying length (burst_train.hpp) where the autocorrelation finds no zone,

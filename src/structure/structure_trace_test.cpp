@@ -208,6 +208,22 @@ INSTANTIATE_TEST_SUITE_P(StructureOfGeneratedTraces, MainPeriodAsOneZone,
                                                               gen::Kernel::Halo),
                                             ::testing::Values(1, 4), ::testing::Values(0.0, 0.1)));
 
+// 8,000 iterations over the 262,144 bins: the first search's 16,384 samples hold two per
+// iteration; the search must sample finer and find them all, not a drift of a few.
+TEST(StructureOfGeneratedTraces, ManyShortIterationsAreFoundAtAFinerResolution) {
+  gen::GenOptions o;
+  o.kernel = gen::Kernel::Halo;
+  o.ranks = 4;
+  o.iterations = 8000;
+  o.noise = 0.05;
+  const TracedRun run = generateAndAnalyse(o, "manyIterations");
+  const auto zones = ofKind(run.analysis.regions, RegionKind::Periodic);
+  ASSERT_EQ(zones.size(), 1u);
+  EXPECT_LE(std::abs(static_cast<int64_t>(zones[0]->iterations) - 8000), 1);
+  const double mean = run.truth.meanIteration(zones[0]->start, zones[0]->end, 0, 0);
+  EXPECT_NEAR(static_cast<double>(zones[0]->period), mean, 0.02 * mean);
+}
+
 TEST(StructureOfGeneratedTraces, ZonePeriodMatchesTheOuterLoop) {
   gen::GenOptions o;
   o.ranks = 16;
