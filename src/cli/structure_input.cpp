@@ -1,5 +1,7 @@
 #include "cli/structure_input.hpp"
 
+#include <cstdio>
+
 #include "cli/common.hpp"
 #include "structure/loop_relation.hpp"
 #include "util/error.hpp"
@@ -44,6 +46,23 @@ std::string loopNote(const StructureCliOptions& o, const nlr::NlrSink& loops,
   return structure::relateLoopAndZones(t, r.regions, r.run.defs.clock.resolution);
 }
 
+// Zones found as burst trains say so under the table: their period is the mean of
+// iterations of varying length, not an autocorrelation peak.
+void trainNotes(const std::vector<structure::StructureRegion>& regions, unsigned level,
+                uint64_t resolution, std::vector<std::string>& notes) {
+  for (const auto& r : regions) {
+    if (r.foundBy == structure::FoundBy::BurstTrain) {
+      char line[256];
+      std::snprintf(line, sizeof line,
+                    "periodic zone (level %u) at %.3f ms: a burst train (iterations of varying "
+                    "length, alike in events; the period is their mean)",
+                    level, static_cast<double>(r.start) * 1000.0 / static_cast<double>(resolution));
+      notes.push_back(line);
+    }
+    trainNotes(r.children, level + 1, resolution, notes);
+  }
+}
+
 }  // namespace
 
 StructureResult analyseTrace(const StructureCliOptions& o, const GlobalOptions&) {
@@ -69,6 +88,7 @@ StructureResult analyseTrace(const StructureCliOptions& o, const GlobalOptions&)
                     structure::signalName(request.signal),
                     structure::signalName(request.perturbation),
                     {}};
+  trainNotes(r.regions, 1, r.run.defs.clock.resolution, r.notes);
   if (loops) r.notes.push_back(loopNote(o, *loops, r));
   return r;
 }

@@ -21,6 +21,18 @@ std::string_view regionKindName(RegionKind kind) {
   return "?";
 }
 
+std::string_view foundByName(FoundBy by) {
+  switch (by) {
+    case FoundBy::None:
+      return "";
+    case FoundBy::Autocorrelation:
+      return "autocorrelation";
+    case FoundBy::BurstTrain:
+      return "burst-train";
+  }
+  return "?";
+}
+
 namespace {
 
 // Bins [first, last) of the input.
@@ -44,6 +56,7 @@ class Search {
     size_t iterations = 0;
     size_t fullWindow = 0;    // absolute start of one whole iteration in the zone's middle
     size_t windowLength = 0;  // that iteration's length in bins (0: the rounded period)
+    FoundBy foundBy = FoundBy::Autocorrelation;
   };
   struct Candidates {  // the best zone so far, over closings and resolutions
     Zone best;
@@ -252,7 +265,7 @@ void Search::searchAt(Span s, size_t f, size_t minIterations, Candidates& c) con
     if (!c.found || wider || asWideButShorter) {
       const auto length = static_cast<size_t>(std::llround(period));
       const size_t full = std::min(s.first + window * f, s.last - std::min(s.size(), length));
-      c.best = {{first, last}, period, iterations, full, 0};
+      c.best = {{first, last}, period, iterations, full, 0, FoundBy::Autocorrelation};
       c.cover = std::max(c.cover, cover);
       c.found = true;
     }
@@ -315,7 +328,8 @@ bool Search::withTrain(Span s, size_t minIterations, bool periodic, Zone& z) con
        t->period,
        t->iterations,
        s.first + t->middleStart,
-       t->middleLength};
+       t->middleLength,
+       FoundBy::BurstTrain};
   return true;
 }
 
@@ -358,6 +372,7 @@ std::vector<StructureRegion> Search::segment(Span s, unsigned level, size_t minI
   StructureRegion zone = region(RegionKind::Periodic, z.span);
   zone.period = tickOf(z.period) - in_.grid.start;
   zone.iterations = z.iterations;
+  zone.foundBy = z.foundBy;
   addInnerLevel(zone, z, level);
   out.push_back(std::move(zone));
   if (after) {
