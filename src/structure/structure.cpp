@@ -342,6 +342,65 @@ void Search::addInnerLevel(StructureRegion& r, const Zone& z, unsigned level) co
   if (level < o_.levels && length >= o_.minBinsPerPeriod) r.children = segment(one, level + 1);
 }
 
+// Periods within 10% of each other: the same iteration.
+bool samePeriod(const StructureRegion& a, const StructureRegion& b) {
+  const auto longer = static_cast<double>(std::max(a.period, b.period));
+  return std::abs(static_cast<double>(a.period) - static_cast<double>(b.period)) <= 0.1 * longer;
+}
+
+// a, then what lies between (maybe nothing), then b, as one zone: the inner level of the
+// one with more iterations; MPI share weighted by time.
+StructureRegion merged(const StructureRegion& a, const StructureRegion* between,
+                       const StructureRegion& b) {
+  StructureRegion m = a.iterations >= b.iterations ? a : b;
+  const double gap = between ? static_cast<double>(between->end - between->start) : 0;
+  const double period = static_cast<double>(a.period * a.iterations + b.period * b.iterations) /
+                        static_cast<double>(a.iterations + b.iterations);
+  m.start = a.start;
+  m.end = b.end;
+  m.iterations = a.iterations + b.iterations + static_cast<uint64_t>(std::llround(gap / period));
+  m.period = static_cast<Tick>(std::llround(period));
+  auto weighted = [](const StructureRegion& r) {
+    return r.mpiFraction * static_cast<double>(r.end - r.start);
+  };
+  m.mpiFraction = (weighted(a) + weighted(b) + (between ? weighted(*between) : 0)) /
+                  static_cast<double>(std::max<Tick>(1, m.end - m.start));
+  m.events = a.events + b.events + (between ? between->events : 0);
+  return m;
+}
+
+// The seed is silent on a zone whose tracking breaks: one unlike iteration (noise, a rare
+// collective) ends the run of alike windows, and the search beside the zone finds the rest
+// as zones of their own (three zones of 56, 103 and 41 iterations of one loop). Neighbouring
+// zones of the same period, next to each other or with less than two and a half periods
+// between them, are one zone (an unlike iteration fails two comparisons: with the one
+// before and with the one after, so the tracking loses up to two iterations).
+void mergeAlikeNeighbours(std::vector<StructureRegion>& regions) {
+  std::vector<StructureRegion> out;
+  for (StructureRegion& r : regions) {
+    const size_t n = out.size();
+    if (r.kind == RegionKind::Periodic && n >= 1) {
+      const bool adjacent = out[n - 1].kind == RegionKind::Periodic && samePeriod(out[n - 1], r);
+      const bool acrossGap =
+          n >= 2 && out[n - 2].kind == RegionKind::Periodic && samePeriod(out[n - 2], r) &&
+          out[n - 1].kind == RegionKind::NonPeriodic &&
+          2 * (out[n - 1].end - out[n - 1].start) < 5 * std::max(r.period, out[n - 2].period);
+      if (adjacent) {
+        out[n - 1] = merged(out[n - 1], nullptr, r);
+        continue;
+      }
+      if (acrossGap) {
+        StructureRegion m = merged(out[n - 2], &out[n - 1], r);
+        out.pop_back();
+        out.back() = std::move(m);
+        continue;
+      }
+    }
+    out.push_back(std::move(r));
+  }
+  regions = std::move(out);
+}
+
 // What lies before or after zone `z` at the same level: searched again if it is longer
 // than the zone's period (shorter, it cannot hold a phase of this level: it is the rest of
 // an iteration the zone did not count, or the program's set-up), and a zone there needs
@@ -379,6 +438,7 @@ std::vector<StructureRegion> Search::segment(Span s, unsigned level, size_t minI
     auto rest = piece({z.span.last, s.last}, z, level);
     out.insert(out.end(), rest.begin(), rest.end());
   }
+  mergeAlikeNeighbours(out);
   return out;
 }
 
