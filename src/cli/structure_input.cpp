@@ -9,9 +9,10 @@
 namespace mtf::cli {
 
 void addStructureOptions(CLI::App& cmd, StructureCliOptions& o) {
-  cmd.add_option(
-         "--what", o.what,
-         std::string("Signal whose periods give the structure: ") + structure::kSignalKindsHelp)
+  cmd.add_option("--what", o.what,
+                 std::string("Signal whose periods give the structure: auto (p2p, or mpi when p2p "
+                             "shows no periodic zone), ") +
+                     structure::kSignalKindsHelp)
       ->capture_default_str();
   cmd.add_option("--perturbed", o.perturbed,
                  "Signal whose closing marks perturbed regions (same kinds; e.g. flush, "
@@ -69,7 +70,9 @@ StructureResult analyseTrace(const StructureCliOptions& o, const GlobalOptions&)
   if (o.bins < 16 || o.bins > (size_t{1} << 26)) throw UsageError("--bins must be 16 to 2^26");
   if (o.levels < 1) throw UsageError("--levels must be at least 1");
   structure::AnalyseRequest request;
-  request.signal = structure::parseSignalSpec(o.what);
+  // "auto": the seed's p2p signal, or the MPI signal when p2p shows no periodic zone.
+  request.orMpi = o.what == "auto";
+  request.signal = structure::parseSignalSpec(request.orMpi ? "p2p" : o.what);
   request.perturbation = structure::parseSignalSpec(o.perturbed);
   request.bins = o.bins;
   request.options.levels = o.levels;
@@ -85,7 +88,7 @@ StructureResult analyseTrace(const StructureCliOptions& o, const GlobalOptions&)
   StructureResult r{std::move(a.run),
                     std::move(a.input),
                     std::move(a.regions),
-                    structure::signalName(request.signal),
+                    structure::signalName(a.signal),
                     structure::signalName(request.perturbation),
                     {}};
   trainNotes(r.regions, 1, r.run.defs.clock.resolution, r.notes);

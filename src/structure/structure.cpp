@@ -444,6 +444,29 @@ std::vector<StructureRegion> Search::segment(Span s, unsigned level, size_t minI
 
 }  // namespace
 
+namespace {
+bool anyPeriodic(const std::vector<StructureRegion>& regions, uint64_t minIterations = 2) {
+  return std::any_of(regions.begin(), regions.end(), [&](const StructureRegion& r) {
+    return r.kind == RegionKind::Periodic && r.iterations >= minIterations;
+  });
+}
+}  // namespace
+
+std::vector<StructureRegion> findStructureOrMpi(const StructureInput& in, const StructureOptions& o,
+                                                bool& usedMpi) {
+  usedMpi = false;
+  std::vector<StructureRegion> regions = findStructure(in, o);
+  if (anyPeriodic(regions) || in.mpi.size() != in.signal.size()) return regions;
+  StructureInput mpi = in;
+  mpi.signal = in.mpi;
+  std::vector<StructureRegion> fromMpi = findStructure(mpi, o);
+  // A second signal is a second chance: its zone needs 4 iterations (a program that only
+  // waits in MPI calls has a nearly constant MPI signal whose few blocks look alike).
+  if (!anyPeriodic(fromMpi, 4)) return regions;
+  usedMpi = true;
+  return fromMpi;
+}
+
 std::vector<StructureRegion> findStructure(const StructureInput& in, const StructureOptions& o) {
   const Search search(in, o);
   const size_t n = in.signal.size();

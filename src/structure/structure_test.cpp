@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 
 namespace mtf::structure {
@@ -47,6 +48,27 @@ TEST(Structure, OneUnlikeIterationDoesNotSplitTheZone) {
   ASSERT_EQ(zones.size(), 1u) << "the loop split at its unlike iteration";
   EXPECT_NEAR(static_cast<double>(zones[0]->iterations), 200, 1);
   EXPECT_NEAR(static_cast<double>(zones[0]->period), 100'000, 2'000);
+}
+
+TEST(Structure, ALoopOfCollectivesIsFoundOnTheMpiSignal) {
+  StructureInput in = pulses(~size_t{0});
+  in.mpi = in.signal;  // the loop's calls are collectives: no point-to-point call at all
+  std::fill(in.signal.begin(), in.signal.end(), 0.0);
+  EXPECT_TRUE(periodic(findStructure(in, StructureOptions{})).empty());
+  bool usedMpi = false;
+  const auto regions = findStructureOrMpi(in, StructureOptions{}, usedMpi);
+  EXPECT_TRUE(usedMpi);
+  const auto zones = periodic(regions);
+  ASSERT_EQ(zones.size(), 1u);
+  EXPECT_NEAR(static_cast<double>(zones[0]->iterations), 200, 1);
+}
+
+TEST(Structure, TheMpiSignalOnlyWhenTheSignalShowsNoZone) {
+  StructureInput in = pulses(~size_t{0});
+  in.mpi.assign(in.signal.size(), 1.0);
+  bool usedMpi = true;
+  EXPECT_EQ(periodic(findStructureOrMpi(in, StructureOptions{}, usedMpi)).size(), 1u);
+  EXPECT_FALSE(usedMpi);
 }
 
 }  // namespace
