@@ -64,7 +64,8 @@ class Search {
     bool found = false;
   };
   bool bestZone(Span s, size_t minIterations, Zone& zone) const;
-  void searchAt(Span s, size_t f, size_t minIterations, Candidates& c) const;
+  void searchAt(Span s, size_t f, size_t minIterations, Candidates& c,
+                size_t maxWidth = ~size_t{0}) const;
   bool withTrain(Span s, size_t minIterations, bool periodic, Zone& zone) const;
   std::vector<StructureRegion> piece(Span s, const Zone& z, unsigned level) const;
   // A repeating pattern of calls has at least two events (an Enter and a Leave) per period.
@@ -244,10 +245,12 @@ std::vector<double> downsampled(std::span<const double> raw, size_t factor) {
 // the signal and its closings of widths 3, 5, 9, 17, ... up to an eighth of the segment,
 // and keeps the clear period whose zone covers most of the segment (within 10%: the
 // shortest such period). `f` bins make one sample.
-void Search::searchAt(Span s, size_t f, size_t minIterations, Candidates& c) const {
+void Search::searchAt(Span s, size_t f, size_t minIterations, Candidates& c,
+                      size_t maxWidth) const {
   const std::vector<double> coarse =
       downsampled(std::span<const double>(in_.signal).subspan(s.first, s.size()), f);
-  for (size_t width = 0; width <= coarse.size() / 8; width = width ? 2 * width - 1 : 3) {
+  maxWidth = std::min(maxWidth, coarse.size() / 8);
+  for (size_t width = 0; width <= maxWidth; width = width ? 2 * width - 1 : 3) {
     const std::vector<double> closed = width ? closing(coarse, width) : std::vector<double>();
     const std::span<const double> y = width ? std::span<const double>(closed) : coarse;
     const std::optional<Period> p = clearPeriod(y, o_.period);
@@ -280,7 +283,8 @@ void Search::searchAt(Span s, size_t f, size_t minIterations, Candidates& c) con
 // With 8,000 iterations over 262,144 bins the 16,384 samples hold 2 samples per iteration: the
 // coarse search finds a drift of 7 "iterations" over the whole run; the finer one the
 // 8,000. A zone of 16 or more iterations over the span is trusted: the refinement's FFTs
-// (up to 16 times larger) are then not paid.
+// (up to 16 times larger) are then not paid. The finer searches try closings up to width
+// 16 only: a wider closing of the finer signal is about one of the coarse signal, tried.
 bool Search::bestZone(Span s, size_t minIterations, Zone& best) const {
   Candidates c;
   size_t f = (s.size() + o_.searchSamples - 1) / o_.searchSamples;
@@ -292,7 +296,7 @@ bool Search::bestZone(Span s, size_t minIterations, Zone& best) const {
     const bool covered = 10 * c.cover >= 9 * s.size() && c.best.iterations >= 16;
     if (covered || 8 * bursts <= s.size() / f) break;
     f = std::max<size_t>(1, f / 4);
-    searchAt(s, f, minIterations, c);
+    searchAt(s, f, minIterations, c, 16);
   }
   best = c.best;
   return c.found;
