@@ -59,6 +59,9 @@ nlohmann::ordered_json regionJson(const structure::StructureRegion& r) {
   j["end"] = r.end;
   j["period"] = r.period ? nlohmann::ordered_json(r.period) : nlohmann::ordered_json(nullptr);
   j["iterations"] = r.iterations;
+  j["found_by"] = r.foundBy == structure::FoundBy::None
+                      ? nlohmann::ordered_json(nullptr)
+                      : nlohmann::ordered_json(structure::foundByName(r.foundBy));
   j["mpi_fraction"] = r.mpiFraction;
   j["events"] = r.events;
   nlohmann::ordered_json children = nlohmann::ordered_json::array();
@@ -96,7 +99,8 @@ void setupStructure(CLI::App& app, const GlobalOptions& global) {
   cmd->add_option("TRACE", opts->trace, "Trace to analyse (any readable format)")->required();
   cmd->add_flag("--json", *json,
                 "JSON: regions (each kind, start, end, period in ticks or null, iterations, "
-                "mpi_fraction, events, children)");
+                "found_by (autocorrelation, burst-train or null), mpi_fraction, events, "
+                "children)");
   addStructureOptions(*cmd, *opts);
   cmd->callback([opts, json, &global] {
     const StructureResult s = analyseTrace(*opts, global);

@@ -1,5 +1,7 @@
 #include "cli/structure_input.hpp"
 
+#include <cstdio>
+
 #include "cli/common.hpp"
 #include "structure/loop_relation.hpp"
 #include "util/error.hpp"
@@ -7,9 +9,10 @@
 namespace mtf::cli {
 
 void addStructureOptions(CLI::App& cmd, StructureCliOptions& o) {
-  cmd.add_option(
-         "--what", o.what,
-         std::string("Signal whose periods give the structure: ") + structure::kSignalKindsHelp)
+  cmd.add_option("--what", o.what,
+                 std::string("Signal whose periods give the structure: auto (p2p, or mpi when p2p "
+                             "shows no periodic zone), ") +
+                     structure::kSignalKindsHelp)
       ->capture_default_str();
   cmd.add_option("--perturbed", o.perturbed,
                  "Signal whose closing marks perturbed regions (same kinds; e.g. flush, "
@@ -44,13 +47,32 @@ std::string loopNote(const StructureCliOptions& o, const nlr::NlrSink& loops,
   return structure::relateLoopAndZones(t, r.regions, r.run.defs.clock.resolution);
 }
 
+// Zones found as burst trains say so under the table: their period is the mean of
+// iterations of varying length, not an autocorrelation peak.
+void trainNotes(const std::vector<structure::StructureRegion>& regions, unsigned level,
+                uint64_t resolution, std::vector<std::string>& notes) {
+  for (const auto& r : regions) {
+    if (r.foundBy == structure::FoundBy::BurstTrain) {
+      char line[256];
+      std::snprintf(line, sizeof line,
+                    "periodic zone (level %u) at %.3f ms: a burst train (iterations of varying "
+                    "length, alike in events; the period is their mean)",
+                    level, static_cast<double>(r.start) * 1000.0 / static_cast<double>(resolution));
+      notes.push_back(line);
+    }
+    trainNotes(r.children, level + 1, resolution, notes);
+  }
+}
+
 }  // namespace
 
 StructureResult analyseTrace(const StructureCliOptions& o, const GlobalOptions&) {
   if (o.bins < 16 || o.bins > (size_t{1} << 26)) throw UsageError("--bins must be 16 to 2^26");
   if (o.levels < 1) throw UsageError("--levels must be at least 1");
   structure::AnalyseRequest request;
-  request.signal = structure::parseSignalSpec(o.what);
+  // "auto": the seed's p2p signal, or the MPI signal when p2p shows no periodic zone.
+  request.orMpi = o.what == "auto";
+  request.signal = structure::parseSignalSpec(request.orMpi ? "p2p" : o.what);
   request.perturbation = structure::parseSignalSpec(o.perturbed);
   request.bins = o.bins;
   request.options.levels = o.levels;
@@ -66,9 +88,10 @@ StructureResult analyseTrace(const StructureCliOptions& o, const GlobalOptions&)
   StructureResult r{std::move(a.run),
                     std::move(a.input),
                     std::move(a.regions),
-                    structure::signalName(request.signal),
+                    structure::signalName(a.signal),
                     structure::signalName(request.perturbation),
                     {}};
+  trainNotes(r.regions, 1, r.run.defs.clock.resolution, r.notes);
   if (loops) r.notes.push_back(loopNote(o, *loops, r));
   return r;
 }

@@ -13,7 +13,7 @@ namespace mtf::cli {
 
 struct StructureCliOptions {
   std::string trace;
-  std::string what = "p2p";
+  std::string what = "auto";
   std::string perturbed = "flush";
   size_t bins = structure::AnalyseRequest{}.bins;
   unsigned levels = structure::StructureOptions{}.levels;

@@ -14,7 +14,14 @@ Analysis analyse(const SourceOpener& open, const AnalyseRequest& request, TraceS
   a.input.mpi = std::move(a.run.signals[2].samples);
   a.input.events = std::move(a.run.signals[3].samples);
   a.input.processes = a.run.locations;
-  a.regions = findStructure(a.input, request.options);
+  a.signal = request.signal;
+  bool usedMpi = false;
+  a.regions = request.orMpi ? findStructureOrMpi(a.input, request.options, usedMpi)
+                            : findStructure(a.input, request.options);
+  if (usedMpi) {
+    a.signal = SignalSpec{SignalKind::Mpi, ""};
+    a.input.signal = a.input.mpi;
+  }
   return a;
 }
 

@@ -14,6 +14,7 @@ struct AnalyseRequest {
   SignalSpec signal{SignalKind::PointToPoint, ""};
   SignalSpec perturbation{SignalKind::Flush, ""};
   size_t bins = size_t{1} << 18;
+  bool orMpi = false;  // no periodic zone on `signal`: try the MPI signal (findStructureOrMpi)
   StructureOptions options;
 };
 
@@ -21,6 +22,7 @@ struct Analysis {
   SignalRun run;  // its signals: the structure signal, perturbation, mpi, events
   StructureInput input;
   std::vector<StructureRegion> regions;
+  SignalSpec signal;  // the signal the regions were found on
 };
 
 // `alsoFeed` (may be null) sees the same events in the same pass (e.g. an NLR sink).

@@ -65,35 +65,75 @@ void SymbolTimes::event(const Event& e) {
   ++seen_;
 }
 
+namespace {
+
+struct LevelZone {
+  const StructureRegion* zone = nullptr;
+  unsigned level = 0;
+};
+
+void collectZones(const std::vector<StructureRegion>& regions, unsigned level,
+                  std::vector<LevelZone>& out) {
+  for (const auto& r : regions) {
+    if (r.kind == RegionKind::Periodic) out.push_back({&r, level});
+    collectZones(r.children, level + 1, out);
+  }
+}
+
+// The zone to compare with: the one (at any level) whose period is nearest the loop's
+// iteration time; between equally near ones, the first found (the outer level, in time order).
+LevelZone nearestZone(const std::vector<StructureRegion>& regions, double iterationTicks) {
+  std::vector<LevelZone> zones;
+  collectZones(regions, 1, zones);
+  LevelZone best;
+  double bestOff = 0;
+  for (const LevelZone& z : zones) {
+    if (z.zone->period == 0) continue;
+    const double off = std::abs(std::log(static_cast<double>(z.zone->period) / iterationTicks));
+    if (!best.zone || off < bestOff) best = z, bestOff = off;
+  }
+  return best;
+}
+
+// When the periods disagree: is one a whole multiple of the other (a super-period)?
+std::string multipleNote(double zonePeriod, double iterationTicks) {
+  const bool loopLonger = iterationTicks > zonePeriod;
+  const double ratio = loopLonger ? iterationTicks / zonePeriod : zonePeriod / iterationTicks;
+  const double k = std::round(ratio);
+  if (k < 2 || std::abs(ratio - k) > 0.05 * k) return "";
+  char text[128];
+  std::snprintf(text, sizeof text, " (%s is %.0f times %s)",
+                loopLonger ? "NLR's iteration" : "the zone's period", k,
+                loopLonger ? "the zone's period" : "NLR's iteration");
+  return text;
+}
+
+}  // namespace
+
 std::string relateLoopAndZones(const LoopTiming& t, const std::vector<StructureRegion>& regions,
                                uint64_t resolution, double tolerance) {
-  const StructureRegion* zone = nullptr;
-  for (const auto& r : regions) {
-    if (r.kind != RegionKind::Periodic) continue;
-    const bool holdsStart = r.start <= t.start && t.start < r.end;
-    if (holdsStart || !zone || (zone->start > t.start && r.iterations > zone->iterations))
-      zone = &r;
-    if (holdsStart) break;
-  }
+  const LevelZone nearest = nearestZone(regions, t.iterationTicks);
   const double ms = 1000.0 / static_cast<double>(resolution);
-  char line[256];
-  if (!zone) {
+  char line[384];
+  if (!nearest.zone) {
     std::snprintf(line, sizeof line,
                   "NLR outer loop (location %llu): %llu iterations of %.3f ms; no periodic zone",
                   static_cast<unsigned long long>(t.loop.location),
                   static_cast<unsigned long long>(t.loop.iterations), t.iterationTicks * ms);
     return line;
   }
-  const double period = static_cast<double>(zone->period);
+  const StructureRegion& zone = *nearest.zone;
+  const double period = static_cast<double>(zone.period);
   const bool agree = std::abs(period - t.iterationTicks) <= tolerance * t.iterationTicks;
   std::snprintf(line, sizeof line,
-                "NLR outer loop (location %llu): %llu iterations of %.3f ms; periodic zone at %.3f "
-                "ms: %llu iterations of %.3f ms: %s",
+                "NLR outer loop (location %llu): %llu iterations of %.3f ms; periodic zone "
+                "(level %u) at %.3f ms: %llu iterations of %.3f ms: %s%s",
                 static_cast<unsigned long long>(t.loop.location),
                 static_cast<unsigned long long>(t.loop.iterations), t.iterationTicks * ms,
-                static_cast<double>(zone->start) * ms,
-                static_cast<unsigned long long>(zone->iterations), period * ms,
-                agree ? "the periods agree" : "the periods DISAGREE");
+                nearest.level, static_cast<double>(zone.start) * ms,
+                static_cast<unsigned long long>(zone.iterations), period * ms,
+                agree ? "the periods agree" : "the periods DISAGREE",
+                agree ? "" : multipleNote(period, t.iterationTicks).c_str());
   return line;
 }
 

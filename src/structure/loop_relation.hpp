@@ -51,8 +51,10 @@ struct LoopTiming {
   double iterationTicks = 0;  // mean ticks from one iteration's first event to the next's
 };
 
-// One line comparing the loop with the periodic zone holding its start (or the zone with
-// the most iterations): both periods, and whether they agree within `tolerance`.
+// One line comparing the loop with the periodic zone, at any level, whose period is nearest
+// the loop's iteration time: both periods, whether they agree within `tolerance`, and when
+// not, whether one is a whole multiple of the other (NLR's outer loop can be a
+// super-period: a check every k iterations makes its body k iterations long).
 std::string relateLoopAndZones(const LoopTiming& t, const std::vector<StructureRegion>& regions,
                                uint64_t resolution, double tolerance = 0.05);
 

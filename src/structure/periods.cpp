@@ -48,6 +48,22 @@ double interpolatedPeak(std::span<const double> a, size_t t) {
   return static_cast<double>(t) + 0.5 * (l - r) / denominator;
 }
 
+// A super-period T (a check every k iterations) can peak higher than its fundamental T/k
+// when the check dominates the signal; the rule then fails on T/k's peak (at 90% or more of
+// A(T), and no multiple of T). The paper is silent; mtf prefers the shortest such divisor
+// peak of which T is a multiple, when it passes equation 3 itself (T is then one of its
+// harmonics, and the next level still finds the check inside a longer window if any).
+size_t fundamentalOf(std::span<const double> a, const std::vector<size_t>& maxima, size_t t,
+                     const PeriodOptions& o) {
+  for (size_t k : maxima) {  // ascending lags
+    if (k >= t) break;
+    if (a[k] >= o.clearRatio * a[t] && nearMultiple(t, k, o.harmonicTolerance) &&
+        clearlyMain(a, maxima, k, o))
+      return k;
+  }
+  return t;
+}
+
 }  // namespace
 
 std::optional<Period> clearPeriod(std::span<const double> x, const PeriodOptions& o) {
@@ -57,8 +73,9 @@ std::optional<Period> clearPeriod(std::span<const double> x, const PeriodOptions
   std::vector<size_t> maxima = relativeMaxima(a, limit);
   std::erase_if(maxima, [&](size_t k) { return k < o.minPeriod; });
   if (maxima.empty()) return std::nullopt;
-  const size_t t = *std::max_element(maxima.begin(), maxima.end(),
-                                     [&](size_t p, size_t q) { return a[p] < a[q]; });
+  size_t t = *std::max_element(maxima.begin(), maxima.end(),
+                               [&](size_t p, size_t q) { return a[p] < a[q]; });
+  t = fundamentalOf(a, maxima, t, o);
   if (a[t] < o.minStrength * a[0] || !clearlyMain(a, maxima, t, o)) return std::nullopt;
   return Period{interpolatedPeak(a, t), 0, a[t] / a[0]};
 }

@@ -65,3 +65,31 @@ TEST(Periods, RivalPeaksAreNotClear) {
 
 }  // namespace
 }  // namespace mtf::structure
+
+namespace mtf::structure {
+namespace {
+
+// Pulses every 10 samples, every 5th one `heavier` times higher: a check every 5 iterations.
+std::vector<double> withSuperPeriod(double heavier) {
+  std::vector<double> x(2000, 0.0);
+  for (size_t i = 0; i < x.size(); ++i)
+    if (i % 10 < 3) x[i] = (i / 10) % 5 == 0 ? 4.0 * heavier : 4.0;
+  return x;
+}
+
+TEST(Periods, FundamentalPreferredWhenItPeaksNearlyAsHighAsTheSuperPeriod) {
+  // A(50) is the highest peak, A(10) is 96% of it: the fundamental passes the rule.
+  const auto p = clearPeriod(withSuperPeriod(1.5));
+  ASSERT_TRUE(p);
+  EXPECT_NEAR(p->samples, 10.0, 0.5);
+}
+
+TEST(Periods, SuperPeriodKeptWhenTheFundamentalPeaksLower) {
+  // A(10) is 84% of A(50): the super-period is the clear one.
+  const auto p = clearPeriod(withSuperPeriod(2.0));
+  ASSERT_TRUE(p);
+  EXPECT_NEAR(p->samples, 50.0, 0.5);
+}
+
+}  // namespace
+}  // namespace mtf::structure

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "structure/burst_train.hpp"
 #include "structure/morphology.hpp"
 
 namespace mtf::structure {
@@ -16,6 +17,18 @@ std::string_view regionKindName(RegionKind kind) {
       return "periodic";
     case RegionKind::Perturbed:
       return "perturbed";
+  }
+  return "?";
+}
+
+std::string_view foundByName(FoundBy by) {
+  switch (by) {
+    case FoundBy::None:
+      return "";
+    case FoundBy::Autocorrelation:
+      return "autocorrelation";
+    case FoundBy::BurstTrain:
+      return "burst-train";
   }
   return "?";
 }
@@ -41,9 +54,19 @@ class Search {
     Span span;          // absolute bins
     double period = 0;  // bins
     size_t iterations = 0;
-    size_t fullWindow = 0;  // absolute start of one whole iteration in the zone's middle
+    size_t fullWindow = 0;    // absolute start of one whole iteration in the zone's middle
+    size_t windowLength = 0;  // that iteration's length in bins (0: the rounded period)
+    FoundBy foundBy = FoundBy::Autocorrelation;
+  };
+  struct Candidates {  // the best zone so far, over closings and resolutions
+    Zone best;
+    size_t cover = 0;
+    bool found = false;
   };
   bool bestZone(Span s, size_t minIterations, Zone& zone) const;
+  void searchAt(Span s, size_t f, size_t minIterations, Candidates& c,
+                size_t maxWidth = ~size_t{0}) const;
+  bool withTrain(Span s, size_t minIterations, bool periodic, Zone& zone) const;
   std::vector<StructureRegion> piece(Span s, const Zone& z, unsigned level) const;
   // A repeating pattern of calls has at least two events (an Enter and a Leave) per period.
   bool eventful(size_t first, size_t last, size_t iterations) const {
@@ -203,11 +226,10 @@ bool zoneOf(std::span<const double> y, double& period, double minSimilarity, siz
   return true;
 }
 
-// The segment's signal averaged down to at most `samples` samples of `factor` bins each:
-// a level's search looks at its own span at a bounded resolution (the next level, inside
-// one iteration, sees the finer bins again), which keeps every level's FFTs small.
-std::vector<double> downsampled(std::span<const double> raw, size_t samples, size_t& factor) {
-  factor = (raw.size() + samples - 1) / samples;
+// The segment's signal averaged down to samples of `factor` bins each: a level's search
+// looks at its own span at a bounded resolution (the next level, inside one iteration,
+// sees the finer bins again), which keeps every level's FFTs small.
+std::vector<double> downsampled(std::span<const double> raw, size_t factor) {
   std::vector<double> y((raw.size() + factor - 1) / factor, 0.0);
   for (size_t i = 0; i < raw.size(); ++i) y[i / factor] += raw[i];
   for (size_t i = 0; i < y.size(); ++i) {
@@ -222,14 +244,13 @@ std::vector<double> downsampled(std::span<const double> raw, size_t samples, siz
 // phase; the iteration becomes clear once a closing fills the steps. So the search tries
 // the signal and its closings of widths 3, 5, 9, 17, ... up to an eighth of the segment,
 // and keeps the clear period whose zone covers most of the segment (within 10%: the
-// shortest such period).
-bool Search::bestZone(Span s, size_t minIterations, Zone& best) const {
-  size_t f = 1;
-  const std::vector<double> coarse = downsampled(
-      std::span<const double>(in_.signal).subspan(s.first, s.size()), o_.searchSamples, f);
-  bool found = false;
-  size_t bestCover = 0;
-  for (size_t width = 0; width <= coarse.size() / 8; width = width ? 2 * width - 1 : 3) {
+// shortest such period). `f` bins make one sample.
+void Search::searchAt(Span s, size_t f, size_t minIterations, Candidates& c,
+                      size_t maxWidth) const {
+  const std::vector<double> coarse =
+      downsampled(std::span<const double>(in_.signal).subspan(s.first, s.size()), f);
+  maxWidth = std::min(maxWidth, coarse.size() / 8);
+  for (size_t width = 0; width <= maxWidth; width = width ? 2 * width - 1 : 3) {
     const std::vector<double> closed = width ? closing(coarse, width) : std::vector<double>();
     const std::span<const double> y = width ? std::span<const double>(closed) : coarse;
     const std::optional<Period> p = clearPeriod(y, o_.period);
@@ -242,26 +263,146 @@ bool Search::bestZone(Span s, size_t minIterations, Zone& best) const {
     period *= static_cast<double>(f);
     const size_t cover = last - first;
     if (!eventful(first, last, iterations)) continue;
-    const bool wider = 10 * cover > 11 * bestCover;
-    const bool asWideButShorter = 10 * cover >= 9 * bestCover && period < best.period;
-    if (!found || wider || asWideButShorter) {
+    const bool wider = 10 * cover > 11 * c.cover;
+    const bool asWideButShorter = 10 * cover >= 9 * c.cover && period < c.best.period;
+    if (!c.found || wider || asWideButShorter) {
       const auto length = static_cast<size_t>(std::llround(period));
       const size_t full = std::min(s.first + window * f, s.last - std::min(s.size(), length));
-      best = {{first, last}, period, iterations, full};
-      bestCover = std::max(bestCover, cover);
-      found = true;
+      c.best = {{first, last}, period, iterations, full, 0, FoundBy::Autocorrelation};
+      c.cover = std::max(c.cover, cover);
+      c.found = true;
     }
   }
-  return found;
+}
+
+// Each span is first searched at searchSamples samples (its FFTs stay small). When that
+// grid is too coarse for the signal (fewer than 8 samples per burst of the signal: bursts
+// on the trace's grid, counted once, bound how short an iteration can be) and no zone of
+// at least 16 iterations covers 90% of the span, the span is searched again at 4 and then 16 times
+// more samples (at most the trace's grid), and the widest zone of all resolutions wins (as above).
+// With 8,000 iterations over 262,144 bins the 16,384 samples hold 2 samples per iteration: the
+// coarse search finds a drift of 7 "iterations" over the whole run; the finer one the
+// 8,000. A zone of 16 or more iterations over the span is trusted: the refinement's FFTs
+// (up to 16 times larger) are then not paid. The finer searches try closings up to width
+// 16 only: a wider closing of the finer signal is about one of the coarse signal, tried.
+bool Search::bestZone(Span s, size_t minIterations, Zone& best) const {
+  Candidates c;
+  size_t f = (s.size() + o_.searchSamples - 1) / o_.searchSamples;
+  searchAt(s, f, minIterations, c);
+  size_t bursts = 0;
+  for (size_t i = s.first; i < s.last; ++i)
+    bursts += in_.signal[i] > 0 && (i == s.first || in_.signal[i - 1] <= 0);
+  for (unsigned step = 0; step < 2 && f > 1; ++step) {
+    const bool covered = 10 * c.cover >= 9 * s.size() && c.best.iterations >= 16;
+    if (covered || 8 * bursts <= s.size() / f) break;
+    f = std::max<size_t>(1, f / 4);
+    searchAt(s, f, minIterations, c, 16);
+  }
+  best = c.best;
+  return c.found;
+}
+
+// Iterations of varying length (burst_train.hpp) where the autocorrelation finds no zone,
+// or where its period is no whole multiple of the train's iteration (then it is a slow drift
+// of the signal, not an iteration of the program: on casita-jacobi-gpu 2,205 ms = 51.1
+// iterations of 43.1 ms) and the train covers about as much (90%). A period k >= 2 times
+// the train's (within a tenth of an iteration) is a super-period (a check every k
+// iterations): kept, and the next level finds the train inside one of its iterations. A
+// period within 10% of the train's, or shorter, is the same iteration or a finer one, and
+// the autocorrelation's zone (whose windows were compared sample by sample) is kept.
+// The train is searched on the level's own bins (the trace's grid): it needs no FFT, and
+// a coarser grid would merge the bursts.
+bool Search::withTrain(Span s, size_t minIterations, bool periodic, Zone& z) const {
+  BurstTrainOptions options;
+  options.minIterations = std::max(options.minIterations, minIterations);
+  const auto t =
+      findBurstTrain(std::span<const double>(in_.signal).subspan(s.first, s.size()),
+                     std::span<const double>(in_.events).subspan(s.first, s.size()), options);
+  // Irregular bursts carry less evidence than a zone whose windows were compared sample by
+  // sample: a train must span half the searched span (else the few alike calls of a set-up
+  // phase, or the neighbour exchanges inside one iteration, would pass for a loop).
+  if (!t || 2 * (t->last - t->first) < s.size()) return periodic;
+  if (periodic) {
+    const double ratio = z.period / t->period;
+    const bool multiple = std::abs(ratio - std::round(ratio)) <= 0.1;
+    const bool asWide = 10 * (t->last - t->first) >= 9 * z.span.size();
+    if (ratio < 1.1 || multiple || !asWide) return true;
+  }
+  z = {{s.first + t->first, s.first + t->last},
+       t->period,
+       t->iterations,
+       s.first + t->middleStart,
+       t->middleLength,
+       FoundBy::BurstTrain};
+  return true;
 }
 
 // The next level: the same search inside one whole iteration in the zone's middle.
 void Search::addInnerLevel(StructureRegion& r, const Zone& z, unsigned level) const {
-  const auto length = static_cast<size_t>(std::llround(z.period));
+  const auto length = z.windowLength ? z.windowLength : static_cast<size_t>(std::llround(z.period));
   const Span one{z.fullWindow, z.fullWindow + length};
   r.sampleStart = in_.grid.binStart(one.first);
   r.sampleEnd = in_.grid.binStart(one.last);
   if (level < o_.levels && length >= o_.minBinsPerPeriod) r.children = segment(one, level + 1);
+}
+
+// Periods within 10% of each other: the same iteration.
+bool samePeriod(const StructureRegion& a, const StructureRegion& b) {
+  const auto longer = static_cast<double>(std::max(a.period, b.period));
+  return std::abs(static_cast<double>(a.period) - static_cast<double>(b.period)) <= 0.1 * longer;
+}
+
+// a, then what lies between (maybe nothing), then b, as one zone: the inner level of the
+// one with more iterations; MPI share weighted by time.
+StructureRegion merged(const StructureRegion& a, const StructureRegion* between,
+                       const StructureRegion& b) {
+  StructureRegion m = a.iterations >= b.iterations ? a : b;
+  const double gap = between ? static_cast<double>(between->end - between->start) : 0;
+  const double period = static_cast<double>(a.period * a.iterations + b.period * b.iterations) /
+                        static_cast<double>(a.iterations + b.iterations);
+  m.start = a.start;
+  m.end = b.end;
+  m.iterations = a.iterations + b.iterations + static_cast<uint64_t>(std::llround(gap / period));
+  m.period = static_cast<Tick>(std::llround(period));
+  auto weighted = [](const StructureRegion& r) {
+    return r.mpiFraction * static_cast<double>(r.end - r.start);
+  };
+  m.mpiFraction = (weighted(a) + weighted(b) + (between ? weighted(*between) : 0)) /
+                  static_cast<double>(std::max<Tick>(1, m.end - m.start));
+  m.events = a.events + b.events + (between ? between->events : 0);
+  return m;
+}
+
+// The seed is silent on a zone whose tracking breaks: one unlike iteration (noise, a rare
+// collective) ends the run of alike windows, and the search beside the zone finds the rest
+// as zones of their own (three zones of 56, 103 and 41 iterations of one loop). Neighbouring
+// zones of the same period, next to each other or with less than two and a half periods
+// between them, are one zone (an unlike iteration fails two comparisons: with the one
+// before and with the one after, so the tracking loses up to two iterations).
+void mergeAlikeNeighbours(std::vector<StructureRegion>& regions) {
+  std::vector<StructureRegion> out;
+  for (StructureRegion& r : regions) {
+    const size_t n = out.size();
+    if (r.kind == RegionKind::Periodic && n >= 1) {
+      const bool adjacent = out[n - 1].kind == RegionKind::Periodic && samePeriod(out[n - 1], r);
+      const bool acrossGap =
+          n >= 2 && out[n - 2].kind == RegionKind::Periodic && samePeriod(out[n - 2], r) &&
+          out[n - 1].kind == RegionKind::NonPeriodic &&
+          2 * (out[n - 1].end - out[n - 1].start) < 5 * std::max(r.period, out[n - 2].period);
+      if (adjacent) {
+        out[n - 1] = merged(out[n - 1], nullptr, r);
+        continue;
+      }
+      if (acrossGap) {
+        StructureRegion m = merged(out[n - 2], &out[n - 1], r);
+        out.pop_back();
+        out.back() = std::move(m);
+        continue;
+      }
+    }
+    out.push_back(std::move(r));
+  }
+  regions = std::move(out);
 }
 
 // What lies before or after zone `z` at the same level: searched again if it is longer
@@ -277,8 +418,9 @@ std::vector<StructureRegion> Search::piece(Span s, const Zone& z, unsigned level
 // it, whatever the same search finds there.
 std::vector<StructureRegion> Search::segment(Span s, unsigned level, size_t minIterations) const {
   Zone z;
-  if (s.size() < 4 * o_.period.minPeriod || !bestZone(s, minIterations, z))
-    return {region(RegionKind::NonPeriodic, s)};
+  if (s.size() < 4 * o_.period.minPeriod) return {region(RegionKind::NonPeriodic, s)};
+  const bool periodic = bestZone(s, minIterations, z);
+  if (!withTrain(s, minIterations, periodic, z)) return {region(RegionKind::NonPeriodic, s)};
   std::vector<StructureRegion> out;
   // Pieces shorter than half a period join the zone: they are the cut's slack.
   const auto slack = static_cast<size_t>(z.period / 2);
@@ -293,16 +435,41 @@ std::vector<StructureRegion> Search::segment(Span s, unsigned level, size_t minI
   StructureRegion zone = region(RegionKind::Periodic, z.span);
   zone.period = tickOf(z.period) - in_.grid.start;
   zone.iterations = z.iterations;
+  zone.foundBy = z.foundBy;
   addInnerLevel(zone, z, level);
   out.push_back(std::move(zone));
   if (after) {
     auto rest = piece({z.span.last, s.last}, z, level);
     out.insert(out.end(), rest.begin(), rest.end());
   }
+  mergeAlikeNeighbours(out);
   return out;
 }
 
 }  // namespace
+
+namespace {
+bool anyPeriodic(const std::vector<StructureRegion>& regions, uint64_t minIterations = 2) {
+  return std::any_of(regions.begin(), regions.end(), [&](const StructureRegion& r) {
+    return r.kind == RegionKind::Periodic && r.iterations >= minIterations;
+  });
+}
+}  // namespace
+
+std::vector<StructureRegion> findStructureOrMpi(const StructureInput& in, const StructureOptions& o,
+                                                bool& usedMpi) {
+  usedMpi = false;
+  std::vector<StructureRegion> regions = findStructure(in, o);
+  if (anyPeriodic(regions) || in.mpi.size() != in.signal.size()) return regions;
+  StructureInput mpi = in;
+  mpi.signal = in.mpi;
+  std::vector<StructureRegion> fromMpi = findStructure(mpi, o);
+  // A second signal is a second chance: its zone needs 4 iterations (a program that only
+  // waits in MPI calls has a nearly constant MPI signal whose few blocks look alike).
+  if (!anyPeriodic(fromMpi, 4)) return regions;
+  usedMpi = true;
+  return fromMpi;
+}
 
 std::vector<StructureRegion> findStructure(const StructureInput& in, const StructureOptions& o) {
   const Search search(in, o);

@@ -31,12 +31,18 @@ namespace mtf::structure {
 enum class RegionKind : uint8_t { NonPeriodic, Periodic, Perturbed };
 std::string_view regionKindName(RegionKind kind);  // "non-periodic", "periodic", "perturbed"
 
+// What found a periodic zone: the autocorrelation (the paper's method) or a burst train
+// (iterations of varying length alike in events, burst_train.hpp).
+enum class FoundBy : uint8_t { None, Autocorrelation, BurstTrain };
+std::string_view foundByName(FoundBy by);  // "", "autocorrelation", "burst-train"
+
 struct StructureRegion {
   RegionKind kind = RegionKind::NonPeriodic;
   Tick start = 0, end = 0;  // [start, end) in ticks
   Tick period = 0;          // periodic zones: the period in ticks (0 otherwise)
   uint64_t iterations = 1;  // periodic zones: whole periods in the zone
-  double mpiFraction = 0;   // mean share of the processes' time spent in MPI calls
+  FoundBy foundBy = FoundBy::None;
+  double mpiFraction = 0;  // mean share of the processes' time spent in MPI calls
   uint64_t events = 0;
   // Periodic zones: the iteration the next level was searched in, [start, end).
   Tick sampleStart = 0, sampleEnd = 0;
@@ -64,5 +70,11 @@ struct StructureOptions {
 
 // The level-1 regions in time order, each with its inner levels.
 std::vector<StructureRegion> findStructure(const StructureInput& in, const StructureOptions& o);
+
+// findStructure on in.signal; when it finds no periodic zone, on in.mpi (processes in any MPI
+// call), kept if that finds one of 4 iterations or more (usedMpi is then set). The seed's point-to-point signal is
+// empty or too sparse in programs whose loop communicates by collectives only.
+std::vector<StructureRegion> findStructureOrMpi(const StructureInput& in, const StructureOptions& o,
+                                                bool& usedMpi);
 
 }  // namespace mtf::structure

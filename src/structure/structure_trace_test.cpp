@@ -181,6 +181,49 @@ INSTANTIATE_TEST_SUITE_P(StructureOfGeneratedTraces, Seeds,
                          ::testing::Combine(::testing::Values(1, 2, 3, 7),
                                             ::testing::Values(0.1, 0.2)));
 
+// Issue 29: 200 iterations with a collective every 20th (a super-period for NLR) and noise
+// come out as one zone of 200 iterations at the mean iteration time, not as several zones.
+class MainPeriodAsOneZone
+    : public ::testing::TestWithParam<std::tuple<gen::Kernel, uint64_t, double>> {};
+
+TEST_P(MainPeriodAsOneZone, TwoHundredIterations) {
+  gen::GenOptions o;
+  o.kernel = std::get<0>(GetParam());
+  o.ranks = 16;
+  o.iterations = 200;
+  o.inner = 4;
+  o.allreduceEvery = 20;  // the wavefront's; the halo kernel has no collective in its loop
+  o.seed = std::get<1>(GetParam());
+  o.noise = std::get<2>(GetParam());
+  const TracedRun run = generateAndAnalyse(o, "oneZone" + std::to_string(o.seed));
+  const auto zones = ofKind(run.analysis.regions, RegionKind::Periodic);
+  ASSERT_EQ(zones.size(), 1u) << "the main period split into zones";
+  EXPECT_LE(std::abs(static_cast<int64_t>(zones[0]->iterations) - 200), 1);
+  const double mean = run.truth.meanIteration(zones[0]->start, zones[0]->end, 0, 0);
+  EXPECT_NEAR(static_cast<double>(zones[0]->period), mean, 0.02 * mean);
+}
+
+INSTANTIATE_TEST_SUITE_P(StructureOfGeneratedTraces, MainPeriodAsOneZone,
+                         ::testing::Combine(::testing::Values(gen::Kernel::Wavefront,
+                                                              gen::Kernel::Halo),
+                                            ::testing::Values(1, 4), ::testing::Values(0.0, 0.1)));
+
+// 8,000 iterations over the 262,144 bins: the first search's 16,384 samples hold two per
+// iteration; the search must sample finer and find them all, not a drift of a few.
+TEST(StructureOfGeneratedTraces, ManyShortIterationsAreFoundAtAFinerResolution) {
+  gen::GenOptions o;
+  o.kernel = gen::Kernel::Halo;
+  o.ranks = 4;
+  o.iterations = 8000;
+  o.noise = 0.05;
+  const TracedRun run = generateAndAnalyse(o, "manyIterations");
+  const auto zones = ofKind(run.analysis.regions, RegionKind::Periodic);
+  ASSERT_EQ(zones.size(), 1u);
+  EXPECT_LE(std::abs(static_cast<int64_t>(zones[0]->iterations) - 8000), 1);
+  const double mean = run.truth.meanIteration(zones[0]->start, zones[0]->end, 0, 0);
+  EXPECT_NEAR(static_cast<double>(zones[0]->period), mean, 0.02 * mean);
+}
+
 TEST(StructureOfGeneratedTraces, ZonePeriodMatchesTheOuterLoop) {
   gen::GenOptions o;
   o.ranks = 16;

@@ -31,10 +31,11 @@ TEST_F(StructureCli, JsonHasTheIssuesKeys) {
   bool periodic = false;
   for (const auto& region : j["regions"]) {
     for (const char* key :
-         {"kind", "start", "end", "period", "iterations", "mpi_fraction", "children"})
+         {"kind", "start", "end", "period", "iterations", "found_by", "mpi_fraction", "children"})
       EXPECT_TRUE(region.contains(key)) << key;
     if (region["kind"] == "periodic") {
       periodic = true;
+      EXPECT_EQ(region["found_by"], "autocorrelation");
       EXPECT_EQ(region["iterations"], 12);
       EXPECT_GT(region["period"].get<uint64_t>(), 0u);
     }
