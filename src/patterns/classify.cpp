@@ -77,6 +77,20 @@ bool stencilOrder(const LocalView& v, Grid3 g, bool periodic) {
   return true;
 }
 
+// How the ranks 0..n-1 of `partner` are paired.
+std::string pairingRule(const std::vector<int64_t>& partner) {
+  const size_t n = partner.size();
+  auto all = [&](auto rule) {
+    for (size_t r = 0; r < n; ++r)
+      if (partner[r] != int64_t(rule(r))) return false;
+    return true;
+  };
+  return all([](size_t r) { return r ^ 1; })              ? "r xor 1"
+         : all([&](size_t r) { return (r + n / 2) % n; }) ? "r+P/2"
+         : all([&](size_t r) { return n - 1 - r; })       ? "P-1-r"
+                                                          : "explicit";
+}
+
 // Each rank exchanges with exactly one partner, both ways.
 std::optional<PatternSpec> pairwiseFit(const LocalView& v) {
   const size_t n = v.n();
@@ -88,16 +102,7 @@ std::optional<PatternSpec> pairwiseFit(const LocalView& v) {
   }
   for (size_t r = 0; r < n; ++r)
     if (partner[size_t(partner[r])] != int64_t(r)) return std::nullopt;
-  auto all = [&](auto rule) {
-    for (size_t r = 0; r < n; ++r)
-      if (partner[r] != int64_t(rule(r))) return false;
-    return true;
-  };
-  const std::string rule = all([](size_t r) { return r ^ 1; })              ? "r xor 1"
-                           : all([&](size_t r) { return (r + n / 2) % n; }) ? "r+P/2"
-                           : all([&](size_t r) { return n - 1 - r; })       ? "P-1-r"
-                                                                            : "explicit";
-  return pairwisePattern(partner, rule);
+  return pairwisePattern(partner, pairingRule(partner));
 }
 
 // The candidates whose edges are cp's, in order of preference; every fitting one of
@@ -296,14 +301,13 @@ void joinPairs(std::vector<KnownPatternUse>& uses, size_t worldSize) {
   if (joined) {
     KnownPatternUse& j = kept[*joined];
     j.ranks.clear();
-    bool xorOne = true;
-    for (const auto& [r, q] : partner) {
-      j.ranks.push_back(r);
-      xorOne = xorOne && q == (r ^ 1);
-    }
+    for (const auto& [r, q] : partner) j.ranks.push_back(r);
+    RankGroup g{j.ranks};
+    std::vector<int64_t> local;
+    for (const auto& [r, q] : partner) local.push_back(g.localOf(q));
     j.parameters["pairs"] = std::to_string(j.ranks.size() / 2);
     j.parameters["processes"] = std::to_string(j.ranks.size());
-    j.parameters["pairing"] = xorOne ? "r xor 1" : "explicit";
+    j.parameters["pairing"] = pairingRule(local);
     j.parameters.erase("group");
     if (j.ranks.size() < worldSize) j.parameters["group"] = ranksText(j.ranks);
     j.parameters.erase("collectives");
