@@ -52,7 +52,9 @@ void setupMatch(CLI::App& app, const GlobalOptions&) {
   cmd->add_option("TRACE", opts->trace, "Trace (any readable format)")->required();
   cmd->add_option("--pattern", opts->pattern,
                   "Built-in pattern: ring, mesh[:XxY], wavefront[:XxY], butterfly, tree-reduce, "
-                  "tree-bcast, master-worker, all-to-all; or a pattern file")
+                  "tree-bcast, tree-allreduce, master-worker, all-to-all, pairwise, "
+                  "mesh3d[:XxYxZ] (6 neighbours; mesh3d-18, mesh3d-26), gather, scatter; or a "
+                  "pattern file")
       ->required();
   cmd->add_option("-k", opts->k, "Largest edit distance per rank (default 0: exact)");
   cmd->add_option("-n,--ngram", opts->ngram, "n-gram size of the filter (default 2)")

@@ -39,7 +39,9 @@ void setupPatterns(CLI::App& app, const GlobalOptions&) {
   cmd->add_flag("--json", opts->json,
                 "JSON output; keys: processes, resolution, known_patterns (pattern, parameters, "
                 "occurrences, events_covered, processes, first_time, last_time, first_seconds, "
-                "last_seconds, communication_patterns, positions), communication_pattern_count, "
+                "last_seconds, communication_patterns, positions), near_misses (pattern, "
+                "parameters, communication_pattern, processes, missing_edges, extra_edges, "
+                "ranks_missing_partner, text), communication_pattern_count, "
                 "communication_patterns (index, frequency, events_covered, collective_only, "
                 "first_time, last_time, processes, edges, members), locations");
   cmd->add_option("--top", opts->top,

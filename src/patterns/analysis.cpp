@@ -14,6 +14,7 @@ PatternReport analyzeDetected(const PatternDetector& detector) {
   r.locations = detector.locations();
   r.commPatterns = assembleCommPatterns(r.locations, r.symbols);
   r.known = classify(r.commPatterns, r.locations, r.symbols, r.worldSize);
+  r.nearMisses = nearMisses(r.commPatterns, r.known, r.worldSize);
   return r;
 }
 

@@ -10,6 +10,7 @@
 #include "patterns/classify.hpp"
 #include "patterns/comm.hpp"
 #include "patterns/detect.hpp"
+#include "patterns/near_miss.hpp"
 
 namespace mtf::patterns {
 
@@ -20,6 +21,7 @@ struct PatternReport {
   std::vector<LocationPatterns> locations;
   std::vector<CommPattern> commPatterns;  // ranked, most important first
   std::vector<KnownPatternUse> known;
+  std::vector<NearMiss> nearMisses;  // why repeated exchanges are not named (near_miss.hpp)
 };
 
 // Reads `source` once (streaming) and analyses it.

@@ -78,11 +78,128 @@ PatternSpec allToAll(size_t p) {
   return s;
 }
 
+Grid3 parseGrid3(std::string_view text, size_t p) {
+  Grid3 g;
+  const size_t a = text.find('x'), b = a == std::string_view::npos ? a : text.find('x', a + 1);
+  const char* s = text.data();
+  if (b == std::string_view::npos || std::from_chars(s, s + a, g.x).ec != std::errc() ||
+      std::from_chars(s + a + 1, s + b, g.y).ec != std::errc() ||
+      std::from_chars(s + b + 1, s + text.size(), g.z).ec != std::errc())
+    throw UsageError("grid '" + std::string(text) + "' is not XxYxZ");
+  if (g.x * g.y * g.z != p)
+    throw UsageError("grid " + gridText(g) + " does not have " + std::to_string(p) + " processes");
+  return g;
+}
+
+// Offset of b from a along one dimension of size n: -1, 0, 1, or 2 = not adjacent.
+int64_t step(int64_t a, int64_t b, int64_t n, bool periodic) {
+  int64_t d = b - a;
+  if (periodic && d == n - 1) d = -1;
+  if (periodic && d == 1 - n) d = 1;
+  return d >= -1 && d <= 1 ? d : 2;
+}
+
 }  // namespace
 
 std::vector<std::string> builtinPatternNames() {
-  return {"ring",        "mesh",       "wavefront",     "butterfly",
-          "tree-reduce", "tree-bcast", "master-worker", "all-to-all"};
+  return {"ring",           "mesh",          "wavefront",  "butterfly", "tree-reduce",
+          "tree-bcast",     "master-worker", "all-to-all", "pairwise",  "mesh3d",
+          "tree-allreduce", "gather",        "scatter"};
+}
+
+std::string gridText(Grid3 g) {
+  return std::to_string(g.x) + "x" + std::to_string(g.y) + "x" + std::to_string(g.z);
+}
+
+std::vector<Grid3> gridShapes3(size_t p) {
+  std::vector<Grid3> out;
+  for (size_t z = 2; z * 4 <= p; ++z)
+    for (size_t y = 2; y * z * 2 <= p; ++y)
+      if (p % (y * z) == 0) out.push_back({p / (y * z), y, z});
+  auto spread = [](Grid3 g) { return std::max({g.x, g.y, g.z}) - std::min({g.x, g.y, g.z}); };
+  std::stable_sort(out.begin(), out.end(), [&](Grid3 a, Grid3 b) { return spread(a) < spread(b); });
+  return out;
+}
+
+int stencilClass(Grid3 g, int64_t a, int64_t b, bool periodic) {
+  const int64_t X = int64_t(g.x), Y = int64_t(g.y), Z = int64_t(g.z);
+  const int64_t d[] = {step(a % X, b % X, X, periodic), step(a / X % Y, b / X % Y, Y, periodic),
+                       step(a / (X * Y), b / (X * Y), Z, periodic)};
+  int cls = 0;
+  for (int64_t v : d) {
+    if (v == 2) return 0;
+    cls += v != 0;
+  }
+  return cls;
+}
+
+// The partners of r on g in stencil order: faces, then edges, then corners.
+std::vector<int64_t> stencilNeighbours(Grid3 g, int64_t r, int neighbours, bool periodic) {
+  const int maxClass = neighbours >= 26 ? 3 : neighbours >= 18 ? 2 : 1;
+  const int64_t X = int64_t(g.x), Y = int64_t(g.y), Z = int64_t(g.z);
+  const int64_t x = r % X, y = r / X % Y, z = r / (X * Y);
+  std::vector<int64_t> out;
+  for (int cls = 1; cls <= maxClass; ++cls)
+    for (int64_t dz = -1; dz <= 1; ++dz)
+      for (int64_t dy = -1; dy <= 1; ++dy)
+        for (int64_t dx = -1; dx <= 1; ++dx) {
+          if ((dx != 0) + (dy != 0) + (dz != 0) != cls) continue;
+          int64_t nx = x + dx, ny = y + dy, nz = z + dz;
+          if (periodic) nx = (nx + X) % X, ny = (ny + Y) % Y, nz = (nz + Z) % Z;
+          if (nx < 0 || ny < 0 || nz < 0 || nx >= X || ny >= Y || nz >= Z) continue;
+          const int64_t n = (nz * Y + ny) * X + nx;
+          if (n != r && std::find(out.begin(), out.end(), n) == out.end()) out.push_back(n);
+        }
+  return out;
+}
+
+PatternSpec mesh3dPattern(Grid3 g, size_t p, int neighbours, bool periodic) {
+  PatternSpec s = named("mesh3d", p);
+  s.parameters["grid"] = gridText(g);
+  s.parameters["neighbours"] = std::to_string(neighbours);
+  s.parameters["periodic"] = periodic ? "yes" : "no";
+  for (int64_t r = 0; r < int64_t(p); ++r) {
+    std::vector<int64_t> partners = stencilNeighbours(g, r, neighbours, periodic);
+    for (int64_t n : partners) s.perRank[size_t(r)].push_back(send(n));
+    std::sort(partners.begin(), partners.end());
+    for (int64_t n : partners) s.perRank[size_t(r)].push_back(recv(n));
+  }
+  return s;
+}
+
+PatternSpec pairwisePattern(const std::vector<int64_t>& partner, const std::string& rule) {
+  PatternSpec s = named("pairwise", partner.size());
+  s.parameters["pairs"] = std::to_string(partner.size() / 2);
+  s.parameters["pairing"] = rule;
+  for (size_t r = 0; r < partner.size(); ++r) {
+    if (partner[r] < 0) continue;
+    // The lower rank of a pair sends first (a ping-pong); a Sendrecv has the same pairs.
+    if (int64_t(r) < partner[r])
+      s.perRank[r] = {send(partner[r]), recv(partner[r])};
+    else
+      s.perRank[r] = {recv(partner[r]), send(partner[r])};
+  }
+  return s;
+}
+
+PatternSpec treeAllreducePattern(size_t p, bool binomial) {
+  PatternSpec s = treePattern(p, true, binomial);
+  const PatternSpec down = treePattern(p, false, binomial);
+  s.name = "tree-allreduce";
+  for (size_t r = 0; r < p; ++r)
+    s.perRank[r].insert(s.perRank[r].end(), down.perRank[r].begin(), down.perRank[r].end());
+  return s;
+}
+
+PatternSpec fanPattern(size_t p, int64_t root, bool gather) {
+  PatternSpec s = named(gather ? "gather" : "scatter", p);
+  s.parameters["root"] = std::to_string(root);
+  for (int64_t r = 0; r < int64_t(p); ++r) {
+    if (r == root) continue;
+    s.perRank[size_t(r)].push_back(gather ? send(root) : recv(root));
+    s.perRank[size_t(root)].push_back(gather ? recv(r) : send(r));
+  }
+  return s;
 }
 
 std::vector<Grid> gridShapes(size_t p) {
@@ -204,6 +321,22 @@ std::optional<PatternSpec> builtinPattern(std::string_view nameAndParam, size_t 
   if (name == "tree-bcast") return treePattern(p, false, false);
   if (name == "master-worker") return masterWorker(p);
   if (name == "all-to-all") return allToAll(p);
+  if (name == "pairwise") {
+    if (p % 2)
+      throw UsageError("pairwise needs an even number of processes, not " + std::to_string(p));
+    std::vector<int64_t> partner(p);
+    for (size_t r = 0; r < p; ++r) partner[r] = int64_t(r ^ 1);
+    return pairwisePattern(partner, "r xor 1");
+  }
+  if (name == "mesh3d" || name == "halo3d" || name == "mesh3d-18" || name == "mesh3d-26") {
+    const int neighbours = name == "mesh3d-18" ? 18 : name == "mesh3d-26" ? 26 : 6;
+    if (!param.empty()) return mesh3dPattern(parseGrid3(param, p), p, neighbours, false);
+    const auto shapes = gridShapes3(p);
+    if (shapes.empty()) throw UsageError(std::to_string(p) + " processes make no 3D grid");
+    return mesh3dPattern(shapes.front(), p, neighbours, false);
+  }
+  if (name == "tree-allreduce") return treeAllreducePattern(p, false);
+  if (name == "gather" || name == "scatter") return fanPattern(p, 0, name == "gather");
   return std::nullopt;
 }
 

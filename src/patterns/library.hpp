@@ -12,7 +12,16 @@
 //   tree-bcast      binary tree: receive from parent, send to children
 //   master-worker   rank 0 sends a task to every worker, then receives every result
 //   all-to-all      step d = 1..P-1: send to r+d, receive from r-d (mod P)
-// Without a grid, the most nearly square X x Y = P with X <= Y is used.
+//   pairwise        each rank exchanges with one partner, r XOR 1 (P even): ping-pong,
+//                   Sendrecv pairs
+//   mesh3d[:XxYxZ]  3D halo exchange on an X-by-Y-by-Z grid (rank = (z*Y + y)*X + x) with
+//                   the 6 face neighbours; mesh3d-18 / mesh3d-26 add the edge (and corner)
+//                   neighbours (19- and 27-point stencils, LULESH): sends to the faces,
+//                   edges, corners in that order, then the receives
+//   tree-allreduce  tree-reduce, then tree-bcast on the same tree (a hand-made allreduce)
+//   gather          every rank sends to rank 0 (a flat fan-in); scatter: rank 0 to all
+// Without a grid, the most nearly square X x Y = P with X <= Y is used (the most nearly
+// cubic X x Y x Z for mesh3d).
 //
 // PATTERN FILE FORMAT (text, one statement per line, '#' starts a comment):
 //   name NAME                 optional: the pattern's name
@@ -54,6 +63,13 @@ struct Grid {
 // Every X x Y = P with X, Y >= 2; the most nearly square first, then fewer columns.
 std::vector<Grid> gridShapes(size_t processes);
 
+struct Grid3 {
+  size_t x = 0, y = 0, z = 0;  // x varies fastest in the rank
+};
+// Every X x Y x Z = P with X, Y, Z >= 2; the most nearly cubic first.
+std::vector<Grid3> gridShapes3(size_t processes);
+std::string gridText(Grid3 g);
+
 // The built-in pattern "name" or "name:param" for `processes`; nullopt if the name is
 // unknown; UsageError if its parameter does not fit.
 std::optional<PatternSpec> builtinPattern(std::string_view nameAndParam, size_t processes);
@@ -63,6 +79,18 @@ PatternSpec meshPattern(Grid g, size_t processes, bool periodic);
 PatternSpec wavefrontPattern(Grid g, size_t processes, int dx, int dy);
 PatternSpec treePattern(size_t processes, bool reduce, bool binomial);
 PatternSpec ringPattern(size_t processes, int direction);  // +1, -1, or 0 = both
+// `neighbours` 6 (faces), 18 (faces and edges) or 26 (and corners); on a dimension of 2
+// both sides are the same rank, so a rank has fewer distinct partners.
+PatternSpec mesh3dPattern(Grid3 g, size_t processes, int neighbours, bool periodic);
+// The partners of rank r in mesh3dPattern, in stencil order (faces, edges, corners).
+std::vector<int64_t> stencilNeighbours(Grid3 g, int64_t r, int neighbours, bool periodic);
+// Pairs (r, partner[r]) with partner[partner[r]] == r; `rule` names the pairing.
+PatternSpec pairwisePattern(const std::vector<int64_t>& partner, const std::string& rule);
+PatternSpec treeAllreducePattern(size_t processes, bool binomial);
+PatternSpec fanPattern(size_t processes, int64_t root, bool gather);
+// The class of the offset between two cells of g: 1 face, 2 edge, 3 corner neighbour,
+// 0 same cell or not neighbours (periodic: offsets taken modulo the grid).
+int stencilClass(Grid3 g, int64_t a, int64_t b, bool periodic);
 
 PatternSpec parsePatternText(std::string_view text, size_t processes, const std::string& origin);
 PatternSpec readPatternFile(const std::filesystem::path& path, size_t processes);

@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "patterns/analysis.hpp"
+#include "patterns/groups.hpp"
 
 namespace mtf::patterns {
 namespace {
@@ -114,21 +115,32 @@ std::string knownJson(const PatternReport& r, const KnownPatternUse& u) {
   return o.str();
 }
 
+std::string edgesJson(const std::vector<std::pair<int64_t, int64_t>>& edges) {
+  return array(edges, [](const auto& e) {
+    return "[" + std::to_string(e.first) + "," + std::to_string(e.second) + "]";
+  });
+}
+
+std::string nearMissJson(const NearMiss& m) {
+  std::ostringstream o;
+  o << "{\"pattern\":" << quoted(m.pattern) << ",\"parameters\":{";
+  bool first = true;
+  for (const auto& [k, v] : m.parameters) {
+    o << (first ? "" : ",") << quoted(k) << ":" << quoted(v);
+    first = false;
+  }
+  o << "},\"communication_pattern\":" << m.commPattern
+    << ",\"processes\":" << array(m.ranks, [](int64_t x) { return std::to_string(x); })
+    << ",\"missing_edges\":" << edgesJson(m.missing) << ",\"extra_edges\":" << edgesJson(m.extra)
+    << ",\"ranks_missing_partner\":"
+    << array(m.ranksMissingPartner, [](int64_t x) { return std::to_string(x); })
+    << ",\"text\":" << quoted(m.text) << "}";
+  return o.str();
+}
+
 std::string parametersText(const std::map<std::string, std::string>& params) {
   std::string out;
   for (const auto& [k, v] : params) out += " " + k + "=" + v;
-  return out;
-}
-
-std::string ranksText(const std::vector<int64_t>& ranks) {
-  std::string out;
-  for (size_t i = 0; i < ranks.size();) {
-    size_t j = i;
-    while (j + 1 < ranks.size() && ranks[j + 1] == ranks[j] + 1) ++j;
-    out += (out.empty() ? "" : ",") + std::to_string(ranks[i]);
-    if (j > i) out += "-" + std::to_string(ranks[j]);
-    i = j + 1;
-  }
   return out;
 }
 
@@ -140,6 +152,7 @@ std::string reportJson(const PatternReport& r, size_t top) {
   o << "{\"processes\":" << r.worldSize << ",\"resolution\":" << r.resolution
     << ",\"known_patterns\":"
     << array(r.known, [&](const KnownPatternUse& u) { return knownJson(r, u); })
+    << ",\"near_misses\":" << array(r.nearMisses, nearMissJson)
     << ",\"communication_pattern_count\":" << r.commPatterns.size()
     << ",\"communication_patterns\":"
     << array(
@@ -165,6 +178,7 @@ std::string reportText(const PatternReport& r, size_t top) {
       o << (u.positions.size() > 8 ? " ..." : "") << "\n";
     }
   }
+  for (const NearMiss& m : r.nearMisses) o << "  " << m.text << "\n";
   const size_t shown = std::min(top, r.commPatterns.size());
   o << "\nCommunication patterns (" << shown << " of " << r.commPatterns.size() << "):\n";
   for (size_t i = 0; i < shown; ++i) {
