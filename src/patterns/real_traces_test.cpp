@@ -14,6 +14,9 @@
 //    tasks that exchange nothing); CommSBN / CommSyncPosVel exchange with the 26
 //    neighbours (all 7 other ranks on 2x2x2), CommMonoQ with the 6 faces (3 ranks)
 //    -> mesh3d 2x2x2 with 26 neighbours on ranks 0-7.
+//  - PyCOMPSs' cholesky (its runtime's master, task 1, and one worker, task 2): the worker's
+//    10 messages reach the master, then the master's 10 go to the worker, one way at a time
+//    -> no known pattern, but close to a pairwise exchange (said as a near miss).
 //  - fastotf2 (HIP, no MPI) and the TAU OpenCL traces: one process -> nothing, and no
 //    near miss.
 #include "data/real_traces.hpp"
@@ -37,6 +40,7 @@ struct Expected {
   std::set<std::string> patterns;
   // Parameters every use of the pattern must have (pattern -> key -> value).
   std::map<std::string, std::map<std::string, std::string>> parameters;
+  bool nearMiss = false;  // a near miss must be said (only where nothing is named)
 };
 
 const std::vector<Expected>& table() {
@@ -55,6 +59,7 @@ const std::vector<Expected>& table() {
       {"paraver/profet-lulesh/lulesh_4+4_with_uncores_sockets1+2.chop_5it.prv",
        {"mesh3d"},
        {{"mesh3d", {{"grid", "2x2x2"}, {"neighbours", "26"}, {"group", "0-7"}}}}},
+      {"paraver/compss-cholesky/cholesky_autoparallel.prv", {}, {}, true},
       {"tau/opencl-l5", {}, {}},
       {"tau/opencl-l9", {}, {}},
   };
@@ -79,7 +84,7 @@ void expectFound(const PatternReport& r, const Expected& e) {
           << u.pattern << " " << key << " should be " << value << "\n"
           << reportText(r, 0);
     }
-  if (e.patterns.empty()) EXPECT_TRUE(r.nearMisses.empty()) << reportText(r, 3);
+  if (e.patterns.empty()) EXPECT_EQ(!r.nearMisses.empty(), e.nearMiss) << reportText(r, 3);
 }
 
 TEST(PatternsRealTraces, TableCoversEveryRealTrace) {
@@ -95,7 +100,7 @@ TEST_P(PatternsOnRealTrace, FindsWhatTheProgramDoes) {
   expectFound(analyzeFile(fs::path(MTF_DATA_DIR) / e.trace), e);
 }
 
-INSTANTIATE_TEST_SUITE_P(Table, PatternsOnRealTrace, ::testing::Range<size_t>(0, 8),
+INSTANTIATE_TEST_SUITE_P(Table, PatternsOnRealTrace, ::testing::Range<size_t>(0, table().size()),
                          [](const auto& info) {
                            return test::traceTestName(info.param, table()[info.param].trace);
                          });
