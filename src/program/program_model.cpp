@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <limits>
+#include <set>
+#include <unordered_map>
 
 #include "model/rank_ranges.hpp"
 
@@ -20,6 +22,17 @@ const char* typeName(ConstructType t) {
 
 bool isCollectiveKind(EventKind k) {
   return k == EventKind::MpiCollectiveEnd || k == EventKind::NonBlockingCollectiveComplete;
+}
+
+size_t rankCount(const ProgramModel& model, const Definitions& defs) {
+  std::unordered_map<LocationId, uint64_t> groupOf;
+  for (const LocationView& l : defs.locations()) groupOf.emplace(l.id, l.group);
+  std::set<std::pair<bool, uint64_t>> processes;  // (grouped, group or location)
+  for (const Process& p : model.processes) {
+    const auto it = groupOf.find(p.location);
+    processes.emplace(it != groupOf.end(), it != groupOf.end() ? it->second : p.location);
+  }
+  return processes.size();
 }
 
 std::string rankText(const ProgramModel& model, const ProcSet& procs) {
