@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <deque>
 #include <map>
+#include <numeric>
 #include <queue>
 #include <unordered_map>
 
@@ -26,6 +27,15 @@ size_t looseHash(const Construct& c) {
   size_t h = static_cast<size_t>(c.type) * 0x9E3779B97F4A7C15ull + c.count;
   if (!c.isLoop()) h ^= nlr::SignatureHash{}(withoutPartner(c.signature)) + (h << 6);
   for (const Construct& b : c.body) h = h * 31 + looseHash(b);
+  return h;
+}
+
+// Salted apart from the loose hashes: a construct that waits for its exact equals only.
+size_t exactHash(const Construct& c) {
+  size_t h = static_cast<size_t>(c.type) * 0x9E3779B97F4A7C15ull + c.count + 0x5bd1e995;
+  if (!c.isLoop())
+    h ^= nlr::SignatureHash{}(c.signature) + (h << 6) + static_cast<size_t>(c.form.kind);
+  for (const Construct& b : c.body) h = h * 31 + exactHash(b);
   return h;
 }
 
@@ -75,7 +85,10 @@ class Grouper {
     largest_.push({bucket.size(), bucket.front(), hashes_[i]});
   }
   std::vector<uint32_t> takeLargestGroup();
-  std::vector<uint32_t> selectByForms(std::vector<uint32_t> members, std::vector<uint32_t>& rest);
+  std::vector<uint32_t> selectByForms(std::vector<uint32_t> members, std::vector<uint32_t>& rest,
+                                      std::vector<uint32_t>& loners);
+  FormKey primaryKey(const Construct& event) const;
+  bool fits(const Construct& event, const FormKey& key) const;
   FormKey fixedKey(const Construct& event) const;
   bool flexible(const Construct& event) const;
   void keysOf(const Construct& event, std::vector<FormKey>& out) const;
@@ -141,24 +154,26 @@ void Grouper::keysOf(const Construct& event, std::vector<FormKey>& out) const {
 // Of constructs alike up to their partners, the largest set whose partners follow one
 // rank form at every position (greedily, position by position; among equally large
 // sets the earlier form: offset, xor, then the tori). Each event of the set takes that
-// form; the others go to `rest`.
+// form; the others go to `rest`, or to `loners` when no two of them can share a form
+// at some position (they then wait for exactly equal constructs only, as before rank
+// forms: a bucket of unrelated constructs is not searched again and again).
 std::vector<uint32_t> Grouper::selectByForms(std::vector<uint32_t> members,
-                                             std::vector<uint32_t>& rest) {
-  std::vector<std::vector<Construct*>> events(s_.size());
-  for (uint32_t i : members) partnerEvents(s_[i], events[i]);
-  const size_t positions = events[members.front()].size();
+                                             std::vector<uint32_t>& rest,
+                                             std::vector<uint32_t>& loners) {
+  std::vector<std::vector<Construct*>> events(members.size());
+  for (size_t m = 0; m < members.size(); ++m) partnerEvents(s_[members[m]], events[m]);
+  std::vector<size_t> alive(members.size());  // indices into members and events
+  std::iota(alive.begin(), alive.end(), size_t{0});
+  const size_t positions = events.front().size();
   std::vector<FormKey> chosen(positions), keys;
-  for (size_t j = 0; j < positions && members.size() > 1; ++j) {
+  for (size_t j = 0; j < positions && alive.size() > 1; ++j) {
     // The offset form alone first (the common case, and as fast as before).
     std::map<FormKey, size_t> count;
-    for (uint32_t i : members) {
-      const Construct& e = *events[i][j];
-      ++count[flexible(e) ? FormKey{0, e.signature.partner} : fixedKey(e)];
-    }
+    for (size_t m : alive) ++count[primaryKey(*events[m][j])];
     if (count.size() > 1) {
       count.clear();
-      for (uint32_t i : members) {
-        keysOf(*events[i][j], keys);
+      for (size_t m : alive) {
+        keysOf(*events[m][j], keys);
         for (const FormKey& k : keys) ++count[k];
       }
     }
@@ -166,24 +181,40 @@ std::vector<uint32_t> Grouper::selectByForms(std::vector<uint32_t> members,
     for (auto it = count.begin(); it != count.end(); ++it)
       if (it->second > best->second) best = it;
     chosen[j] = best->first;
-    std::vector<uint32_t> kept;
-    for (uint32_t i : members) {
-      keysOf(*events[i][j], keys);
-      const bool fits = std::find(keys.begin(), keys.end(), chosen[j]) != keys.end();
-      (fits ? kept : rest).push_back(i);
+    std::vector<size_t> kept;
+    for (size_t m : alive) {
+      if (fits(*events[m][j], chosen[j]))
+        kept.push_back(m);
+      else
+        (best->second == 1 ? loners : rest).push_back(members[m]);
     }
-    members = std::move(kept);
+    alive = std::move(kept);
   }
-  if (members.size() < 2) return members;
-  for (uint32_t i : members) {
+  std::vector<uint32_t> group;
+  for (size_t m : alive) group.push_back(members[m]);
+  if (group.size() < 2) return group;
+  for (size_t m : alive) {
     for (size_t j = 0; j < positions; ++j) {
-      Construct& e = *events[i][j];
+      Construct& e = *events[m][j];
       if (!flexible(e) || chosen[j].first >= forms_.size()) continue;
       e.form = forms_[chosen[j].first];
       e.signature.partner = chosen[j].second;
     }
   }
-  return members;
+  return group;
+}
+
+FormKey Grouper::primaryKey(const Construct& event) const {
+  return flexible(event) ? FormKey{0, event.signature.partner} : fixedKey(event);
+}
+
+bool Grouper::fits(const Construct& event, const FormKey& key) const {
+  if (!flexible(event)) return fixedKey(event) == key;
+  if (key.first >= forms_.size()) return false;
+  const int64_t own = processes_.at(event.procs.front()).worldRank;
+  int64_t constant = 0;
+  return formConstant(forms_[key.first], own, own + event.signature.partner, constant) &&
+         constant == key.second;
 }
 
 std::vector<uint32_t> Grouper::takeLargestGroup() {
@@ -195,16 +226,20 @@ std::vector<uint32_t> Grouper::takeLargestGroup() {
     if (it != ready_.end() && it->second.size() == c.size && it->second.front() == c.front)
       best = it;
   }
-  std::vector<uint32_t> alike, rest;
+  std::vector<uint32_t> alike, rest, loners;
   for (uint32_t i : best->second)
     (alikeButPartners(s_[i], s_[best->second.front()]) ? alike : rest).push_back(i);
-  std::vector<uint32_t> group = selectByForms(std::move(alike), rest);
+  std::vector<uint32_t> group = selectByForms(std::move(alike), rest, loners);
   if (rest.empty()) {
     ready_.erase(best);
   } else {
     std::sort(rest.begin(), rest.end());
     best->second = std::move(rest);
     largest_.push({best->second.size(), best->second.front(), best->first});
+  }
+  for (uint32_t i : loners) {  // after `best` is done with: this may rehash ready_
+    hashes_[i] = exactHash(s_[i]);
+    makeReady(i);
   }
   return group;
 }

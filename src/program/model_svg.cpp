@@ -61,8 +61,7 @@ std::vector<std::pair<uint32_t, uint32_t>> coveredUnits(const ProgramModel& mode
       if (c.isLoop()) open.push_back(&c.body);
     }
   }
-  std::unordered_map<LocationId, uint64_t> groupOf;
-  for (const LocationView& l : defs.locations()) groupOf.emplace(l.id, l.group);
+  const std::unordered_map<LocationId, uint64_t> groupOf = processGroups(defs);
   std::map<std::pair<bool, uint64_t>, uint32_t> unitOf;
   std::vector<std::pair<uint32_t, uint32_t>> out;
   for (uint32_t p = 0; p < model.processes.size(); ++p) {

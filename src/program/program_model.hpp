@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "model/definitions.hpp"
@@ -55,6 +56,9 @@ bool isCollectiveKind(EventKind k);
 // GPU streams and metric locations of a rank are one process), a location that no
 // definition places in a group counting alone.
 size_t rankCount(const ProgramModel& model, const Definitions& defs);
+// Location -> its process's location group: an accelerator group (OTF2 3: a GPU's
+// streams) counts as the process group that created it.
+std::unordered_map<LocationId, uint64_t> processGroups(const Definitions& defs);
 // "0-15", "1-3,5": the world ranks of `procs`; processes without a rank as "L<location>".
 std::string rankText(const ProgramModel& model, const ProcSet& procs);
 ProcSet unite(const ProcSet& a, const ProcSet& b);
