@@ -85,7 +85,7 @@ program::ProgramModel reduceProgramModel(World& world, std::vector<nlr::Location
                      });
   if (!world.isRoot()) return {};
   model.constructs = reduction.takeRoot();
-  program::groupSystem(model.constructs);
+  program::groupSystem(model.constructs, model.processes);
   return model;
 }
 

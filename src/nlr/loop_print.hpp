@@ -23,6 +23,7 @@ class EventNamer {
   std::string describe(const Signature& s, int64_t ownRank, LocationId location) const;
   std::string regionName(Ref region) const;
   std::string commText(Ref comm) const;  // "0-15", or the communicator's name
+  const Definitions& definitions() const { return defs_; }
 
  private:
   std::string pointToPoint(const Signature& s, const std::string& self, int64_t ownRank) const;

@@ -56,7 +56,7 @@ ProgramModel buildProgramModel(std::vector<nlr::LocationLoops> locations, unsign
     l.model = nlr::LoopModel{};
   }
   model.constructs = reduceSystems(std::move(systems), model.processes, threads);
-  groupSystem(model.constructs);
+  groupSystem(model.constructs, model.processes);
   return model;
 }
 

@@ -31,8 +31,7 @@ CommMatrix matrixOf(const Construct& c, const ProgramModel& model) {
   if (!isSend(c.signature.kind)) return m;
   for (uint32_t p : c.procs) {
     const int64_t self = rankOrUnknown(model, p);
-    int64_t peer = c.signature.partner;
-    if (c.signature.partnerRelative) peer = self >= 0 ? self + c.signature.partner : -1;
+    const int64_t peer = partnerRank(c.signature, c.form, self);
     MatrixCell& cell = m[{self, peer}];
     ++cell.messages;
     cell.bytes += c.signature.size;

@@ -15,6 +15,7 @@ namespace mtf::program {
 struct MatrixCell {
   uint64_t messages = 0;
   uint64_t bytes = 0;
+  bool operator==(const MatrixCell&) const = default;
 };
 using CommMatrix = std::map<std::pair<int64_t, int64_t>, MatrixCell>;
 

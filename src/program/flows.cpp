@@ -9,7 +9,7 @@ int64_t rankKey(const std::vector<Process>& processes, uint32_t process) {
   return rank >= 0 ? rank : -2 - static_cast<int64_t>(process);
 }
 
-bool sideOf(const nlr::Signature& s, int64_t ownRank, Side& side) {
+bool sideOf(const nlr::Signature& s, const RankForm& form, int64_t ownRank, Side& side) {
   side = Side{};
   if (isCollectiveKind(s.kind)) {
     side.channel.collective = true;
@@ -18,7 +18,10 @@ bool sideOf(const nlr::Signature& s, int64_t ownRank, Side& side) {
     return true;
   }
   if (!isMpiPointToPoint(s.kind)) return false;
-  const int64_t peer = s.partnerRelative ? ownRank + s.partner : s.partner;
+  // A stand-in own rank (no world rank) only ever has absolute partners.
+  const int64_t peer = form.kind == RankForm::Kind::Offset
+                           ? (s.partnerRelative ? ownRank + s.partner : s.partner)
+                           : partnerRank(s, form, ownRank);
   const bool send = isSend(s.kind);
   side.channel.sender = send ? ownRank : peer;
   side.channel.receiver = send ? peer : ownRank;
@@ -39,7 +42,7 @@ void appendSides(const Construct& c, uint64_t factor, const std::vector<Process>
   }
   Side side;
   for (uint32_t p : c.procs)
-    if (sideOf(c.signature, rankKey(processes, p), side)) out.emplace_back(side, factor);
+    if (sideOf(c.signature, c.form, rankKey(processes, p), side)) out.emplace_back(side, factor);
 }
 
 // Sorted by side, the counts of each side summed.

@@ -36,7 +36,7 @@ using Flow = std::vector<std::pair<Side, uint64_t>>;
 // without one, so that its channels stay apart from every rank's).
 int64_t rankKey(const std::vector<Process>& processes, uint32_t process);
 // The side an event of `process` is on, or false if the event exchanges nothing.
-bool sideOf(const nlr::Signature& s, int64_t ownRank, Side& side);
+bool sideOf(const nlr::Signature& s, const RankForm& form, int64_t ownRank, Side& side);
 // The flow of a whole construct (a loop: count times its body's) and of a sequence.
 Flow flowOf(const Construct& c, const std::vector<Process>& processes);
 Flow flowOf(const System& system, const std::vector<Process>& processes);

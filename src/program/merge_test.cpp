@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
+
 #include "nlr/nlr_sink.hpp"
 #include "nlr/test_wavefront.hpp"
 #include "program/build_model.hpp"
@@ -164,9 +166,118 @@ TEST(BuildModel, MatrixFromTheModelCountsEverySend) {
 TEST(Grouping, EqualConstructsOfDistinctProcessesBecomeOne) {
   System s{event(0, EventKind::MpiSend, 1), event(1, EventKind::MpiRecv, -1),
            event(1, EventKind::MpiSend, 1), event(2, EventKind::MpiRecv, -1)};
-  groupSystem(s);
+  groupSystem(s, ranks(3));
   ASSERT_EQ(s.size(), 2u);
   EXPECT_EQ(s[0].procs.size() + s[1].procs.size(), 4u);
+}
+
+// Each rank's constructs of one iteration of a neighbour exchange: a send to every
+// partner, then a receive from every partner (a partner is its own rank's number away).
+System exchange(int ranks, const std::vector<std::function<int(int)>>& partnerOf) {
+  System s;
+  for (int r = 0; r < ranks; ++r)
+    for (size_t k = 0; k < partnerOf.size(); ++k)
+      s.push_back(event(uint32_t(r), EventKind::MpiSend, partnerOf[k](r) - r, uint32_t(k)));
+  for (int r = 0; r < ranks; ++r)
+    for (size_t k = 0; k < partnerOf.size(); ++k)
+      s.push_back(event(uint32_t(r), EventKind::MpiRecv, partnerOf[k](r) - r, uint32_t(k)));
+  return s;
+}
+
+// The matrix of an exchange counted from its events, not from a model.
+CommMatrix expectedMatrix(int ranks, const std::vector<std::function<int(int)>>& partnerOf) {
+  CommMatrix m;
+  for (int r = 0; r < ranks; ++r) {
+    for (const auto& partner : partnerOf) {
+      ++m[{r, partner(r)}].messages;
+      m[{r, partner(r)}].bytes += 8;
+    }
+  }
+  return m;
+}
+
+ProgramModel modelOf(int count, System s) {
+  ProgramModel m;
+  m.processes = ranks(count);
+  groupSystem(s, m.processes);
+  m.constructs = std::move(s);
+  return m;
+}
+
+TEST(Grouping, SymmetricPairExchangeIsOneConstructPerStep) {
+  const std::vector<std::function<int(int)>> partners{[](int r) { return r ^ 1; }};
+  const ProgramModel m = modelOf(4, exchange(4, partners));
+  ASSERT_EQ(m.constructs.size(), 2u);  // the send of every rank, the receive of every rank
+  EXPECT_EQ(singleProcessCount(m.constructs), 0u);
+  EXPECT_EQ(m.constructs[0].procs, (ProcSet{0, 1, 2, 3}));
+  EXPECT_EQ(m.constructs[0].form.kind, RankForm::Kind::Xor);
+  EXPECT_EQ(partnerExpression(m.constructs[0].signature, m.constructs[0].form), "r xor 1");
+  EXPECT_EQ(matrixOf(m.constructs, m), expectedMatrix(4, partners));
+}
+
+TEST(Grouping, TwoRanksExchangingTaggedMessagesBothWays) {
+  // Rank 0 sends 4 tagged messages to 1 and 1 to 0, then each receives the other's.
+  const std::vector<std::function<int(int)>> partners(4, [](int r) { return 1 - r; });
+  const ProgramModel m = modelOf(2, exchange(2, partners));
+  EXPECT_EQ(m.constructs.size(), 8u);
+  EXPECT_EQ(singleProcessCount(m.constructs), 0u);
+  EXPECT_EQ(matrixOf(m.constructs, m), expectedMatrix(2, partners));
+}
+
+TEST(Grouping, PeriodicRingIsOneConstruct) {
+  const std::vector<std::function<int(int)>> partners{[](int r) { return (r + 1) % 6; },
+                                                      [](int r) { return (r + 5) % 6; }};
+  const ProgramModel m = modelOf(6, exchange(6, partners));
+  ASSERT_EQ(m.constructs.size(), 4u);
+  EXPECT_EQ(singleProcessCount(m.constructs), 0u);
+  EXPECT_EQ(partnerExpression(m.constructs[0].signature, m.constructs[0].form), "(r+1) mod 6");
+  EXPECT_EQ(partnerExpression(m.constructs[1].signature, m.constructs[1].form), "(r-1) mod 6");
+  EXPECT_EQ(matrixOf(m.constructs, m), expectedMatrix(6, partners));
+}
+
+TEST(Grouping, PeriodicTorusIsOneConstructPerDirection) {
+  // 3 rows of 4 ranks (rank = row * 4 + column), periodic in both directions.
+  auto at = [](int row, int column) { return (row + 3) % 3 * 4 + (column + 4) % 4; };
+  const std::vector<std::function<int(int)>> partners{
+      [&](int r) { return at(r / 4, r % 4 + 1); }, [&](int r) { return at(r / 4, r % 4 - 1); },
+      [&](int r) { return at(r / 4 + 1, r % 4); }, [&](int r) { return at(r / 4 - 1, r % 4); }};
+  const ProgramModel m = modelOf(12, exchange(12, partners));
+  ASSERT_EQ(m.constructs.size(), 8u);
+  EXPECT_EQ(singleProcessCount(m.constructs), 0u);
+  for (const Construct& c : m.constructs) EXPECT_EQ(c.procs.size(), 12u);
+  EXPECT_EQ(partnerExpression(m.constructs[0].signature, m.constructs[0].form),
+            "(r+(0,1)) mod 3x4");
+  EXPECT_EQ(matrixOf(m.constructs, m), expectedMatrix(12, partners));
+}
+
+TEST(Grouping, OpenChainKeepsTheOffset) {
+  // 0 -> 1 -> 2 -> 3, no wrap: r+1 over ranks 0-2, as the seed writes it.
+  System s;
+  for (uint32_t r = 0; r < 3; ++r) s.push_back(event(r, EventKind::MpiSend, 1));
+  const ProgramModel m = modelOf(4, std::move(s));
+  ASSERT_EQ(m.constructs.size(), 1u);
+  EXPECT_EQ(m.constructs[0].form, RankForm{});
+  EXPECT_EQ(m.constructs[0].signature.partner, 1);
+}
+
+TEST(Grouping, LoopsOfAPairGroupWithTheirBodies) {
+  System s{loop(0, 10, {event(0, EventKind::MpiSend, 1), event(0, EventKind::MpiRecv, 1)}),
+           loop(1, 10, {event(1, EventKind::MpiSend, -1), event(1, EventKind::MpiRecv, -1)})};
+  const ProgramModel m = modelOf(2, std::move(s));
+  ASSERT_EQ(m.constructs.size(), 1u);
+  EXPECT_EQ(m.constructs[0].procs, (ProcSet{0, 1}));
+  EXPECT_EQ(singleProcessCount(m.constructs), 0u);
+  CommMatrix expected;
+  expected[{0, 1}] = {10, 80};
+  expected[{1, 0}] = {10, 80};
+  EXPECT_EQ(matrixOf(m.constructs, m), expected);
+}
+
+TEST(Grouping, DifferentTagsStayApart) {
+  // A ping-pong: 0 sends tag 1 to 1, 1 sends tag 2 to 0: not the same step.
+  System s{event(0, EventKind::MpiSend, 1, 1), event(1, EventKind::MpiSend, -1, 2)};
+  const ProgramModel m = modelOf(2, std::move(s));
+  EXPECT_EQ(m.constructs.size(), 2u);
 }
 
 }  // namespace

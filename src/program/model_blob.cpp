@@ -8,8 +8,16 @@ namespace mtf::program {
 
 namespace {
 
-constexpr std::string_view kMagic = "MTFPRG\x01";
+constexpr std::string_view kMagic = "MTFPRG\x02";
+constexpr char kFirstVersion = '\x01';  // no rank forms
 constexpr unsigned kMaxDepth = 4096;
+
+void putForm(std::string& out, const RankForm& f) {
+  putBlobVarint(out, static_cast<uint64_t>(f.kind));
+  if (f.kind != RankForm::Kind::Torus) return;
+  putBlobVarint(out, f.dimensions);
+  for (size_t i = 0; i < f.dimensions; ++i) putBlobVarint(out, f.extent[i]);
+}
 
 void putSystem(std::string& out, const System& s) {
   putBlobVarint(out, s.size());
@@ -24,6 +32,7 @@ void putSystem(std::string& out, const System& s) {
       putSystem(out, c.body);
     } else {
       nlr::putSignature(out, c.signature);
+      putForm(out, c.form);
     }
   }
 }
@@ -41,15 +50,38 @@ class Reader : public BlobCursor {
   void magic() {
     if (blob_.substr(0, kMagic.size() - 1) != kMagic.substr(0, kMagic.size() - 1))
       fail("not a program model (bad magic)");
-    if (blob_.size() < kMagic.size() || blob_[kMagic.size() - 1] != kMagic.back())
-      fail("unknown version");
+    if (blob_.size() < kMagic.size()) fail("unknown version");
+    version_ = blob_[kMagic.size() - 1];
+    if (version_ != kMagic.back() && version_ != kFirstVersion) fail("unknown version");
     pos_ = kMagic.size();
   }
+  RankForm form();
   void finish() const {
     if (pos_ != blob_.size()) fail("trailing bytes");
   }
   System system(unsigned depth, size_t processes);
+
+ private:
+  char version_ = 0;
 };
+
+RankForm Reader::form() {
+  RankForm f;
+  if (version_ == kFirstVersion) return f;
+  const uint64_t kind = varint();
+  if (kind > 2) fail("unknown rank form " + std::to_string(kind));
+  f.kind = static_cast<RankForm::Kind>(kind);
+  if (f.kind != RankForm::Kind::Torus) return f;
+  const uint64_t dimensions = varint();
+  if (dimensions < 1 || dimensions > RankForm::kMaxDims) fail("a torus of 0 or over 3 dimensions");
+  f.dimensions = static_cast<uint8_t>(dimensions);
+  for (size_t i = 0; i < f.dimensions; ++i) {
+    const uint64_t extent = varint();
+    if (extent < 1 || extent > UINT32_MAX) fail("a torus extent out of range");
+    f.extent[i] = static_cast<uint32_t>(extent);
+  }
+  return f;
+}
 
 System Reader::system(unsigned depth, size_t processes) {
   if (depth > kMaxDepth) fail("loops nested deeper than " + std::to_string(kMaxDepth));
@@ -73,6 +105,7 @@ System Reader::system(unsigned depth, size_t processes) {
       c.body = system(depth + 1, processes);
     } else {
       c.signature = nlr::readSignature(*this);
+      c.form = form();
     }
   }
   return s;

@@ -8,11 +8,6 @@ namespace mtf::program {
 
 namespace {
 
-std::string relative(int64_t k) {
-  if (k == 0) return "r";
-  return k > 0 ? "r+" + std::to_string(k) : "r-" + std::to_string(-k);
-}
-
 std::vector<std::string> words(const std::string& line) {
   std::vector<std::string> out;
   std::istringstream in(line);
@@ -29,8 +24,8 @@ std::string eventText(const Construct& c, const ProgramModel& model, const nlr::
   std::vector<std::string> w = words(line);
   if (w.empty()) return line;
   if (isMpiPointToPoint(c.signature.kind) && w.size() >= 3) {
-    const std::string peer = c.signature.partnerRelative ? relative(c.signature.partner)
-                                                         : w[isSend(c.signature.kind) ? 2 : 0];
+    const std::string expression = partnerExpression(c.signature, c.form);
+    const std::string peer = expression.empty() ? w[isSend(c.signature.kind) ? 2 : 0] : expression;
     w[0] = isSend(c.signature.kind) ? "r" : peer;
     w[2] = isSend(c.signature.kind) ? peer : "r";
   } else {
@@ -75,6 +70,12 @@ nlohmann::json jsonSystem(const System& s, const ProgramModel& model, const nlr:
       if (isMpiPointToPoint(c.signature.kind)) {
         j["partner"] = c.signature.partner;
         j["partner_relative"] = c.signature.partnerRelative;
+        j["partner_form"] = formName(c.form, c.signature.partnerRelative);
+        if (c.signature.partnerRelative)
+          j["partner_expression"] = partnerExpression(c.signature, c.form);
+        if (c.form.kind == RankForm::Kind::Torus)
+          j["grid"] = std::vector<uint32_t>(c.form.extent.begin(),
+                                            c.form.extent.begin() + c.form.dimensions);
         j["tag"] = c.signature.tag;
       }
       j["size"] = c.signature.size;
@@ -95,8 +96,10 @@ std::string constructText(const Construct& c, const ProgramModel& model,
 
 void printModelText(std::ostream& out, const ProgramModel& model, const nlr::EventNamer& namer,
                     bool positions) {
-  out << "# program model: " << model.processes.size() << " processes, " << model.eventsIn
-      << " events, " << constructCount(model.constructs) << " constructs";
+  const size_t ranks = rankCount(model, namer.definitions());
+  out << "# program model: " << ranks << " processes, ";
+  if (ranks != model.processes.size()) out << model.processes.size() << " locations, ";
+  out << model.eventsIn << " events, " << constructCount(model.constructs) << " constructs";
   if (model.processes.size() > 1)
     out << " (" << singleProcessCount(model.constructs) << " on a single process)";
   out << '\n';
@@ -104,7 +107,8 @@ void printModelText(std::ostream& out, const ProgramModel& model, const nlr::Eve
 }
 
 void printModelJson(std::ostream& out, const ProgramModel& model, const nlr::EventNamer& namer) {
-  const nlohmann::json j{{"processes", model.processes.size()},
+  const nlohmann::json j{{"processes", rankCount(model, namer.definitions())},
+                         {"locations", model.processes.size()},
                          {"events_in", model.eventsIn},
                          {"single_process_constructs", singleProcessCount(model.constructs)},
                          {"constructs", jsonSystem(model.constructs, model, namer, "")}};

@@ -46,30 +46,75 @@ void collectIds(const System& s, uint32_t& next, std::vector<std::vector<uint32_
   }
 }
 
-// A lane per process up to 32; beyond, runs of consecutive processes covered by the same
-// constructs share a lane, and at most 48 lanes are kept (equal runs of processes).
-Lanes makeLanes(const ProgramModel& model) {
-  const auto n = static_cast<uint32_t>(model.processes.size());
-  std::vector<uint32_t> laneOf(n, 0);
-  if (n <= 32) {
-    for (uint32_t p = 0; p < n; ++p) laneOf[p] = p;
-  } else {
-    std::vector<std::vector<uint32_t>> classes(n);
-    uint32_t next = 0;
-    collectIds(model.constructs, next, classes);
-    uint32_t lane = 0;
-    for (uint32_t p = 1; p < n; ++p) laneOf[p] = classes[p] == classes[p - 1] ? lane : ++lane;
-    if (lane + 1 > 48) {
-      const uint32_t per = (n + 31) / 32;
-      for (uint32_t p = 0; p < n; ++p) laneOf[p] = p / per;
+// The processes the model's constructs cover, as (process, unit): a unit is an MPI
+// process (a location group: the rank's threads, GPU streams and metric locations share
+// it), in the order of the processes' first locations.
+std::vector<std::pair<uint32_t, uint32_t>> coveredUnits(const ProgramModel& model,
+                                                        const Definitions& defs) {
+  std::vector<bool> covered(model.processes.size(), false);
+  std::vector<const System*> open{&model.constructs};
+  while (!open.empty()) {
+    const System* s = open.back();
+    open.pop_back();
+    for (const Construct& c : *s) {
+      for (uint32_t p : c.procs) covered[p] = true;
+      if (c.isLoop()) open.push_back(&c.body);
     }
   }
-  Lanes lanes{laneOf, {}};
-  for (uint32_t p = 0; p < n; ++p) {
-    if (laneOf[p] >= lanes.members.size()) lanes.members.resize(laneOf[p] + 1);
-    lanes.members[laneOf[p]].push_back(p);
+  const std::unordered_map<LocationId, uint64_t> groupOf = processGroups(defs);
+  std::map<std::pair<bool, uint64_t>, uint32_t> unitOf;
+  std::vector<std::pair<uint32_t, uint32_t>> out;
+  for (uint32_t p = 0; p < model.processes.size(); ++p) {
+    if (!covered[p]) continue;
+    const LocationId l = model.processes[p].location;
+    const auto g = groupOf.find(l);
+    const std::pair<bool, uint64_t> key{g != groupOf.end(), g != groupOf.end() ? g->second : l};
+    const auto [it, fresh] = unitOf.emplace(key, static_cast<uint32_t>(unitOf.size()));
+    out.emplace_back(p, it->second);
+  }
+  return out;
+}
+
+// A lane per MPI process up to 32; beyond, runs of consecutive processes covered by the
+// same constructs share a lane, and at most 48 lanes are kept (equal runs of processes).
+// Locations no construct covers get no lane.
+Lanes makeLanes(const ProgramModel& model, const Definitions& defs) {
+  const auto units = coveredUnits(model, defs);
+  uint32_t unitCount = 0;
+  for (const auto& [p, unit] : units) unitCount = std::max(unitCount, unit + 1);
+  std::vector<uint32_t> laneOfUnit(unitCount, 0);
+  if (unitCount <= 32) {
+    for (uint32_t u = 0; u < unitCount; ++u) laneOfUnit[u] = u;
+  } else {
+    std::vector<std::vector<uint32_t>> classes(model.processes.size()), unitClasses(unitCount);
+    uint32_t next = 0;
+    collectIds(model.constructs, next, classes);
+    for (const auto& [p, unit] : units)
+      unitClasses[unit].insert(unitClasses[unit].end(), classes[p].begin(), classes[p].end());
+    uint32_t lane = 0;
+    for (uint32_t u = 1; u < unitCount; ++u)
+      laneOfUnit[u] = unitClasses[u] == unitClasses[u - 1] ? lane : ++lane;
+    if (lane + 1 > 48) {
+      const uint32_t per = (unitCount + 31) / 32;
+      for (uint32_t u = 0; u < unitCount; ++u) laneOfUnit[u] = u / per;
+    }
+  }
+  Lanes lanes{std::vector<uint32_t>(model.processes.size(), 0), {}};
+  for (const auto& [p, unit] : units) {
+    const uint32_t lane = laneOfUnit[unit];
+    lanes.laneOf[p] = lane;
+    if (lane >= lanes.members.size()) lanes.members.resize(lane + 1);
+    lanes.members[lane].push_back(p);
   }
   return lanes;
+}
+
+// A lane's name: its MPI ranks, or the locations of a lane without one.
+std::string laneName(const ProgramModel& model, const ProcSet& members) {
+  ProcSet ranked;
+  for (uint32_t p : members)
+    if (model.processes[p].worldRank >= 0) ranked.push_back(p);
+  return rankText(model, ranked.empty() ? members : ranked);
 }
 
 struct Arrow {
@@ -87,7 +132,7 @@ struct Layout {
 class Drawer {
  public:
   Drawer(std::ostream& out, const ProgramModel& model, const nlr::EventNamer& namer)
-      : out_(out), model_(model), namer_(namer), lanes_(makeLanes(model)) {}
+      : out_(out), model_(model), namer_(namer), lanes_(makeLanes(model, namer.definitions())) {}
   void run();
 
  private:
@@ -126,19 +171,22 @@ std::vector<Arrow> Drawer::arrowsOf(const System& s) const {
   for (size_t i = 0; i < s.size(); ++i) {
     const nlr::Signature& g = s[i].signature;
     if (s[i].isLoop() || !isSend(g.kind) || !g.partnerRelative) continue;
-    for (uint32_t p : s[i].procs) sends[{rank(p), rank(p) + g.partner, g.tag, g.comm}] = i;
+    for (uint32_t p : s[i].procs)
+      sends[{rank(p), partnerRank(g, s[i].form, rank(p)), g.tag, g.comm}] = i;
   }
   std::map<int64_t, uint32_t> laneOfRank;
-  for (uint32_t p = 0; p < model_.processes.size(); ++p) laneOfRank[rank(p)] = lanes_.laneOf[p];
+  for (uint32_t p = 0; p < model_.processes.size(); ++p)
+    if (rank(p) >= 0) laneOfRank[rank(p)] = lanes_.laneOf[p];
   std::set<std::tuple<size_t, size_t, uint32_t, uint32_t>> seen;
   std::vector<Arrow> out;
   for (size_t i = 0; i < s.size(); ++i) {
     const nlr::Signature& g = s[i].signature;
     if (s[i].isLoop() || !isRecv(g.kind) || !g.partnerRelative) continue;
     for (uint32_t p : s[i].procs) {
-      const auto it = sends.find({rank(p) + g.partner, rank(p), g.tag, g.comm});
+      const int64_t peer = partnerRank(g, s[i].form, rank(p));
+      const auto it = sends.find({peer, rank(p), g.tag, g.comm});
       if (it == sends.end()) continue;
-      const uint32_t from = laneOfRank[rank(p) + g.partner], to = lanes_.laneOf[p];
+      const uint32_t from = laneOfRank[peer], to = lanes_.laneOf[p];
       if (seen.insert({it->second, i, from, to}).second)
         out.push_back({it->second, i, from, to, g.tag});
     }
@@ -229,7 +277,12 @@ void Drawer::draw(const System& s, double x0, unsigned depth) {
 void Drawer::run() {
   maxDepth_ = depthOf(model_.constructs);
   laneGap_ = 2 * boxPad(0) + 6;
-  const double width = kLeft + layout(model_.constructs).total + 20;
+  const std::string heading =
+      "program model: " + std::to_string(rankCount(model_, namer_.definitions())) + " processes, " +
+      std::to_string(model_.eventsIn) + " events";
+  // The heading is 12px sans-serif: at most about 7.5px a character, never clipped.
+  const double width = std::max(kLeft + layout(model_.constructs).total + 20,
+                                10 + 7.5 * static_cast<double>(heading.size()));
   const double height = kTop + laneGap_ * lanes_.members.size() + 20;
   out_ << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
        << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width << "\" height=\"" << height
@@ -239,11 +292,10 @@ void Drawer::run() {
           "markerHeight=\"5\" orient=\"auto\"><path d=\"M0,0 L6,3 L0,6 z\" fill=\"#333\"/></marker>"
        << "<style>.count{font-weight:bold;font-size:9px}</style></defs>\n"
        << "<rect width=\"100%\" height=\"100%\" fill=\"#fff\"/>\n"
-       << "<text x=\"4\" y=\"16\" font-size=\"12\">program model: " << model_.processes.size()
-       << " processes, " << model_.eventsIn << " events</text>\n";
+       << "<text x=\"4\" y=\"16\" font-size=\"12\">" << escaped(heading) << "</text>\n";
   for (size_t lane = 0; lane < lanes_.members.size(); ++lane) {
     out_ << "<text x=\"4\" y=\"" << laneY(lane) + 3 << "\">"
-         << escaped(rankText(model_, lanes_.members[lane])) << "</text><line x1=\"" << kLeft - 6
+         << escaped(laneName(model_, lanes_.members[lane])) << "</text><line x1=\"" << kLeft - 6
          << "\" y1=\"" << laneY(lane) << "\" x2=\"" << width - 10 << "\" y2=\"" << laneY(lane)
          << "\" stroke=\"#bbb\"/>\n";
   }

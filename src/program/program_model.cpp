@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <limits>
+#include <set>
+#include <unordered_map>
 
 #include "model/rank_ranges.hpp"
 
@@ -20,6 +22,33 @@ const char* typeName(ConstructType t) {
 
 bool isCollectiveKind(EventKind k) {
   return k == EventKind::MpiCollectiveEnd || k == EventKind::NonBlockingCollectiveComplete;
+}
+
+std::unordered_map<LocationId, uint64_t> processGroups(const Definitions& defs) {
+  constexpr uint64_t kAccelerator = 2;  // OTF2_LOCATION_GROUP_TYPE_ACCELERATOR
+  std::unordered_map<LocationId, uint64_t> out;
+  for (const LocationView& l : defs.locations()) {
+    uint64_t group = l.group;
+    for (int hops = 0; hops < 16; ++hops) {  // a creator chain, never a cycle
+      const DefRecord* g = defs.find(DefKind::LocationGroup, group);
+      if (!g || g->fields.size() < 5 || g->fields[2] != kAccelerator ||
+          g->fields[4] == kUndefinedRef || g->fields[4] == group)
+        break;
+      group = g->fields[4];
+    }
+    out.emplace(l.id, group);
+  }
+  return out;
+}
+
+size_t rankCount(const ProgramModel& model, const Definitions& defs) {
+  const std::unordered_map<LocationId, uint64_t> groupOf = processGroups(defs);
+  std::set<std::pair<bool, uint64_t>> processes;  // (grouped, group or location)
+  for (const Process& p : model.processes) {
+    const auto it = groupOf.find(p.location);
+    processes.emplace(it != groupOf.end(), it != groupOf.end() ? it->second : p.location);
+  }
+  return processes.size();
 }
 
 std::string rankText(const ProgramModel& model, const ProcSet& procs) {

@@ -9,10 +9,12 @@
 
 #include <cstdint>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "model/definitions.hpp"
 #include "nlr/signature.hpp"
+#include "program/rank_form.hpp"
 
 namespace mtf::program {
 
@@ -28,6 +30,7 @@ struct Construct {
   uint64_t count = 1;           // loops: iterations
   std::vector<Construct> body;  // loops: the constructs of one iteration
   nlr::Signature signature;     // events and collectives (partner relative to the rank)
+  RankForm form;                // point-to-point events: how `signature.partner` reads
   // Why the merge left this loop per process although it communicates (empty: merged,
   // or nothing to merge with).
   std::string note;
@@ -49,6 +52,13 @@ struct ProgramModel {
 };
 
 bool isCollectiveKind(EventKind k);
+// The program's processes as MPI counts them: its locations' location groups (the threads,
+// GPU streams and metric locations of a rank are one process), a location that no
+// definition places in a group counting alone.
+size_t rankCount(const ProgramModel& model, const Definitions& defs);
+// Location -> its process's location group: an accelerator group (OTF2 3: a GPU's
+// streams) counts as the process group that created it.
+std::unordered_map<LocationId, uint64_t> processGroups(const Definitions& defs);
 // "0-15", "1-3,5": the world ranks of `procs`; processes without a rank as "L<location>".
 std::string rankText(const ProgramModel& model, const ProcSet& procs);
 ProcSet unite(const ProcSet& a, const ProcSet& b);
