@@ -71,14 +71,7 @@ void ParaverWriter::begin(const Definitions& defs) {
 }
 
 bool ParaverWriter::attribute(const Event& e, Ref attribute, uint64_t& value) const {
-  if (attribute == kUndefinedRef) return false;
-  for (const EventAttribute& a : e.attributes) {
-    if (a.attribute == attribute) {
-      value = a.value;
-      return true;
-    }
-  }
-  return false;
+  return attributeValue(e, attribute, value);
 }
 
 void ParaverWriter::event(const Event& e) {

@@ -212,10 +212,8 @@ void TauWriter::event(const Event& e) {
 }
 
 uint64_t TauWriter::attribute(const Event& e, Ref attr) const {
-  if (attr == kUndefinedRef) return 0;
-  for (const EventAttribute& a : e.attributes)
-    if (a.attribute == attr) return a.value;
-  return 0;
+  uint64_t value = 0;
+  return attributeValue(e, attr, value) ? value : 0;
 }
 
 int64_t TauWriter::metricValue(uint8_t type, uint64_t bits) {

@@ -51,6 +51,17 @@ uint64_t Event::field(std::string_view name) const {
   return fields[static_cast<size_t>(i)];
 }
 
+bool attributeValue(const Event& e, Ref attribute, uint64_t& value) {
+  if (attribute == kUndefinedRef) return false;
+  for (const EventAttribute& a : e.attributes) {
+    if (a.attribute == attribute) {
+      value = a.value;
+      return true;
+    }
+  }
+  return false;
+}
+
 void Event::set(EventKind k, LocationId loc, Tick t, std::initializer_list<uint64_t> values) {
   kind = k;
   location = loc;

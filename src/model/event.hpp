@@ -50,6 +50,9 @@ struct Event {
   bool operator==(const Event&) const = default;
 };
 
+// The value of `attribute` on `e` into `value`; false if `e` has none (or the ref is undefined).
+bool attributeValue(const Event& e, Ref attribute, uint64_t& value);
+
 inline constexpr bool isMpiPointToPoint(EventKind k) {
   return k == EventKind::MpiSend || k == EventKind::MpiIsend || k == EventKind::MpiRecv ||
          k == EventKind::MpiIrecv;

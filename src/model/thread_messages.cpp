@@ -10,14 +10,7 @@ Ref findAttributeNamed(const Definitions& defs, std::string_view name) {
 }
 
 bool ThreadMessageAttributes::find(const Event& e, Ref attribute, uint64_t& value) {
-  if (attribute == kUndefinedRef) return false;
-  for (const EventAttribute& a : e.attributes) {
-    if (a.attribute == attribute) {
-      value = a.value;
-      return true;
-    }
-  }
-  return false;
+  return attributeValue(e, attribute, value);
 }
 
 void ThreadMessageLosses::event(const Event& e) {

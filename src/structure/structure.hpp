@@ -72,8 +72,9 @@ struct StructureOptions {
 std::vector<StructureRegion> findStructure(const StructureInput& in, const StructureOptions& o);
 
 // findStructure on in.signal; when it finds no periodic zone, on in.mpi (processes in any MPI
-// call), kept if that finds one of 4 iterations or more (usedMpi is then set). The seed's point-to-point signal is
-// empty or too sparse in programs whose loop communicates by collectives only.
+// call), kept if that finds one of 4 iterations or more (usedMpi is then set). The seed's
+// point-to-point signal is empty or too sparse in programs whose loop communicates by collectives
+// only.
 std::vector<StructureRegion> findStructureOrMpi(const StructureInput& in, const StructureOptions& o,
                                                 bool& usedMpi);
 
