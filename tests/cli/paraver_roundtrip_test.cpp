@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <sstream>
 #include <vector>
 
 #include "cli/run_command.hpp"
@@ -21,11 +22,23 @@ namespace {
 const std::string kThreadTrace =
     MTF_DATA_DIR "/../handmade/paraver-thread-messages/thread_messages.prv";
 
+// A state record `1:cpu:appl:task:thread:begin:end:state` whose end is before its begin
+// (PyCOMPSs writes them): paraver-kernel reads it, but mtf's reader skips it with a
+// warning, as Chrome and TAU cannot hold it (converters/paraver/REFUSALS.md).
+bool isBackwardState(const std::string& line) {
+  if (line.rfind("1:", 0) != 0) return false;
+  std::vector<std::string> f;
+  std::stringstream fields(line);
+  for (std::string field; std::getline(fields, field, ':');) f.push_back(field);
+  return f.size() == 8 && std::stoull(f[6]) < std::stoull(f[5]);
+}
+
 std::vector<std::string> sortedRecords(const std::string& prv) {
   std::ifstream in(prv);
   std::vector<std::string> records;
   for (std::string line; std::getline(in, line);)
-    if (line.size() > 1 && line[1] == ':' && line[0] >= '1' && line[0] <= '4')
+    if (line.size() > 1 && line[1] == ':' && line[0] >= '1' && line[0] <= '4' &&
+        !isBackwardState(line))
       records.push_back(line);
   std::sort(records.begin(), records.end());
   return records;
