@@ -254,8 +254,8 @@ const char* RecordParser::communicationRecord(FieldCursor& c) {
   tallyRefusal(RecordKind::Communication, kernelVerdict(send) != Refusal::None ? send : recv);
   const uint64_t senderRank = header_.globalTaskOf(send.appl, send.task);
   const uint64_t receiverRank = header_.globalTaskOf(recv.appl, recv.task);
-  ChannelOrder::State* channel =
-      channels_.admit({send.location, recv.location, tag}, physicalSend, physicalRecv);
+  ChannelOrder::State* channel = channels_.admit(
+      {send.location, recv.location, static_cast<uint64_t>(tag)}, physicalSend, physicalRecv);
   const uint64_t messageId = channel ? 0 : counts_.communications;
   // The send when the message left (Extrae: the end of the send call; Extrae sorts its
   // communication records by that time), the receive when the message has arrived.
