@@ -37,14 +37,16 @@ std::vector<const StructureRegion*> periodic(const std::vector<StructureRegion>&
 }
 
 TEST(Structure, ARegularLoopIsOneZone) {
-  const auto zones = periodic(findStructure(pulses(~size_t{0}), StructureOptions{}));
+  const auto regions = findStructure(pulses(~size_t{0}), StructureOptions{});
+  const auto zones = periodic(regions);
   ASSERT_EQ(zones.size(), 1u);
   EXPECT_NEAR(static_cast<double>(zones[0]->iterations), 200, 1);
   EXPECT_NEAR(static_cast<double>(zones[0]->period), 100'000, 2'000);
 }
 
 TEST(Structure, OneUnlikeIterationDoesNotSplitTheZone) {
-  const auto zones = periodic(findStructure(pulses(80), StructureOptions{}));
+  const auto regions = findStructure(pulses(80), StructureOptions{});
+  const auto zones = periodic(regions);
   ASSERT_EQ(zones.size(), 1u) << "the loop split at its unlike iteration";
   EXPECT_NEAR(static_cast<double>(zones[0]->iterations), 200, 1);
   EXPECT_NEAR(static_cast<double>(zones[0]->period), 100'000, 2'000);
