@@ -13,13 +13,6 @@
 namespace mtf::patterns {
 namespace {
 
-CommSymbol send(int64_t to) {
-  return {SymbolKind::Send, to};
-}
-CommSymbol recv(int64_t from) {
-  return {SymbolKind::Recv, from};
-}
-
 std::set<std::string> names(const PatternReport& r) {
   std::set<std::string> out;
   for (const auto& u : r.known) out.insert(u.pattern);
@@ -80,13 +73,13 @@ TEST(ClassifyNew, PairwiseExchanges) {
   expectOnly(analyzeSpec(pairwisePattern(half, "")), "pairwise", {{"pairing", "r+P/2"}});
   // A Sendrecv: both send, then both receive.
   PatternSpec sendrecv;
-  sendrecv.perRank = {{send(1), recv(1)}, {send(0), recv(0)}};
+  sendrecv.perRank = {{sendTo(1), recvFrom(1)}, {sendTo(0), recvFrom(0)}};
   expectOnly(analyzeSpec(sendrecv), "pairwise", {{"pairs", "1"}});
 }
 
 TEST(ClassifyNew, OneWayMessagesAreNotPairwise) {
   PatternSpec oneWay;
-  oneWay.perRank = {{send(1), send(1)}, {recv(0), recv(0)}};
+  oneWay.perRank = {{sendTo(1), sendTo(1)}, {recvFrom(0), recvFrom(0)}};
   EXPECT_TRUE(analyzeSpec(oneWay).known.empty());
 }
 
@@ -116,8 +109,8 @@ TEST(ClassifyNew, LuleshLikeExchangeIsA3dHaloNotAnAllToAll) {
   for (int64_t r = 0; r < 8; ++r)
     for (int neighbours : {26, 26, 6}) {
       const auto partners = stencilNeighbours(g, r, neighbours, false);
-      for (int64_t n : partners) spec.perRank[size_t(r)].push_back(recv(n));
-      for (int64_t n : partners) spec.perRank[size_t(r)].push_back(send(n));
+      for (int64_t n : partners) spec.perRank[size_t(r)].push_back(recvFrom(n));
+      for (int64_t n : partners) spec.perRank[size_t(r)].push_back(sendTo(n));
     }
   expectOnly(analyzeSpec(spec), "mesh3d", {{"grid", "2x2x2"}, {"neighbours", "26"}});
   // The same pairs in the order r+1, r+2, ... stay an all-to-all.
@@ -150,8 +143,8 @@ TEST(ClassifyNew, PatternsOnDisjointSubGroups) {
   spec.perRank.resize(10);
   for (int64_t r = 0; r < 10; ++r)
     for (int64_t d = 1; d < 5; ++d) {
-      spec.perRank[size_t(r)].push_back(send((r + 2 * d) % 10));
-      spec.perRank[size_t(r)].push_back(recv((r + 10 - 2 * d) % 10));
+      spec.perRank[size_t(r)].push_back(sendTo((r + 2 * d) % 10));
+      spec.perRank[size_t(r)].push_back(recvFrom((r + 10 - 2 * d) % 10));
     }
   const PatternReport r = analyzeSpec(spec);
   std::set<std::string> groups;
@@ -191,8 +184,8 @@ TEST(ClassifyNew, NoNearMissWhenFarFromEveryPattern) {
   spec.perRank.resize(6);
   const int64_t partners[6][3] = {{1, 3, 4}, {0, 5, 2}, {1, 4, 5}, {0, 5, 4}, {0, 2, 3}, {1, 2, 3}};
   for (int64_t r = 0; r < 6; ++r) {
-    for (int64_t p : partners[r]) spec.perRank[size_t(r)].push_back(send(p));
-    for (int64_t p : partners[r]) spec.perRank[size_t(r)].push_back(recv(p));
+    for (int64_t p : partners[r]) spec.perRank[size_t(r)].push_back(sendTo(p));
+    for (int64_t p : partners[r]) spec.perRank[size_t(r)].push_back(recvFrom(p));
   }
   const PatternReport r = analyzeSpec(spec);
   EXPECT_TRUE(r.known.empty()) << reportText(r, 5);

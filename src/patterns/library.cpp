@@ -11,13 +11,6 @@
 namespace mtf::patterns {
 namespace {
 
-CommSymbol send(int64_t to) {
-  return {SymbolKind::Send, to};
-}
-CommSymbol recv(int64_t from) {
-  return {SymbolKind::Recv, from};
-}
-
 PatternSpec named(std::string name, size_t p) {
   PatternSpec s;
   s.name = std::move(name);
@@ -50,8 +43,8 @@ PatternSpec butterfly(size_t p) {
   for (size_t bit = 1; bit < p; bit <<= 1) {
     ++stages;
     for (size_t r = 0; r < p; ++r) {
-      s.perRank[r].push_back(send(int64_t(r ^ bit)));
-      s.perRank[r].push_back(recv(int64_t(r ^ bit)));
+      s.perRank[r].push_back(sendTo(int64_t(r ^ bit)));
+      s.perRank[r].push_back(recvFrom(int64_t(r ^ bit)));
     }
   }
   s.parameters["stages"] = std::to_string(stages);
@@ -62,9 +55,9 @@ PatternSpec masterWorker(size_t p) {
   PatternSpec s = named("master-worker", p);
   s.parameters["master"] = "0";
   s.parameters["workers"] = std::to_string(p - 1);
-  for (size_t w = 1; w < p; ++w) s.perRank[0].push_back(send(int64_t(w)));
-  for (size_t w = 1; w < p; ++w) s.perRank[0].push_back(recv(int64_t(w)));
-  for (size_t w = 1; w < p; ++w) s.perRank[w] = {recv(0), send(0)};
+  for (size_t w = 1; w < p; ++w) s.perRank[0].push_back(sendTo(int64_t(w)));
+  for (size_t w = 1; w < p; ++w) s.perRank[0].push_back(recvFrom(int64_t(w)));
+  for (size_t w = 1; w < p; ++w) s.perRank[w] = {recvFrom(0), sendTo(0)};
   return s;
 }
 
@@ -72,8 +65,8 @@ PatternSpec allToAll(size_t p) {
   PatternSpec s = named("all-to-all", p);
   for (size_t r = 0; r < p; ++r)
     for (size_t d = 1; d < p; ++d) {
-      s.perRank[r].push_back(send(int64_t((r + d) % p)));
-      s.perRank[r].push_back(recv(int64_t((r + p - d) % p)));
+      s.perRank[r].push_back(sendTo(int64_t((r + d) % p)));
+      s.perRank[r].push_back(recvFrom(int64_t((r + p - d) % p)));
     }
   return s;
 }
@@ -160,9 +153,9 @@ PatternSpec mesh3dPattern(Grid3 g, size_t p, int neighbours, bool periodic) {
   s.parameters["periodic"] = periodic ? "yes" : "no";
   for (int64_t r = 0; r < int64_t(p); ++r) {
     std::vector<int64_t> partners = stencilNeighbours(g, r, neighbours, periodic);
-    for (int64_t n : partners) s.perRank[size_t(r)].push_back(send(n));
+    for (int64_t n : partners) s.perRank[size_t(r)].push_back(sendTo(n));
     std::sort(partners.begin(), partners.end());
-    for (int64_t n : partners) s.perRank[size_t(r)].push_back(recv(n));
+    for (int64_t n : partners) s.perRank[size_t(r)].push_back(recvFrom(n));
   }
   return s;
 }
@@ -175,9 +168,9 @@ PatternSpec pairwisePattern(const std::vector<int64_t>& partner, const std::stri
     if (partner[r] < 0) continue;
     // The lower rank of a pair sends first (a ping-pong); a Sendrecv has the same pairs.
     if (int64_t(r) < partner[r])
-      s.perRank[r] = {send(partner[r]), recv(partner[r])};
+      s.perRank[r] = {sendTo(partner[r]), recvFrom(partner[r])};
     else
-      s.perRank[r] = {recv(partner[r]), send(partner[r])};
+      s.perRank[r] = {recvFrom(partner[r]), sendTo(partner[r])};
   }
   return s;
 }
@@ -196,8 +189,8 @@ PatternSpec fanPattern(size_t p, int64_t root, bool gather) {
   s.parameters["root"] = std::to_string(root);
   for (int64_t r = 0; r < int64_t(p); ++r) {
     if (r == root) continue;
-    s.perRank[size_t(r)].push_back(gather ? send(root) : recv(root));
-    s.perRank[size_t(root)].push_back(gather ? recv(r) : send(r));
+    s.perRank[size_t(r)].push_back(gather ? sendTo(root) : recvFrom(root));
+    s.perRank[size_t(root)].push_back(gather ? recvFrom(r) : sendTo(r));
   }
   return s;
 }
@@ -221,15 +214,15 @@ PatternSpec ringPattern(size_t p, int direction) {
     auto& seq = s.perRank[r];
     if (direction >= 0) {  // even ranks send first, odd ranks receive first
       if (r % 2 == 0)
-        seq = {send(next), recv(prev)};
+        seq = {sendTo(next), recvFrom(prev)};
       else
-        seq = {recv(prev), send(next)};
+        seq = {recvFrom(prev), sendTo(next)};
     }
     if (direction <= 0) {
       if (r % 2 == 0)
-        seq.insert(seq.end(), {send(prev), recv(next)});
+        seq.insert(seq.end(), {sendTo(prev), recvFrom(next)});
       else
-        seq.insert(seq.end(), {recv(next), send(prev)});
+        seq.insert(seq.end(), {recvFrom(next), sendTo(prev)});
     }
   }
   return s;
@@ -254,9 +247,9 @@ PatternSpec meshPattern(Grid g, size_t p, bool periodic) {
       if (n != r && std::find(neighbours.begin(), neighbours.end(), n) == neighbours.end())
         neighbours.push_back(n);
     }
-    for (int64_t n : neighbours) s.perRank[r].push_back(send(n));
+    for (int64_t n : neighbours) s.perRank[r].push_back(sendTo(n));
     std::sort(neighbours.begin(), neighbours.end());
-    for (int64_t n : neighbours) s.perRank[r].push_back(recv(n));
+    for (int64_t n : neighbours) s.perRank[r].push_back(recvFrom(n));
   }
   return s;
 }
@@ -270,10 +263,10 @@ PatternSpec wavefrontPattern(Grid g, size_t p, int dx, int dy) {
   for (int64_t r = 0; r < X * Y; ++r) {
     const int64_t x = r % X, y = r / X;
     auto inside = [&](int64_t nx, int64_t ny) { return nx >= 0 && ny >= 0 && nx < X && ny < Y; };
-    if (inside(x, y - dy)) s.perRank[r].push_back(recv((y - dy) * X + x));
-    if (inside(x - dx, y)) s.perRank[r].push_back(recv(y * X + x - dx));
-    if (inside(x, y + dy)) s.perRank[r].push_back(send((y + dy) * X + x));
-    if (inside(x + dx, y)) s.perRank[r].push_back(send(y * X + x + dx));
+    if (inside(x, y - dy)) s.perRank[r].push_back(recvFrom((y - dy) * X + x));
+    if (inside(x - dx, y)) s.perRank[r].push_back(recvFrom(y * X + x - dx));
+    if (inside(x, y + dy)) s.perRank[r].push_back(sendTo((y + dy) * X + x));
+    if (inside(x + dx, y)) s.perRank[r].push_back(sendTo(y * X + x + dx));
   }
   return s;
 }
@@ -294,9 +287,9 @@ PatternSpec treePattern(size_t p, bool reduce, bool binomial) {
   s.parameters["depth"] = std::to_string(depth);
   for (size_t r = 0; r < p; ++r) {
     auto& seq = s.perRank[r];
-    if (!reduce && r != 0) seq.push_back(recv(int64_t(parentOf(r))));
-    for (int64_t c : children[r]) seq.push_back(reduce ? recv(c) : send(c));
-    if (reduce && r != 0) seq.push_back(send(int64_t(parentOf(r))));
+    if (!reduce && r != 0) seq.push_back(recvFrom(int64_t(parentOf(r))));
+    for (int64_t c : children[r]) seq.push_back(reduce ? recvFrom(c) : sendTo(c));
+    if (reduce && r != 0) seq.push_back(sendTo(int64_t(parentOf(r))));
   }
   return s;
 }

@@ -39,6 +39,20 @@ struct CommSymbol {
   bool operator==(const CommSymbol&) const = default;
 };
 
+// A point-to-point symbol: a send to, or a receive from, world rank `peer`.
+inline CommSymbol sendTo(int64_t peer) {
+  CommSymbol s;
+  s.kind = SymbolKind::Send;
+  s.partner = peer;
+  return s;
+}
+inline CommSymbol recvFrom(int64_t peer) {
+  CommSymbol s;
+  s.kind = SymbolKind::Recv;
+  s.partner = peer;
+  return s;
+}
+
 struct SymbolOptions {
   bool keepEnvelope = false;  // keep size, tag and communicator in the symbol
 };
