@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/command.hpp"
+#include "cli/common.hpp"
 #include "util/error.hpp"
 #include "util/staging_owner.hpp"
 
@@ -71,6 +72,7 @@ void runClean(const CleanOptions& o) {
   } else if (removed.empty() && kept.empty() && failed.empty()) {
     std::cout << "nothing to clean in " << o.dir << "\n";
   }
+  flushStdout();
   if (!failed.empty()) commandExitCode() = static_cast<int>(ExitCode::IoFailure);
 }
 
