@@ -70,9 +70,17 @@ filter::Selection prepareSelection(const ConvertOptions& o, TraceSource& source)
   return selection;
 }
 
-void reportSelection(const filter::SelectionSink& select, const ConvertOptions& o) {
-  std::cerr << "mtf: selection: kept " << select.eventsKept() << " of " << select.eventsSeen()
-            << " events read from " << o.input << '\n';
+// What the selection lost (message halves whose partner it dropped, roots it did not
+// keep) is reported like a writer's losses, but is not the output format's fault:
+// --strict does not refuse it.
+void reportSelection(const filter::SelectionSink& select, const ConvertOptions& o, bool quiet) {
+  if (!quiet)
+    std::cerr << "mtf: selection: kept " << select.eventsKept() << " of " << select.eventsSeen()
+              << " events read from " << o.input << '\n';
+  const LossReport lost = select.losses();
+  if (lost.empty()) return;
+  std::cerr << "mtf: " << o.output << ": the selection lost:\n";
+  for (const auto& [what, n] : lost) std::cerr << "  " << n << " " << what << '\n';
 }
 
 // --- end of the selection ---------------------------------------------------------------
@@ -112,12 +120,11 @@ void runConvert(ConvertOptions o, const GlobalOptions& g) {
   progress.finish();
   warnUnbalanced(counter.nesting(), o.input);
   LossReport losses = source->unmodelled();
-  if (o.select.any()) mergeLosses(losses, select.losses());
   mergeLosses(losses, writer->losses());
   reportLosses(losses, o.write.strict, o.output);
   writer.reset();  // close every file before moving them into place
   out.commit();
-  if (!g.quiet && o.select.any()) reportSelection(select, o);
+  if (o.select.any()) reportSelection(select, o, g.quiet);
   if (!g.quiet)
     std::cerr << "mtf: converted " << o.input << " (" << inFormat << ") -> " << o.output << " ("
               << format.name << "): " << counter.total() << " events\n";

@@ -1,5 +1,6 @@
 #include "filter/prune_definitions.hpp"
 
+#include <algorithm>
 #include <cstddef>
 
 namespace mtf::filter {
@@ -39,6 +40,7 @@ PrunedDefinitions::PrunedDefinitions(const Definitions& defs,
   pruned_.clock = defs.clock;
   pruned_.info = defs.info;
   for (const char* key : kParaverLayoutProperties) pruned_.info.properties.erase(key);
+  numberDensely(defs);
   for (const DefRecord& r : defs.records()) {
     if (!keeps(r)) continue;
     if (r.kind == DefKind::Group) {
@@ -47,8 +49,57 @@ PrunedDefinitions::PrunedDefinitions(const Definitions& defs,
       DefRecord copy = r;
       if (pruneCartCoordinate(defs, copy)) pruned_.add(std::move(copy));
     } else {
-      pruned_.add(r);
+      DefRecord copy = r;
+      renumber(copy);
+      pruned_.add(std::move(copy));
     }
+  }
+}
+
+// OTF2's readers expect location groups and system tree nodes numbered 0, 1, 2, ... (they
+// warn about "out of order" definitions otherwise): the kept ones are numbered again, in
+// the order of their old ids.
+void PrunedDefinitions::numberDensely(const Definitions& defs) {
+  std::vector<uint64_t> groups, nodes;
+  for (const DefRecord& r : defs.records()) {
+    if (r.kind == DefKind::LocationGroup && groups_.count(r.fields[0]))
+      groups.push_back(r.fields[0]);
+    if (r.kind == DefKind::SystemTreeNode && nodes_.count(r.fields[0]))
+      nodes.push_back(r.fields[0]);
+  }
+  std::sort(groups.begin(), groups.end());
+  std::sort(nodes.begin(), nodes.end());
+  for (size_t i = 0; i < groups.size(); ++i) newGroup_[groups[i]] = i;
+  for (size_t i = 0; i < nodes.size(); ++i) newNode_[nodes[i]] = i;
+}
+
+void PrunedDefinitions::renumber(DefRecord& r) const {
+  const auto field = [&](const char* name, const std::unordered_map<uint64_t, uint64_t>& ids) {
+    const int i = schemaOf(r.kind).indexOf(name);
+    const auto it = ids.find(r.fields[static_cast<size_t>(i)]);
+    if (it != ids.end()) r.fields[static_cast<size_t>(i)] = it->second;
+  };
+  switch (r.kind) {
+    case DefKind::SystemTreeNode:
+      return field("self", newNode_), field("parent", newNode_);
+    case DefKind::SystemTreeNodeProperty:
+    case DefKind::SystemTreeNodeDomain:
+      return field("node", newNode_);
+    case DefKind::LocationGroup:
+      return field("self", newGroup_), field("parent", newNode_), field("creator", newGroup_);
+    case DefKind::LocationGroupProperty:
+      return field("group", newGroup_);
+    case DefKind::Location:
+      return field("group", newGroup_);
+    case DefKind::IoRegularFile:
+    case DefKind::IoDirectory:
+      return field("scope", newNode_);
+    case DefKind::MetricInstance:
+      if (r.field("scope") == kScopeLocationGroup) field("scopeRef", newGroup_);
+      if (r.field("scope") == kScopeSystemTreeNode) field("scopeRef", newNode_);
+      return;
+    default:
+      return;
   }
 }
 

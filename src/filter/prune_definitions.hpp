@@ -3,8 +3,9 @@
 // tree nodes above them, properties, metric instances and recorders of dropped locations
 // go; communicator groups keep only their kept members, so the kept MPI ranks form a
 // smaller world (renumbered 0..n-1 in their order) and every communicator lists its kept
-// members in their order. Events' ranks are renumbered with newRank(). Paraver's stored
-// header, row and communicator lines describe every task: they go too, and the Paraver
+// members in their order. Events' ranks are renumbered with newRank(). Location groups
+// and system tree nodes are numbered 0, 1, 2, ... again (location ids stay as they are). Paraver's
+// stored header, row and communicator lines describe every task: they go too, and the Paraver
 // writer lays the kept threads out afresh.
 #pragma once
 
@@ -34,6 +35,8 @@ class PrunedDefinitions {
   void keepLocationsAndGroups(const Definitions& defs);
   void keepSystemTree(const Definitions& defs);
   void mapGroups(const Definitions& defs);
+  void numberDensely(const Definitions& defs);
+  void renumber(DefRecord& r) const;
   bool keeps(const DefRecord& r) const;
   DefRecord pruneGroup(const DefRecord& r) const;
   bool pruneCartCoordinate(const Definitions& defs, DefRecord& r) const;
@@ -45,6 +48,7 @@ class PrunedDefinitions {
   std::unordered_map<uint64_t, IndexMap> commLocations_;  // paradigm -> its index map
   std::unordered_map<uint64_t, IndexMap> groupMembers_;   // COMM_GROUP group -> member map
   std::unordered_map<Ref, uint64_t> groupOfComm_;
+  std::unordered_map<uint64_t, uint64_t> newGroup_, newNode_;  // old id -> new id
 };
 
 }  // namespace mtf::filter

@@ -41,6 +41,10 @@ std::string someNames(const std::vector<std::string>& names, size_t limit = 8) {
   return names.size() > limit ? out + ", ..." : out;
 }
 
+std::string shortened(const std::string& text, size_t limit = 80) {
+  return text.size() <= limit ? text : text.substr(0, text.rfind(',', limit)) + ",...";
+}
+
 // Locations of each world rank's process (its location group), by world rank.
 std::vector<std::vector<LocationId>> locationsOfRanks(const Definitions& defs) {
   const RankMap ranks(defs);
@@ -114,7 +118,7 @@ std::unordered_set<LocationId> selectLocations(const std::string& text, const De
       throw InputError(input, "",
                        "--locations: no location " + std::to_string(first) +
                            (last != first ? "-" + std::to_string(last) : "") +
-                           " (the trace's locations are " + rankRanges(ids) + ")");
+                           " (the trace's locations are " + shortened(rankRanges(ids)) + ")");
   for (const std::string& name : list.names)
     if (std::find(names.begin(), names.end(), name) == names.end())
       throw InputError(

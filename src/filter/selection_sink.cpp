@@ -50,10 +50,12 @@ bool SelectionSink::keepsCall(const Event& e) {
     const OpenCall call = s.stack.back();
     s.stack.pop_back();
     s.matchedOpen -= call.matched, s.excludedOpen -= call.excluded;
+    leftRegion_ = call.region;
     return call.kept;
   }
   const uint8_t c = classOf(static_cast<Ref>(e.fields[0]));
-  OpenCall call{false, (c & kMatched) != 0, (c & kExcluded) != 0};
+  OpenCall call{false, (c & kMatched) != 0, (c & kExcluded) != 0, e.fields[0]};
+  leftRegion_ = e.fields[0];
   call.kept = call.matched && !call.excluded;
   if (selection_.regionContents)
     call.kept = !call.excluded && s.excludedOpen == 0 && (call.matched || s.matchedOpen > 0);
@@ -117,7 +119,8 @@ void SelectionSink::event(const Event& e) {
   if (selection_.locations && !selection_.locations->count(e.location)) return;
   bool keep = true;
   const bool filtersRegions = !selection_.regions.empty() || !selection_.excludeRegions.empty();
-  if (filtersRegions && (e.kind == EventKind::Enter || e.kind == EventKind::Leave))
+  const bool call = e.kind == EventKind::Enter || e.kind == EventKind::Leave;
+  if (filtersRegions && call)
     keep = keepsCall(e);
   else if (filtersRegions && selection_.regionContents)
     keep = insideKeptCall(calls_[e.location]);
@@ -128,6 +131,13 @@ void SelectionSink::event(const Event& e) {
     written = &scratch_;
   } else if (!keep) {
     return;
+  } else if (filtersRegions && call && e.fields[0] != leftRegion_) {
+    // A Leave of another region than the open call's (an unbalanced input) closes that
+    // call, which alone decided to keep it: it is written as that call's Leave, so that
+    // the kept calls nest in every format (Paraver pairs a call's end with its type).
+    scratch_ = e;
+    scratch_.fields[0] = leftRegion_;
+    written = &scratch_;
   } else if (e.kind == EventKind::MpiCollectiveEnd ||
              e.kind == EventKind::NonBlockingCollectiveComplete) {
     renumberRoot(e, scratch_);

@@ -1,7 +1,8 @@
 // Applies a Selection while streaming: passes on to `out` only the events it keeps, with
 // definitions pruned to the kept locations (prune_definitions.hpp) and MPI ranks
 // renumbered to match. Calls stay balanced: a call's Enter and Leave are kept or dropped
-// together (decided at the Enter, per location). Message events whose partner is not
+// together (decided at the Enter, per location; a Leave closes the innermost open call and
+// is written with that call's region). Message events whose partner is not
 // kept are dropped and counted as losses: a partner on an unselected location at once;
 // a partner the region or kind filters dropped by matching sends to receives per channel
 // (sender, receiver, communicator, tag) in order, as MPI matches them. Memory grows with
@@ -38,6 +39,7 @@ class SelectionSink : public TraceSink {
  private:
   struct OpenCall {
     bool kept = false, matched = false, excluded = false;
+    uint64_t region = 0;
   };
   struct CallState {
     std::vector<OpenCall> stack;
@@ -63,6 +65,7 @@ class SelectionSink : public TraceSink {
   std::unordered_map<Ref, uint8_t> regionClass_;  // bit 0: matches --regions; bit 1: excluded
   std::unordered_map<LocationId, CallState> calls_;
   std::map<ChannelKey, Pending> channels_;
+  uint64_t leftRegion_ = 0;  // the region of the call the last Enter or Leave opened or closed
   uint64_t seen_ = 0, kept_ = 0;
   uint64_t partnerNotSelected_ = 0, partnerFiltered_ = 0, rootNotSelected_ = 0;
   Event scratch_;
