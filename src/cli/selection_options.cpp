@@ -2,6 +2,8 @@
 
 namespace mtf::cli {
 
+// The region options take one value each time (repeat them for more), so that a pattern
+// never swallows the INPUT that follows it.
 void addSelectionOptions(CLI::App& cmd, filter::SelectionOptions& o) {
   const char* group = "Selection (applied while streaming)";
   cmd.add_option("--ranks", o.ranks,
@@ -15,10 +17,14 @@ void addSelectionOptions(CLI::App& cmd, filter::SelectionOptions& o) {
   cmd.add_option("--regions", o.regions,
                  "Keep only the calls of regions whose name matches a glob (MPI_*,main);\n"
                  "repeatable, or comma-separated; other events stay")
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
       ->group(group);
   cmd.add_option("--exclude-regions", o.excludeRegions,
                  "Drop the calls of regions whose name matches a glob; repeatable, or\n"
                  "comma-separated")
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
       ->group(group);
   cmd.add_flag("--region-contents", o.regionContents,
                "The region filters take what lies inside a call with it: only events inside\n"

@@ -72,6 +72,24 @@ TEST(SelectionCli, BadKindsListTheKnownOnesAndUnmatchedPatternsWarn) {
   EXPECT_EQ(kinds["MpiIsend"], input["MpiIsend"]);  // what lies inside stays
 }
 
+// Each --regions takes one value: the INPUT after it stays the input; repeated, the
+// patterns add up, as one comma-separated value does.
+TEST(SelectionCli, RegionOptionsTakeOneValueEach) {
+  const std::string dir = freshTempDir("select-repeat");
+  ASSERT_EQ(
+      mtf("-q convert --regions 'MPI_Irecv' --regions MPI_Isend " + kSst + " -o " + dir + "/a.otf2",
+          dir)
+          .status,
+      0);
+  ASSERT_EQ(
+      mtf("-q convert " + kSst + " --regions 'MPI_Irecv,MPI_Isend' -o " + dir + "/b.otf2", dir)
+          .status,
+      0);
+  const auto a = infoOf(dir + "/a.otf2")["events_by_kind"];
+  EXPECT_EQ(a, infoOf(dir + "/b.otf2")["events_by_kind"]);
+  EXPECT_EQ(a["Enter"], a["MpiIsend"].get<uint64_t>() + a["MpiIrecv"].get<uint64_t>());
+}
+
 // The archive is read only for the selected locations (the events it reads say so), and
 // gives what the same cut of the original gives.
 TEST(SelectionCli, ArchiveInputReadsOnlyTheSelectedLocations) {
