@@ -166,14 +166,26 @@ PYBIND11_MODULE(_mtf, m) {
           },
           py::arg("location") = py::none())
       .def("patterns_json", [](api::Trace& t) { return t.patterns().json; });
+  // The selection options of convert (issue 31, part B), filled by mtf/__init__.py.
+  py::class_<api::ConvertSelection>(m, "ConvertSelection")
+      .def(py::init<>())
+      .def_readwrite("ranks", &api::ConvertSelection::ranks)
+      .def_readwrite("locations", &api::ConvertSelection::locations)
+      .def_readwrite("regions", &api::ConvertSelection::regions)
+      .def_readwrite("exclude_regions", &api::ConvertSelection::excludeRegions)
+      .def_readwrite("region_contents", &api::ConvertSelection::regionContents)
+      .def_readwrite("kinds", &api::ConvertSelection::kinds)
+      .def_readwrite("exclude_kinds", &api::ConvertSelection::excludeKinds);
   m.def(
       "convert",
       [](const std::string& input, const std::string& output, const std::string& to, bool strict,
-         bool force, bool loops, bool patterns) {
-        const api::ConvertResult r =
-            api::convert(input, output, api::ConvertOptions{to, strict, force, loops, patterns});
-        return py::dict(py::arg("events") = r.events, py::arg("dropped") = r.dropped);
+         bool force, bool loops, bool patterns, const api::ConvertSelection& select) {
+        const api::ConvertResult r = api::convert(
+            input, output, api::ConvertOptions{to, strict, force, loops, patterns, select});
+        return py::dict(py::arg("events") = r.events, py::arg("dropped") = r.dropped,
+                        py::arg("selection_lost") = r.selectionLost);
       },
       py::arg("input"), py::arg("output"), py::arg("to") = "", py::arg("strict") = false,
-      py::arg("force") = false, py::arg("loops") = true, py::arg("patterns") = false);
+      py::arg("force") = false, py::arg("loops") = true, py::arg("patterns") = false,
+      py::arg("select") = api::ConvertSelection{});
 }

@@ -78,17 +78,33 @@ class Trace {
   std::unique_ptr<Impl> impl_;
 };
 
+// What convert() keeps, as `mtf convert`'s options of the same names (README): empty
+// keeps everything. Unknown ranks or locations: Error code 2, nothing written.
+struct ConvertSelection {
+  std::string ranks;                        // "0-15,32" or process names
+  std::string locations;                    // location ids or names
+  std::vector<std::string> regions;         // globs ("MPI_*"), each may hold several (commas)
+  std::vector<std::string> excludeRegions;  // globs
+  bool regionContents = false;  // the region filters take what lies inside a call with it
+  std::string kinds;            // event kinds ("Enter,MpiSend")
+  std::string excludeKinds;
+};
+
 struct ConvertOptions {
   std::string to;         // output format by name; empty: by the output's name (.otf2, .mtf, ...)
   bool strict = false;    // refuse (Error code 2, nothing written) if anything would be dropped
   bool force = false;     // replace an existing output
   bool loops = true;      // .mtf: store loop nests
   bool patterns = false;  // .mtf: store communication patterns
+  ConvertSelection select;
 };
 
 struct ConvertResult {
   uint64_t events = 0;
   std::map<std::string, uint64_t> dropped;  // what the output format could not hold
+  // What the selection lost: message events whose partner it dropped, collective roots
+  // it did not keep (never refused by `strict`: the selection asked for it).
+  std::map<std::string, uint64_t> selectionLost;
 };
 
 // `mtf convert`: writes `input` as `output` atomically (nothing is left on failure).

@@ -15,6 +15,7 @@ import pandas as pd
 
 from ._mtf import Error, _Trace, version
 from ._mtf import convert as _convert
+from ._mtf import ConvertSelection as _ConvertSelection
 
 __all__ = ["Error", "Trace", "open", "convert", "version"]
 
@@ -98,7 +99,33 @@ def open(path, lenient=False):
     return Trace(path, lenient)
 
 
-def convert(input, output, to="", strict=False, force=False, loops=True, patterns=False):
+def convert(input, output, to="", strict=False, force=False, loops=True, patterns=False,
+            **selection):
     """Converts `input` to `output` (format by name or `to`), atomically. Returns a dict:
-    events, dropped (what the output format could not hold, by description)."""
-    return _convert(str(input), str(output), to, strict, force, loops, patterns)
+    events, dropped (what the output format could not hold, by description), selection_lost
+    (message events whose partner the selection dropped, roots it did not keep).
+
+    Selection, as `mtf convert`'s options of the same names (README): ranks="0-3,7",
+    locations="0-15" (ids or names), regions="MPI_*" or a list of globs,
+    exclude_regions=..., region_contents=True, kinds="Enter,MpiSend", exclude_kinds=...."""
+    return _convert(str(input), str(output), to, strict, force, loops, patterns,
+                    _selection(**selection))
+
+
+def _patterns(value):
+    return [value] if isinstance(value, str) else [str(v) for v in value]
+
+
+def _list(value):  # "0-3,7", or a list such as [0, 1, "7-9"]
+    return value if isinstance(value, str) else ",".join(str(v) for v in value)
+
+
+# The selection options of convert (issue 31, part B).
+def _selection(ranks="", locations="", regions=(), exclude_regions=(), region_contents=False,
+               kinds="", exclude_kinds=""):
+    s = _ConvertSelection()
+    s.ranks, s.locations = _list(ranks), _list(locations)
+    s.regions, s.exclude_regions = _patterns(regions), _patterns(exclude_regions)
+    s.region_contents = bool(region_contents)
+    s.kinds, s.exclude_kinds = _list(kinds), _list(exclude_kinds)
+    return s

@@ -130,3 +130,37 @@ def test_dag_roots_expand_to_every_event(tmp_path):
         total = sum(dag["nodes"][root]["event_count"] for root in dag["roots"].values())
         assert total == mtf_info(SAMPLE)["events"]
         assert any(n["kind"] == "call" and n["label"] == "main" for n in dag["nodes"])
+
+
+# The selection options of convert (issue 31, part B), against the `mtf` program's.
+def test_convert_selects_what_mtf_convert_selects(tmp_path):
+    cases = [dict(ranks="1-2"), dict(ranks=[0, "3"], regions="MPI_*"),
+             dict(exclude_regions=["MPI_Wait*", "MPI_Barrier"], region_contents=True),
+             dict(kinds="MpiSend,MpiRecv"), dict(locations="0", exclude_kinds=["Enter"])]
+    flags = dict(ranks="--ranks", locations="--locations", kinds="--kinds",
+                 exclude_kinds="--exclude-kinds")
+    for i, selection in enumerate(cases):
+        out, cli = tmp_path / f"p{i}.otf2", tmp_path / f"c{i}.otf2"
+        result = mtf.convert(SAMPLE, out, **selection)
+        args = []
+        for key, value in selection.items():
+            if key == "region_contents":
+                args.append("--region-contents")
+            elif key in ("regions", "exclude_regions"):
+                for v in [value] if isinstance(value, str) else value:
+                    args += ["--" + key.replace("_", "-"), v]
+            else:
+                args += [flags[key], value if isinstance(value, str) else ",".join(map(str, value))]
+        run_mtf("convert", SAMPLE, "-o", cli, *args)
+        assert run_mtf("dump", out) == run_mtf("dump", cli), selection
+        assert result["events"] == mtf_info(cli)["events"] < mtf_info(SAMPLE)["events"]
+    lost = mtf.convert(SAMPLE, tmp_path / "lost.otf2", ranks="0")["selection_lost"]
+    assert lost["message events whose partner is not among the selected locations"] > 0
+
+
+def test_convert_selection_errors(tmp_path):
+    with pytest.raises(mtf.Error, match="no rank 9"):
+        mtf.convert(SAMPLE, tmp_path / "x.otf2", ranks="9")
+    with pytest.raises(mtf.Error, match="known: BufferFlush"):
+        mtf.convert(SAMPLE, tmp_path / "x.otf2", kinds="Sends")
+    assert not (tmp_path / "x.otf2").exists()

@@ -1,6 +1,7 @@
 // convert(): `mtf convert` behind the public API (atomic output, losses reported).
 #include "api/api_impl.hpp"
 #include "cli/info_collector.hpp"
+#include "filter/selection_sink.hpp"
 #include "registry/registry.hpp"
 #include "util/safe_output.hpp"
 
@@ -14,6 +15,24 @@ const FormatEntry& outputFormat(const std::string& output, const std::string& to
   return *f;
 }
 
+// --- Selection (issue 31, part B) -------------------------------------------------------
+filter::SelectionOptions selectionOptions(const ConvertSelection& s) {
+  filter::SelectionOptions o;
+  o.ranks = s.ranks, o.locations = s.locations;
+  o.regions = s.regions, o.excludeRegions = s.excludeRegions;
+  o.regionContents = s.regionContents;
+  o.kinds = s.kinds, o.excludeKinds = s.excludeKinds;
+  return o;
+}
+
+filter::Selection prepareSelection(const filter::SelectionOptions& o, TraceSource& source,
+                                   const std::string& input) {
+  filter::Selection selection = filter::resolveSelection(o, source.definitions(), input);
+  if (selection.locations) source.restrictToLocations(selection.locationList(source.definitions()));
+  return selection;
+}
+// --- end of the selection ---------------------------------------------------------------
+
 }  // namespace
 
 ConvertResult convert(const std::string& input, const std::string& output,
@@ -23,6 +42,8 @@ ConvertResult convert(const std::string& input, const std::string& output,
     ReadOptions read;
     read.strict = options.strict;
     auto source = openTrace(input, read);
+    const filter::SelectionOptions selectOptions = selectionOptions(options.select);
+    const filter::Selection selection = prepareSelection(selectOptions, *source, input);
     const FormatEntry& format = outputFormat(output, options.to);
     WriteOptions write;
     write.strict = options.strict;
@@ -34,9 +55,11 @@ ConvertResult convert(const std::string& input, const std::string& output,
       auto writer = format.openWriter(out.stagingPath(), write);
       cli::InfoCollector counter;
       TeeSink tee{writer.get(), &counter};
-      source->read(tee);
+      filter::SelectionSink select(tee, selection);
+      source->read(selectOptions.any() ? static_cast<TraceSink&>(select) : tee);
       result.events = counter.total();
       result.dropped = source->unmodelled();
+      result.selectionLost = select.losses();
       for (const auto& [what, n] : writer->losses()) result.dropped[what] += n;
     }  // every file closed before it is moved into place
     if (options.strict && !result.dropped.empty())

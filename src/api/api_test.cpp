@@ -214,4 +214,37 @@ TEST(Api, ErrorsCarryTheExitCodes) {
   EXPECT_THROW(eventKindByName("NoSuchKind"), Error);
 }
 
+// convert()'s selection (issue 31, part B): one rank's calls only.
+TEST(Api, ConvertSelectsRanksAndKinds) {
+  TempDir dir;
+  const std::string out = (dir / "rank1.otf2").string();
+  ConvertOptions options;
+  options.select.ranks = "1";
+  options.select.kinds = "Enter";  // with Leave
+  const ConvertResult r = convert(kSample, out, options);
+  Trace whole = Trace::open(kSample), cut = Trace::open(out);
+  const Definitions& defs = whole.definitions();
+  EventFilter rank1;
+  rank1.locations = {defs.locations[1].id};
+  auto expected = countByKind(whole, rank1);
+  std::erase_if(expected,
+                [](const auto& kv) { return kv.first != "Enter" && kv.first != "Leave"; });
+  ASSERT_FALSE(expected.empty());
+  EXPECT_EQ(countByKind(cut), expected);
+  EXPECT_EQ(r.events, total(expected));
+  EXPECT_EQ(cut.definitions().locations.size(), 1u);
+  EXPECT_TRUE(r.selectionLost.empty());
+  options.select.kinds.clear();
+  options.force = true;
+  EXPECT_FALSE(convert(kSample, out, options).selectionLost.empty());  // its partners' messages
+  options.select.ranks = "4";
+  try {
+    convert(kSample, (dir / "none.otf2").string(), options);
+    FAIL() << "no error for rank 4 of 4";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), 2) << e.what();
+  }
+  EXPECT_FALSE(fs::exists(dir / "none.otf2"));
+}
+
 }  // namespace

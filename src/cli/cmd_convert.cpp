@@ -6,6 +6,8 @@
 #include "cli/command.hpp"
 #include "cli/common.hpp"
 #include "cli/info_collector.hpp"
+#include "cli/selection_options.hpp"
+#include "filter/selection_sink.hpp"
 #include "model/nesting_check.hpp"
 #include "util/error.hpp"
 #include "util/interrupt.hpp"
@@ -23,6 +25,7 @@ struct ConvertOptions {
   WriteOptions write;
   bool noLoops = false;
   bool noModel = false;
+  filter::SelectionOptions select;  // issue 31: --ranks, --locations, --regions, --kinds
 };
 
 const FormatEntry& outputFormat(const ConvertOptions& o) {
@@ -57,6 +60,31 @@ void warnUnbalanced(const NestingCheck& nesting, const std::string& input) {
   for (const std::string& line : nesting.describe(10)) std::cerr << "  " << line << '\n';
 }
 
+// --- Selection (issue 31, part B): ranks, locations, regions, event kinds ---------------
+
+// Resolved before anything is written (a bad selection leaves no output); an input that
+// can skip the unselected locations' events (OTF2, TAU, MTF) is told to.
+filter::Selection prepareSelection(const ConvertOptions& o, TraceSource& source) {
+  filter::Selection selection = filter::resolveSelection(o.select, source.definitions(), o.input);
+  if (selection.locations) source.restrictToLocations(selection.locationList(source.definitions()));
+  return selection;
+}
+
+// What the selection lost (message halves whose partner it dropped, roots it did not
+// keep) is reported like a writer's losses, but is not the output format's fault:
+// --strict does not refuse it.
+void reportSelection(const filter::SelectionSink& select, const ConvertOptions& o, bool quiet) {
+  if (!quiet)
+    std::cerr << "mtf: selection: kept " << select.eventsKept() << " of " << select.eventsSeen()
+              << " events read from " << o.input << '\n';
+  const LossReport lost = select.losses();
+  if (lost.empty()) return;
+  std::cerr << "mtf: " << o.output << ": the selection lost:\n";
+  for (const auto& [what, n] : lost) std::cerr << "  " << n << " " << what << '\n';
+}
+
+// --- end of the selection ---------------------------------------------------------------
+
 // A writer's errors name the file it writes, inside the staging directory; the user knows
 // the output by the name they gave.
 void readNamingTheTarget(TraceSource& source, TraceSink& sink, const std::string& staging,
@@ -77,6 +105,7 @@ void runConvert(ConvertOptions o, const GlobalOptions& g) {
   if (samePath(o.input, o.output)) throw UsageError(o.output + ": the output is the input");
   auto source = openInput(o.input, o.lenient, o.write.strict);
   const std::string inFormat = source->definitions().info.format;
+  const filter::Selection selection = prepareSelection(o, *source);
   const FormatEntry& format = outputFormat(o);
   catchInterrupts();
   SafeOutput out(o.output, o.force);
@@ -85,7 +114,9 @@ void runConvert(ConvertOptions o, const GlobalOptions& g) {
   InfoCollector counter(&progress);
   InterruptibleSink interruptible(*writer);
   TeeSink tee{&interruptible, &counter};
-  readNamingTheTarget(*source, tee, out.stagingPath().string(), o.output);
+  filter::SelectionSink select(tee, selection);
+  TraceSink& head = o.select.any() ? static_cast<TraceSink&>(select) : tee;
+  readNamingTheTarget(*source, head, out.stagingPath().string(), o.output);
   progress.finish();
   warnUnbalanced(counter.nesting(), o.input);
   LossReport losses = source->unmodelled();
@@ -93,6 +124,7 @@ void runConvert(ConvertOptions o, const GlobalOptions& g) {
   reportLosses(losses, o.write.strict, o.output);
   writer.reset();  // close every file before moving them into place
   out.commit();
+  if (o.select.any()) reportSelection(select, o, g.quiet);
   if (!g.quiet)
     std::cerr << "mtf: converted " << o.input << " (" << inFormat << ") -> " << o.output << " ("
               << format.name << "): " << counter.total() << " events\n";
@@ -121,6 +153,7 @@ void setupConvert(CLI::App& app, const GlobalOptions& global) {
   cmd->add_flag("--no-model", o->noModel,
                 "MTF: do not store the program-wide model (mtf model then builds it again)");
   cmd->add_flag("--no-loops", o->noLoops, "MTF: do not store loop nests");
+  addSelectionOptions(*cmd, o->select);
   cmd->callback([o, &global] { runConvert(*o, global); });
 }
 
