@@ -84,11 +84,19 @@ struct ConvertOptions {
   bool force = false;     // replace an existing output
   bool loops = true;      // .mtf: store loop nests
   bool patterns = false;  // .mtf: store communication patterns
+  // A cut while streaming, as `mtf convert` makes it: a time window (`begin`, `end` in
+  // the forms of `mtf convert --begin`: "1.25", "800ms", "123456t", "+2.5s"; empty: the
+  // trace's start or end; `shiftTimes`: times start at 0 at `begin`), or iterations "A-B"
+  // of the loop `construct` of the program model (`mtf model --positions`).
+  std::string begin, end;
+  bool shiftTimes = false;
+  std::string construct, iterations;
 };
 
 struct ConvertResult {
   uint64_t events = 0;
   std::map<std::string, uint64_t> dropped;  // what the output format could not hold
+  std::map<std::string, uint64_t> cut;      // what a cut could not keep whole (messages)
 };
 
 // `mtf convert`: writes `input` as `output` atomically (nothing is left on failure).

@@ -98,7 +98,14 @@ def open(path, lenient=False):
     return Trace(path, lenient)
 
 
-def convert(input, output, to="", strict=False, force=False, loops=True, patterns=False):
+def convert(input, output, to="", strict=False, force=False, loops=True, patterns=False,
+            begin="", end="", shift_times=False, construct="", iterations=""):
     """Converts `input` to `output` (format by name or `to`), atomically. Returns a dict:
-    events, dropped (what the output format could not hold, by description)."""
-    return _convert(str(input), str(output), to, strict, force, loops, patterns)
+    events, dropped (what the output format could not hold, by description), cut (what a
+    cut could not keep whole: messages whose partner lies outside it).
+
+    A cut, as `mtf convert` makes it: a time window `begin`/`end` ("1.25", "800ms",
+    "123456t", "+2.5s"; `shift_times`: times start at 0 at `begin`), or iterations "A-B"
+    of the loop `construct` of the program model (`mtf model --positions`)."""
+    return _convert(str(input), str(output), to, strict, force, loops, patterns,
+                    str(begin), str(end), shift_times, str(construct), str(iterations))

@@ -130,3 +130,25 @@ def test_dag_roots_expand_to_every_event(tmp_path):
         total = sum(dag["nodes"][root]["event_count"] for root in dag["roots"].values())
         assert total == mtf_info(SAMPLE)["events"]
         assert any(n["kind"] == "call" and n["label"] == "main" for n in dag["nodes"])
+
+
+def test_convert_cuts_a_time_window_as_the_program_does(tmp_path):
+    whole = mtf.open(SAMPLE).events()
+    lo, hi = int(whole.time.quantile(0.4)), int(whole.time.quantile(0.6))
+    out = tmp_path / "cut.mtf"
+    result = mtf.convert(SAMPLE, out, begin=f"{lo}t", end=f"{hi}t")
+    cut = mtf.open(out).events()
+    assert result["events"] == len(cut)
+    assert (cut.kind == "Enter").sum() == (cut.kind == "Leave").sum()
+    inside = whole[(whole.time >= lo) & (whole.time < hi)]
+    calls = ["Enter", "Leave", "MpiCollectiveBegin"]  # entered again at the cut's start
+
+    def by_kind(df):
+        return {k: int(n) for k, n in df[~df.kind.isin(calls)].kind.value_counts().items() if n}
+    assert by_kind(cut) == by_kind(inside)
+    program = tmp_path / "program.mtf"
+    run_mtf("convert", SAMPLE, "-o", program, "--begin", f"{lo}t", "--end", f"{hi}t")
+    assert mtf_info(program)["events_by_kind"] == mtf_info(out)["events_by_kind"]
+    with pytest.raises(mtf.Error, match="--begin 12min"):
+        mtf.convert(SAMPLE, tmp_path / "bad.prv", begin="12min")
+    assert not (tmp_path / "bad.prv").exists()

@@ -1,5 +1,6 @@
 // convert(): `mtf convert` behind the public API (atomic output, losses reported).
 #include "api/api_impl.hpp"
+#include "api/convert_window.hpp"
 #include "cli/info_collector.hpp"
 #include "registry/registry.hpp"
 #include "util/safe_output.hpp"
@@ -24,6 +25,7 @@ ConvertResult convert(const std::string& input, const std::string& output,
     read.strict = options.strict;
     auto source = openTrace(input, read);
     const FormatEntry& format = outputFormat(output, options.to);
+    filter::CutPlan cut = planConvertCut(cutRequestOf(options), input, *source, read);
     WriteOptions write;
     write.strict = options.strict;
     write.loops = options.loops;
@@ -34,7 +36,10 @@ ConvertResult convert(const std::string& input, const std::string& output,
       auto writer = format.openWriter(out.stagingPath(), write);
       cli::InfoCollector counter;
       TeeSink tee{writer.get(), &counter};
-      source->read(tee);
+      std::unique_ptr<filter::CutSink> cutSink;
+      if (cut.rule) cutSink = std::make_unique<filter::CutSink>(tee, std::move(cut.rule));
+      source->read(cutSink ? static_cast<TraceSink&>(*cutSink) : tee);
+      if (cutSink) result.cut = cutSink->losses();
       result.events = counter.total();
       result.dropped = source->unmodelled();
       for (const auto& [what, n] : writer->losses()) result.dropped[what] += n;

@@ -5,6 +5,7 @@
 
 #include "cli/command.hpp"
 #include "cli/common.hpp"
+#include "cli/convert_window.hpp"
 #include "cli/info_collector.hpp"
 #include "model/nesting_check.hpp"
 #include "util/error.hpp"
@@ -23,6 +24,7 @@ struct ConvertOptions {
   WriteOptions write;
   bool noLoops = false;
   bool noModel = false;
+  filter::CutRequest cut;  // --begin/--end/--shift-times, --construct/--iterations
 };
 
 const FormatEntry& outputFormat(const ConvertOptions& o) {
@@ -78,6 +80,7 @@ void runConvert(ConvertOptions o, const GlobalOptions& g) {
   auto source = openInput(o.input, o.lenient, o.write.strict);
   const std::string inFormat = source->definitions().info.format;
   const FormatEntry& format = outputFormat(o);
+  ConvertCut cut = prepareConvertCut(o.cut, o.input, *source, o.lenient);
   catchInterrupts();
   SafeOutput out(o.output, o.force);
   auto writer = format.openWriter(out.stagingPath(), o.write);
@@ -85,17 +88,19 @@ void runConvert(ConvertOptions o, const GlobalOptions& g) {
   InfoCollector counter(&progress);
   InterruptibleSink interruptible(*writer);
   TeeSink tee{&interruptible, &counter};
-  readNamingTheTarget(*source, tee, out.stagingPath().string(), o.output);
+  readNamingTheTarget(*source, cut.into(tee), out.stagingPath().string(), o.output);
   progress.finish();
   warnUnbalanced(counter.nesting(), o.input);
   LossReport losses = source->unmodelled();
   mergeLosses(losses, writer->losses());
   reportLosses(losses, o.write.strict, o.output);
+  reportCut(cut, o.output);
   writer.reset();  // close every file before moving them into place
   out.commit();
   if (!g.quiet)
     std::cerr << "mtf: converted " << o.input << " (" << inFormat << ") -> " << o.output << " ("
-              << format.name << "): " << counter.total() << " events\n";
+              << format.name << "): " << counter.total() << " events"
+              << (cut.sink ? ", " + cut.plan.description : "") << '\n';
 }
 
 void setupConvert(CLI::App& app, const GlobalOptions& global) {
@@ -121,6 +126,7 @@ void setupConvert(CLI::App& app, const GlobalOptions& global) {
   cmd->add_flag("--no-model", o->noModel,
                 "MTF: do not store the program-wide model (mtf model then builds it again)");
   cmd->add_flag("--no-loops", o->noLoops, "MTF: do not store loop nests");
+  addCutOptions(*cmd, o->cut);
   cmd->callback([o, &global] { runConvert(*o, global); });
 }
 

@@ -31,16 +31,40 @@ class LocationExpansion {
     uint64_t position = 0;  // events of the location the expander has passed
     for (size_t c = 0; c < location_.columns.size(); ++c) {
       const ColumnChunk& meta = location_.columns[c];
-      if (!options_.window.all() &&
-          (meta.maxTime < options_.window.from || meta.minTime > options_.window.to))
+      const bool before = meta.maxTime < options_.window.from;
+      if (!options_.window.all() && (before || meta.minTime > options_.window.to) &&
+          !(before && options_.structureBefore))
         continue;
       expander_.skip(meta.firstEvent - position);
       position = meta.firstEvent + meta.eventCount;
-      decodeChunk(c, meta);
+      if (before)
+        walkStructure(meta);
+      else
+        decodeChunk(c, meta);
     }
   }
 
  private:
+  static bool shapesACut(EventKind k) {
+    return k == EventKind::Enter || k == EventKind::Leave || k == EventKind::MpiCollectiveBegin ||
+           k == EventKind::MpiCollectiveEnd || isMpiPointToPoint(k);
+  }
+
+  // The chunk's events that shape a cut, from the DAG alone (ExpandOptions::structureBefore).
+  void walkStructure(const ColumnChunk& meta) {
+    ExpansionStep step;
+    for (uint64_t i = 0; i < meta.eventCount; ++i) {
+      if (!expander_.next(step))
+        throw InputError(options_.sourceName, placeLocation(location_.location),
+                         "the DAG ends before the columns");
+      const Signature& sig = model_.signatures[step.sig];
+      if (!shapesACut(sig.kind)) continue;
+      values_.assign(valueCounts_[step.sig], 0);
+      joinEvent(sig, values_.data(), location_.location, meta.minTime, ranks_, event_);
+      sink_.event(event_);
+    }
+  }
+
   void decodeChunk(size_t c, const ColumnChunk& meta) {
     ColumnChunk loaded;
     const ColumnChunk* chunk = &meta;
@@ -57,7 +81,8 @@ class LocationExpansion {
         const size_t count = valueCounts_[step.sig];
         values_.resize(count);
         const Tick time = decoder.next(step.context, values_.data(), count);
-        if (time < options_.window.from || time > options_.window.to) continue;
+        if ((time < options_.window.from && !options_.structureBefore) || time > options_.window.to)
+          continue;
         joinEvent(model_.signatures[step.sig], values_.data(), location_.location, time, ranks_,
                   event_);
         sink_.event(event_);
