@@ -24,13 +24,13 @@ struct TimeWindow {
 struct ExpandOptions {
   std::string sourceName;  // named in errors (the file path)
   TimeWindow window;       // only events with from <= time <= to
+  ChunkLoader loader;      // see ChunkLoader
   // With a window: the events of the column chunks that end before `window.from` that
   // shape a cut at `from` (calls, collectives, messages: filter/time_window.hpp) come
   // too, with their structural fields only (values 0) and their chunk's first time,
   // walked from the DAG without loading their chunks; events before `from` in the chunk
   // that holds `from` come whole.
   bool structureBefore = false;
-  ChunkLoader loader;  // see ChunkLoader
 };
 
 // Streams the events of location `locationIndex` into `sink` (event() calls only).

@@ -145,6 +145,47 @@ INSTANTIATE_TEST_SUITE_P(RealTraces, CutWindow,
                                             ::testing::ValuesIn(kOutputs)),
                          caseName);
 
+// The "cut off by" lines of a conversion's stderr.
+std::string cutReport(const std::string& stderrText) {
+  const size_t from = stderrText.find("cut off by");
+  if (from == std::string::npos) return "";
+  return stderrText.substr(from, stderrText.find("mtf: converted", from) - from);
+}
+
+// An .mtf input reads only the column chunks of the window and walks the DAG of those
+// before it (64 Ki events a chunk: the ranks here have two or three): the cut must be the
+// same as the one made from the OTF2 trace the archive was made from.
+TEST(CutWindowArchive, ReadsOnlyTheWindowsChunksAndCutsTheSame) {
+  const std::string dir = freshTempDir("cut-archive");
+  const std::string otf2 = dir + "/wf.otf2", archive = dir + "/wf.mtf";
+  ASSERT_EQ(run(genProgram() +
+                " wavefront --ranks 4 --iterations 200 --inner 40 --noise 0.1 -q "
+                "-o " +
+                otf2)
+                .status,
+            0);
+  ASSERT_EQ(run(mtfProgram() + " -q convert " + otf2 + " -o " + archive).status, 0);
+  const std::vector<DumpEvent> events = parseDump(dumpOf(otf2));
+  ASSERT_GT(events.size(), 4u * 70'000) << "each rank should span two chunks at least";
+  uint64_t lo = ~uint64_t{0}, hi = 0;
+  for (const DumpEvent& e : events) lo = std::min(lo, e.time), hi = std::max(hi, e.time);
+  for (const auto& [a, b] : {std::pair{70, 72}, std::pair{3, 99}, std::pair{98, 100}}) {
+    const std::string window = " --begin " + std::to_string(lo + (hi - lo) * a / 100) + "t --end " +
+                               std::to_string(lo + (hi - lo) * b / 100) + "t";
+    const std::string fromTrace = dir + "/t" + std::to_string(a) + ".mtf.xml";
+    const std::string fromArchive = dir + "/a" + std::to_string(a) + ".mtf.xml";
+    const auto t = run(mtfProgram() + " convert " + otf2 + " -o " + fromTrace + window);
+    const auto r = run(mtfProgram() + " convert " + archive + " -o " + fromArchive + window);
+    ASSERT_EQ(t.status, 0) << t.output;
+    ASSERT_EQ(r.status, 0) << r.output;
+    const std::string cut = dumpOf(fromTrace);
+    EXPECT_GT(cut.size(), 0u);
+    EXPECT_EQ(dumpOf(fromArchive), cut) << window;
+    // The same loss report (messages cut), the same summary.
+    EXPECT_EQ(cutReport(r.output), cutReport(t.output)) << window;
+  }
+}
+
 // The Paraver cut read by BSC's own reader: no record it cannot read.
 class CutWindowParamedir : public ::testing::TestWithParam<std::string> {};
 
