@@ -29,10 +29,10 @@ if [[ ! -f $ARCHIVE ]]; then
 fi
 info=$("$MTF" -q info --json "$ARCHIVE")
 events=$(jq .events <<<"$info")
-# The run's span in ticks from the clock; the window: 1% of it, from its middle.
-start=$(jq '.clock.global_offset // .clock.globalOffset // 0' <<<"$info")
-length=$(jq '.clock.trace_length // .clock.traceLength // 0' <<<"$info")
-[[ $length -gt 0 ]] || { echo "no trace length in mtf info --json" >&2; exit 1; }
+# The events' span in ticks; the window: 1% of it, from its middle.
+start=$(jq .first_timestamp <<<"$info")
+length=$(jq .time_span_ticks <<<"$info")
+[[ $length -gt 0 ]] || { echo "no time span in mtf info --json" >&2; exit 1; }
 from=$((start + length / 2)) to=$((start + length / 2 + length / 100))
 echo "archive: $ARCHIVE, $events events, $(du -h "$ARCHIVE" | cut -f1); window [$from, $to) ticks (1%)"
 

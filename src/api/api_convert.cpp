@@ -36,8 +36,7 @@ ConvertResult convert(const std::string& input, const std::string& output,
       auto writer = format.openWriter(out.stagingPath(), write);
       cli::InfoCollector counter;
       TeeSink tee{writer.get(), &counter};
-      std::unique_ptr<filter::CutSink> cutSink;
-      if (cut.rule) cutSink = std::make_unique<filter::CutSink>(tee, std::move(cut.rule));
+      std::unique_ptr<filter::CutSink> cutSink = cutInto(cut, *source, tee);
       source->read(cutSink ? static_cast<TraceSink&>(*cutSink) : tee);
       if (cutSink) result.cut = cutSink->losses();
       result.events = counter.total();

@@ -45,9 +45,16 @@ filter::CutPlan planConvertCut(const filter::CutRequest& request, const std::str
   filter::CutPlan plan = filter::planCut(
       request, source.definitions(), input, [&] { return programModelOf(input, read); },
       [&] { return openTrace(input, read); });
-  if (auto* archive = dynamic_cast<mtfbin::ArchiveSource*>(&source); archive && plan.window)
-    archive->restrictToWindow(plan.window->from, plan.window->to);  // reads less
   return plan;
+}
+
+std::unique_ptr<filter::CutSink> cutInto(filter::CutPlan& plan, TraceSource& source,
+                                         TraceSink& out) {
+  if (!plan.rule) return nullptr;
+  auto sink = std::make_unique<filter::CutSink>(out, std::move(plan.rule));
+  if (auto* archive = dynamic_cast<mtfbin::ArchiveSource*>(&source); archive && plan.window)
+    archive->restrictToWindow(plan.window->from, plan.window->to, *sink);  // reads less
+  return sink;
 }
 
 }  // namespace mtf::api

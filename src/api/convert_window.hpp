@@ -11,9 +11,13 @@ namespace mtf::api {
 
 filter::CutRequest cutRequestOf(const ConvertOptions& options);
 
-// The plan of `request` on `input` (opened as `source`; a window restricts what it
-// reads); no rule if nothing is asked.
+// The plan of `request` on `input` (opened as `source`); no rule if nothing is asked.
 filter::CutPlan planConvertCut(const filter::CutRequest& request, const std::string& input,
                                TraceSource& source, const ReadOptions& read);
+
+// The cut of `plan` into `out`, null if none; on an .mtf `source` a window then reads
+// only the chunks it needs.
+std::unique_ptr<filter::CutSink> cutInto(filter::CutPlan& plan, TraceSource& source,
+                                         TraceSink& out);
 
 }  // namespace mtf::api

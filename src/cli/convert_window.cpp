@@ -34,14 +34,15 @@ ConvertCut prepareConvertCut(const filter::CutRequest& request, const std::strin
   cut.plan = filter::planCut(
       request, source.definitions(), input, [&] { return readProgramModel(input, lenient).model; },
       [&] { return openInput(input, lenient); });
-  if (auto* archive = dynamic_cast<mtfbin::ArchiveSource*>(&source); archive && cut.plan.window)
-    archive->restrictToWindow(cut.plan.window->from, cut.plan.window->to);  // reads less
+  cut.source = &source;
   return cut;
 }
 
 TraceSink& ConvertCut::into(TraceSink& out) {
   if (!plan.rule) return out;
   sink = std::make_unique<filter::CutSink>(out, std::move(plan.rule));
+  if (auto* archive = dynamic_cast<mtfbin::ArchiveSource*>(source); archive && plan.window)
+    archive->restrictToWindow(plan.window->from, plan.window->to, *sink);  // reads less
   return *sink;
 }
 

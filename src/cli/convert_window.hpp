@@ -18,13 +18,14 @@ void addCutOptions(CLI::App& cmd, filter::CutRequest& request);
 
 struct ConvertCut {
   filter::CutPlan plan;                   // no rule: no cut asked
+  TraceSource* source = nullptr;          // the input (an .mtf reads only the window)
   std::unique_ptr<filter::CutSink> sink;  // made by into()
   // The sink the source reads into: the cut passing on to `out`, or `out` itself.
   TraceSink& into(TraceSink& out);
 };
 
-// The cut of `input` (opened as `source`: a window restricts what it reads), checked
-// before anything is written. For iterations, reads the program model and the input once.
+// The cut of `input` (opened as `source`: a window restricts what an .mtf reads),
+// checked before anything is written. For iterations, reads the program model and the input once.
 ConvertCut prepareConvertCut(const filter::CutRequest& request, const std::string& input,
                              TraceSource& source, bool lenient);
 

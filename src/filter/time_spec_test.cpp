@@ -1,8 +1,10 @@
 // Times of --begin/--end: every unit, exact decimal arithmetic (no double), relative
-// times, and the errors.
+// times, and the errors; the window they make on a trace's clock.
 #include "filter/time_spec.hpp"
 
 #include <gtest/gtest.h>
+
+#include "filter/cut_request.hpp"
 
 namespace mtf::filter {
 namespace {
@@ -66,6 +68,41 @@ TEST(TimeSpec, BeyondSixtyFourBitsIsRefused) {
   EXPECT_THROW(at("18446744073709551616t"), TimeSpecError);
   EXPECT_THROW(at("99999999999999999999999999999999999999", 1'000'000'000), TimeSpecError);
   EXPECT_EQ(at("0.0000000000000000000000000001s"), 0u);
+}
+
+}  // namespace
+}  // namespace mtf::filter
+
+namespace mtf::filter {
+namespace {
+
+TimeWindow window(const std::string& begin, const std::string& end) {
+  ClockProperties clock;
+  clock.resolution = 1000;  // ms ticks
+  clock.globalOffset = 1000;
+  clock.traceLength = 5000;  // the trace: ticks 1000 to 6000
+  CutRequest r;
+  r.begin = begin;
+  r.end = end;
+  return resolveWindow(r, clock);
+}
+
+TEST(Window, OpenSidesKeepEverythingOnThatSide) {
+  EXPECT_EQ(window("+100t", "").from, 1100u);
+  EXPECT_EQ(window("+100t", "").to, ~Tick{0});
+  EXPECT_EQ(window("", "+1.5s").from, 0u);
+  EXPECT_EQ(window("", "+1.5s").to, 2500u);
+  EXPECT_EQ(window("2s", "6.001s").to, 6001u);
+}
+
+TEST(Window, OutsideTheTraceOrEmptyIsRefused) {
+  EXPECT_THROW(window("6001t", ""), TimeSpecError);  // after the last tick
+  EXPECT_THROW(window("", "1000t"), TimeSpecError);  // ends at the first tick: nothing
+  EXPECT_THROW(window("3s", "2s"), TimeSpecError);
+  EXPECT_THROW(window("2s", "2s"), TimeSpecError);
+  EXPECT_THROW(window("", "0t"), TimeSpecError);
+  EXPECT_NO_THROW(window("6000t", ""));  // the last tick
+  EXPECT_NO_THROW(window("", "1001t"));  // the first tick
 }
 
 }  // namespace

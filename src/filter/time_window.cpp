@@ -109,14 +109,18 @@ void CutSink::track(LocationState& s, const Event& e) {
 }
 
 // The k-th send of a channel matches its k-th receive.
-void CutSink::countMessage(const Event& e, bool inside) {
+void CutSink::countMessage(const Event& e, bool inside, uint64_t count) {
   const int64_t self = ranks_->worldRank(e.location);
   const int64_t peer = ranks_->worldRankOf(static_cast<Ref>(e.fields[1]), e.fields[0], e.location);
   const bool send = isSend(e.kind);
   Channel& c = channels_[{send ? self : peer, send ? peer : self, e.fields[1], e.fields[2]}];
   uint64_t& counter =
       send ? (inside ? c.sendsIn : c.sendsBefore) : (inside ? c.recvsIn : c.recvsBefore);
-  ++counter;
+  counter += count;
+}
+
+void CutSink::messagesBefore(const Event& message, uint64_t count) {
+  if (isMpiPointToPoint(message.kind)) countMessage(message, false, count);
 }
 
 void CutSink::event(const Event& e) {

@@ -18,6 +18,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "compaction/cut_prefix.hpp"
 #include "model/mpi_ranks.hpp"
 #include "model/trace_stream.hpp"
 
@@ -62,7 +63,9 @@ class TimeWindowRule : public CutRule {
   TimeWindow window_;
 };
 
-class CutSink : public TraceSink {
+// Also a PrefixSink: an .mtf source restricted to a window tells it the messages before
+// the window as counts (compaction/cut_prefix.hpp).
+class CutSink : public TraceSink, public compaction::PrefixSink {
  public:
   CutSink(TraceSink& out, std::unique_ptr<CutRule> rule);
   ~CutSink() override;
@@ -70,6 +73,7 @@ class CutSink : public TraceSink {
   void event(const Event& e) override;
   void end() override;
   LossReport losses() const override;
+  void messagesBefore(const Event& message, uint64_t count) override;
 
   uint64_t eventsWritten() const { return written_; }
   // Messages in the cut whose other end (send or receive) is outside it.
@@ -85,7 +89,7 @@ class CutSink : public TraceSink {
   void openAtStart(LocationId id, LocationState& s);
   void closeAtEnd(LocationId id, LocationState& s);
   void track(LocationState& s, const Event& e);
-  void countMessage(const Event& e, bool inside);
+  void countMessage(const Event& e, bool inside, uint64_t count = 1);
   void write(const Event& e);
   void synthetic(EventKind kind, LocationId loc, Tick t, uint64_t region);
 

@@ -109,16 +109,15 @@ class ArchiveSource : public TraceSource {
   std::map<LocationId, uint64_t> eventEstimates() override;
   void setWindow(compaction::TimeWindow window) { window_ = window; }
   // Reads from now on only what a cut to the time window [from, to) needs
-  // (filter/time_window.hpp): the column chunks that hold [from, to), and of the chunks
-  // before, the events that shape the cut (calls, collectives, messages) from the DAG
-  // alone, with their structural fields only (compaction::ExpandOptions::structureBefore).
-  void restrictToWindow(Tick from, Tick to);
+  // (filter/time_window.hpp): the column chunks that hold [from, to), and what the chunks
+  // before leave open, from the DAG alone, told to `prefix` (compaction::ExpandOptions).
+  void restrictToWindow(Tick from, Tick to, compaction::PrefixSink& prefix);
 
  private:
   std::shared_ptr<ArchiveReader> reader_;
   std::vector<LocationId> locations_;
   compaction::TimeWindow window_;
-  bool structureBefore_ = false;  // see compaction::ExpandOptions
+  compaction::PrefixSink* prefix_ = nullptr;  // see compaction::ExpandOptions
 };
 
 // True if `path` is a file starting with the archive magic.

@@ -148,7 +148,7 @@ void ArchiveSource::read(TraceSink& sink) {
   compaction::ExpandOptions options;
   options.sourceName = reader_->name();
   options.window = window_;
-  options.structureBefore = structureBefore_;
+  options.prefix = prefix_;
   std::shared_ptr<ArchiveReader> reader = reader_;
   options.loader = [reader](size_t l, size_t c) { return reader->loadColumns(l, c); };
   compaction::ModelSource source(reader_->model(), options);
@@ -156,9 +156,9 @@ void ArchiveSource::read(TraceSink& sink) {
   source.read(sink);
 }
 
-void ArchiveSource::restrictToWindow(Tick from, Tick to) {
+void ArchiveSource::restrictToWindow(Tick from, Tick to, compaction::PrefixSink& prefix) {
   window_ = {from, to > from ? to - 1 : from};
-  structureBefore_ = true;
+  prefix_ = &prefix;
 }
 
 std::map<LocationId, uint64_t> ArchiveSource::eventEstimates() {
