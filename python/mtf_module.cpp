@@ -179,13 +179,22 @@ PYBIND11_MODULE(_mtf, m) {
   m.def(
       "convert",
       [](const std::string& input, const std::string& output, const std::string& to, bool strict,
-         bool force, bool loops, bool patterns, const api::ConvertSelection& select) {
-        const api::ConvertResult r = api::convert(
-            input, output, api::ConvertOptions{to, strict, force, loops, patterns, select});
+         bool force, bool loops, bool patterns, const api::ConvertSelection& select,
+         const std::string& begin, const std::string& end, bool shiftTimes,
+         const std::string& construct, const std::string& iterations) {
+        api::ConvertOptions o{to, strict, force, loops, patterns, select};
+        // The cut (issue 31, part A), as `mtf convert --begin/--end/--construct...`.
+        o.begin = begin;
+        o.end = end;
+        o.shiftTimes = shiftTimes;
+        o.construct = construct;
+        o.iterations = iterations;
+        const api::ConvertResult r = api::convert(input, output, o);
         return py::dict(py::arg("events") = r.events, py::arg("dropped") = r.dropped,
-                        py::arg("selection_lost") = r.selectionLost);
+                        py::arg("selection_lost") = r.selectionLost, py::arg("cut") = r.cut);
       },
       py::arg("input"), py::arg("output"), py::arg("to") = "", py::arg("strict") = false,
       py::arg("force") = false, py::arg("loops") = true, py::arg("patterns") = false,
-      py::arg("select") = api::ConvertSelection{});
+      py::arg("select") = api::ConvertSelection{}, py::arg("begin") = "", py::arg("end") = "",
+      py::arg("shift_times") = false, py::arg("construct") = "", py::arg("iterations") = "");
 }

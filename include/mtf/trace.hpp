@@ -91,12 +91,19 @@ struct ConvertSelection {
 };
 
 struct ConvertOptions {
-  std::string to;         // output format by name; empty: by the output's name (.otf2, .mtf, ...)
-  bool strict = false;    // refuse (Error code 2, nothing written) if anything would be dropped
-  bool force = false;     // replace an existing output
-  bool loops = true;      // .mtf: store loop nests
-  bool patterns = false;  // .mtf: store communication patterns
-  ConvertSelection select;
+  std::string to;           // output format by name; empty: by the output's name (.otf2, .mtf, ...)
+  bool strict = false;      // refuse (Error code 2, nothing written) if anything would be dropped
+  bool force = false;       // replace an existing output
+  bool loops = true;        // .mtf: store loop nests
+  bool patterns = false;    // .mtf: store communication patterns
+  ConvertSelection select;  // applied first: the cut below cuts the selected trace
+  // A cut while streaming, as `mtf convert` makes it: a time window (`begin`, `end` in
+  // the forms of `mtf convert --begin`: "1.25", "800ms", "123456t", "+2.5s"; empty: the
+  // trace's start or end; `shiftTimes`: times start at 0 at `begin`), or iterations "A-B"
+  // of the loop `construct` of the program model (`mtf model --positions`).
+  std::string begin, end;
+  bool shiftTimes = false;
+  std::string construct, iterations;
 };
 
 struct ConvertResult {
@@ -105,6 +112,9 @@ struct ConvertResult {
   // What the selection lost: message events whose partner it dropped, collective roots
   // it did not keep (never refused by `strict`: the selection asked for it).
   std::map<std::string, uint64_t> selectionLost;
+  // What a cut could not keep whole (messages whose partner lies outside it, collectives
+  // still open at its end), counted on the selected trace.
+  std::map<std::string, uint64_t> cut;
 };
 
 // `mtf convert`: writes `input` as `output` atomically (nothing is left on failure).

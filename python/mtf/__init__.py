@@ -100,16 +100,23 @@ def open(path, lenient=False):
 
 
 def convert(input, output, to="", strict=False, force=False, loops=True, patterns=False,
-            **selection):
+            begin="", end="", shift_times=False, construct="", iterations="", **selection):
     """Converts `input` to `output` (format by name or `to`), atomically. Returns a dict:
     events, dropped (what the output format could not hold, by description), selection_lost
-    (message events whose partner the selection dropped, roots it did not keep).
+    (message events whose partner the selection dropped, roots it did not keep), cut (what
+    a cut could not keep whole: messages whose partner lies outside it).
 
     Selection, as `mtf convert`'s options of the same names (README): ranks="0-3,7",
     locations="0-15" (ids or names), regions="MPI_*" or a list of globs,
-    exclude_regions=..., region_contents=True, kinds="Enter,MpiSend", exclude_kinds=...."""
+    exclude_regions=..., region_contents=True, kinds="Enter,MpiSend", exclude_kinds=....
+
+    A cut, as `mtf convert` makes it: a time window `begin`/`end` ("1.25", "800ms",
+    "123456t", "+2.5s"; `shift_times`: times start at 0 at `begin`), or iterations "A-B"
+    of the loop `construct` of the program model (`mtf model --positions`). With both, the
+    selection comes first and the cut cuts the selected trace."""
     return _convert(str(input), str(output), to, strict, force, loops, patterns,
-                    _selection(**selection))
+                    _selection(**selection), str(begin), str(end), shift_times, str(construct),
+                    str(iterations))
 
 
 def _patterns(value):

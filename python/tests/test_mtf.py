@@ -164,3 +164,37 @@ def test_convert_selection_errors(tmp_path):
     with pytest.raises(mtf.Error, match="known: BufferFlush"):
         mtf.convert(SAMPLE, tmp_path / "x.otf2", kinds="Sends")
     assert not (tmp_path / "x.otf2").exists()
+
+
+def test_convert_cuts_a_time_window_as_the_program_does(tmp_path):
+    whole = mtf.open(SAMPLE).events()
+    lo, hi = int(whole.time.quantile(0.4)), int(whole.time.quantile(0.6))
+    out = tmp_path / "cut.mtf"
+    result = mtf.convert(SAMPLE, out, begin=f"{lo}t", end=f"{hi}t")
+    cut = mtf.open(out).events()
+    assert result["events"] == len(cut)
+    assert (cut.kind == "Enter").sum() == (cut.kind == "Leave").sum()
+    inside = whole[(whole.time >= lo) & (whole.time < hi)]
+    calls = ["Enter", "Leave", "MpiCollectiveBegin"]  # entered again at the cut's start
+
+    def by_kind(df):
+        return {k: int(n) for k, n in df[~df.kind.isin(calls)].kind.value_counts().items() if n}
+    assert by_kind(cut) == by_kind(inside)
+    program = tmp_path / "program.mtf"
+    run_mtf("convert", SAMPLE, "-o", program, "--begin", f"{lo}t", "--end", f"{hi}t")
+    assert mtf_info(program)["events_by_kind"] == mtf_info(out)["events_by_kind"]
+    with pytest.raises(mtf.Error, match="--begin 12min"):
+        mtf.convert(SAMPLE, tmp_path / "bad.prv", begin="12min")
+    assert not (tmp_path / "bad.prv").exists()
+
+
+# A selection and a cut in one run (issue 31, parts A and B): the same as `mtf convert`'s.
+def test_convert_selects_and_cuts_in_one_run(tmp_path):
+    whole = mtf.open(SAMPLE).events()
+    lo, hi = int(whole.time.quantile(0.3)), int(whole.time.quantile(0.7))
+    out, cli = tmp_path / "both.otf2", tmp_path / "cli.otf2"
+    result = mtf.convert(SAMPLE, out, ranks="0-1", begin=f"{lo}t", end=f"{hi}t")
+    assert set(result) == {"events", "dropped", "selection_lost", "cut"}
+    run_mtf("convert", SAMPLE, "-o", cli, "--ranks", "0-1", "--begin", f"{lo}t", "--end", f"{hi}t")
+    assert run_mtf("dump", out) == run_mtf("dump", cli)
+    assert result["events"] == mtf_info(cli)["events"] < mtf_info(SAMPLE)["events"]

@@ -1,5 +1,6 @@
 // convert(): `mtf convert` behind the public API (atomic output, losses reported).
 #include "api/api_impl.hpp"
+#include "api/convert_window.hpp"
 #include "cli/info_collector.hpp"
 #include "filter/selection_sink.hpp"
 #include "registry/registry.hpp"
@@ -45,6 +46,7 @@ ConvertResult convert(const std::string& input, const std::string& output,
     const filter::SelectionOptions selectOptions = selectionOptions(options.select);
     const filter::Selection selection = prepareSelection(selectOptions, *source, input);
     const FormatEntry& format = outputFormat(output, options.to);
+    filter::CutPlan cut = planConvertCut(cutRequestOf(options), input, *source, read);
     WriteOptions write;
     write.strict = options.strict;
     write.loops = options.loops;
@@ -55,8 +57,15 @@ ConvertResult convert(const std::string& input, const std::string& output,
       auto writer = format.openWriter(out.stagingPath(), write);
       cli::InfoCollector counter;
       TeeSink tee{writer.get(), &counter};
-      filter::SelectionSink select(tee, selection);
-      source->read(selectOptions.any() ? static_cast<TraceSink&>(select) : tee);
+      // The selection first, then the cut (as `mtf convert`: src/cli/cmd_convert.cpp).
+      std::unique_ptr<filter::CutSink> cutSink =
+          cutInto(cut, selectOptions.any() ? nullptr : source.get(), tee);
+      TraceSink& afterSelect = cutSink ? static_cast<TraceSink&>(*cutSink) : tee;
+      filter::SelectionSink select(afterSelect, selection);
+      filter::StreamPositions positions(select);
+      if (cutSink && selectOptions.any()) cutSink->countPositionsBy(positions);
+      source->read(selectOptions.any() ? static_cast<TraceSink&>(positions) : afterSelect);
+      if (cutSink) result.cut = cutSink->losses();
       result.events = counter.total();
       result.dropped = source->unmodelled();
       result.selectionLost = select.losses();

@@ -195,6 +195,62 @@ TEST(Api, PatternsNameTheWavefront) {
   EXPECT_NE(p.json.find("known_patterns"), std::string::npos);
 }
 
+// convert() with a cut (issue 31, part A): a time window keeps the window's events (calls
+// open at its start entered again, those open at its end left: every Enter has its
+// Leave) from the trace and from its archive alike; iterations of the sample's loop keep
+// that many iterations of every rank; a bad cut is error 2 and writes nothing.
+TEST(Api, ConvertCutsATimeWindowOrLoopIterations) {
+  TempDir dir;
+  Trace otf2 = Trace::open(kSample);
+  const Info info = otf2.info();
+  EventFilter window;
+  window.from = info.firstTimestamp + (info.lastTimestamp - info.firstTimestamp) / 3;
+  window.to = info.firstTimestamp + (info.lastTimestamp - info.firstTimestamp) / 2;
+  auto inside = countByKind(otf2, window);  // [from, to], inclusive
+  ConvertOptions cut;
+  cut.begin = std::to_string(window.from) + "t";
+  cut.end = std::to_string(window.to + 1) + "t";
+  const ConvertResult result = convert(kSample, (dir / "cut.mtf").string(), cut);
+  Trace cutTrace = Trace::open((dir / "cut.mtf").string());
+  auto got = countByKind(cutTrace);
+  EXPECT_EQ(result.events, total(got));
+  EXPECT_EQ(got["Enter"], got["Leave"]);
+  EXPECT_GE(got["Enter"], inside["Enter"]);
+  for (const char* call : {"Enter", "Leave", "MpiCollectiveBegin"})
+    got.erase(call), inside.erase(call);
+  EXPECT_EQ(got, inside);
+
+  const std::string archive = (dir / "sample.mtf").string();
+  convert(kSample, archive);
+  convert(archive, (dir / "cut2.mtf").string(), cut);
+  Trace fromArchive = Trace::open((dir / "cut2.mtf").string());
+  EXPECT_EQ(countByKind(fromArchive), countByKind(cutTrace));
+
+  ConvertOptions iterations;
+  iterations.construct = "2";  // the sample's loop of 10 iterations (mtf model --positions)
+  iterations.iterations = "4-5";
+  convert(kSample, (dir / "it.mtf").string(), iterations);
+  Trace it = Trace::open((dir / "it.mtf").string());
+  uint32_t iteration = kNoRef;  // the generator's region around each iteration
+  for (const Region& r : it.definitions().regions)
+    if (r.name == "iteration") iteration = r.id;
+  std::map<LocationId, uint64_t> iterationsOf;
+  it.events([&](const Event& e) {
+    if (e.region == iteration && e.kind == eventKindByName("Enter")) ++iterationsOf[e.location];
+  });
+  EXPECT_EQ(iterationsOf, (std::map<LocationId, uint64_t>{{0, 2}, {1, 2}, {2, 2}, {3, 2}}));
+
+  ConvertOptions bad;
+  bad.begin = "12min";
+  try {
+    convert(kSample, (dir / "bad.mtf").string(), bad);
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), 2) << e.what();
+  }
+  EXPECT_FALSE(fs::exists(dir / "bad.mtf"));
+}
+
 TEST(Api, ErrorsCarryTheExitCodes) {
   try {
     Trace::open("/nonexistent/trace.otf2");

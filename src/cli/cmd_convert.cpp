@@ -2,9 +2,11 @@
 // losing anything silently: what the output format cannot hold is reported (or, with
 // --strict, the conversion is refused and nothing is written).
 #include <iostream>
+#include <optional>
 
 #include "cli/command.hpp"
 #include "cli/common.hpp"
+#include "cli/convert_window.hpp"
 #include "cli/info_collector.hpp"
 #include "cli/selection_options.hpp"
 #include "filter/selection_sink.hpp"
@@ -26,6 +28,7 @@ struct ConvertOptions {
   bool noLoops = false;
   bool noModel = false;
   filter::SelectionOptions select;  // issue 31: --ranks, --locations, --regions, --kinds
+  filter::CutRequest cut;           // --begin/--end/--shift-times, --construct/--iterations
 };
 
 const FormatEntry& outputFormat(const ConvertOptions& o) {
@@ -83,6 +86,37 @@ void reportSelection(const filter::SelectionSink& select, const ConvertOptions& 
   for (const auto& [what, n] : lost) std::cerr << "  " << n << " " << what << '\n';
 }
 
+// The chain the input streams into when it is both selected and cut: the selection
+// comes first and the cut cuts the selected trace. So the cut matches messages among the
+// kept ranks only, numbered as written (a message to a rank not selected is the
+// selection's loss, not one cut off), and sees calls the selection balanced. An
+// iteration cut goes by positions in the input's streams, counted before the selection
+// thins them out. An .mtf input then reads the events before a window too: the
+// selection matches sends to receives from the start (it reads only the kept locations).
+class SelectThenCut {
+ public:
+  SelectThenCut(TraceSink& out, ConvertCut& cut, const filter::Selection& selection, bool selects) {
+    if (!selects) {
+      head_ = &cut.into(out);
+      return;
+    }
+    cut.source = nullptr;  // no .mtf window: the selection sees the whole of each location
+    select_.emplace(cut.into(out), selection);
+    head_ = &*select_;
+    if (!cut.sink) return;
+    positions_.emplace(*select_);
+    cut.sink->countPositionsBy(*positions_);
+    head_ = &*positions_;
+  }
+  TraceSink& head() { return *head_; }
+  const filter::SelectionSink* selection() const { return select_ ? &*select_ : nullptr; }
+
+ private:
+  std::optional<filter::SelectionSink> select_;
+  std::optional<filter::StreamPositions> positions_;
+  TraceSink* head_ = nullptr;
+};
+
 // --- end of the selection ---------------------------------------------------------------
 
 // A writer's errors name the file it writes, inside the staging directory; the user knows
@@ -107,6 +141,7 @@ void runConvert(ConvertOptions o, const GlobalOptions& g) {
   const std::string inFormat = source->definitions().info.format;
   const filter::Selection selection = prepareSelection(o, *source);
   const FormatEntry& format = outputFormat(o);
+  ConvertCut cut = prepareConvertCut(o.cut, o.input, *source, o.lenient);
   catchInterrupts();
   SafeOutput out(o.output, o.force);
   auto writer = format.openWriter(out.stagingPath(), o.write);
@@ -114,20 +149,21 @@ void runConvert(ConvertOptions o, const GlobalOptions& g) {
   InfoCollector counter(&progress);
   InterruptibleSink interruptible(*writer);
   TeeSink tee{&interruptible, &counter};
-  filter::SelectionSink select(tee, selection);
-  TraceSink& head = o.select.any() ? static_cast<TraceSink&>(select) : tee;
-  readNamingTheTarget(*source, head, out.stagingPath().string(), o.output);
+  SelectThenCut chain(tee, cut, selection, o.select.any());
+  readNamingTheTarget(*source, chain.head(), out.stagingPath().string(), o.output);
   progress.finish();
   warnUnbalanced(counter.nesting(), o.input);
   LossReport losses = source->unmodelled();
   mergeLosses(losses, writer->losses());
   reportLosses(losses, o.write.strict, o.output);
+  reportCut(cut, o.output);
   writer.reset();  // close every file before moving them into place
   out.commit();
-  if (o.select.any()) reportSelection(select, o, g.quiet);
+  if (o.select.any()) reportSelection(*chain.selection(), o, g.quiet);
   if (!g.quiet)
     std::cerr << "mtf: converted " << o.input << " (" << inFormat << ") -> " << o.output << " ("
-              << format.name << "): " << counter.total() << " events\n";
+              << format.name << "): " << counter.total() << " events"
+              << (cut.sink ? ", " + cut.plan.description : "") << '\n';
 }
 
 void setupConvert(CLI::App& app, const GlobalOptions& global) {
@@ -154,6 +190,7 @@ void setupConvert(CLI::App& app, const GlobalOptions& global) {
                 "MTF: do not store the program-wide model (mtf model then builds it again)");
   cmd->add_flag("--no-loops", o->noLoops, "MTF: do not store loop nests");
   addSelectionOptions(*cmd, o->select);
+  addCutOptions(*cmd, o->cut);
   cmd->callback([o, &global] { runConvert(*o, global); });
 }
 

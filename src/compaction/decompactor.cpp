@@ -28,19 +28,60 @@ class LocationExpansion {
   }
 
   void run() {
-    uint64_t position = 0;  // events of the location the expander has passed
+    uint64_t position = 0;   // events of the location the expander has passed
+    uint64_t beforeEnd = 0;  // the end of the last chunk wholly before the window
     for (size_t c = 0; c < location_.columns.size(); ++c) {
       const ColumnChunk& meta = location_.columns[c];
+      if (meta.maxTime < options_.window.from) beforeEnd = meta.firstEvent + meta.eventCount;
       if (!options_.window.all() &&
           (meta.maxTime < options_.window.from || meta.minTime > options_.window.to))
         continue;
-      expander_.skip(meta.firstEvent - position);
+      skipTo(meta.firstEvent, position);
       position = meta.firstEvent + meta.eventCount;
       decodeChunk(c, meta);
     }
+    // Nothing in the window: still, the calls open at its start are entered again.
+    if (options_.prefix && !prefixDone_) skipTo(beforeEnd, position);
   }
 
  private:
+  // Skips the events up to `event`; the first time, with a prefix sink, tells it what
+  // they leave open (ExpandOptions::prefix).
+  void skipTo(uint64_t event, uint64_t position) {
+    if (!options_.prefix || prefixDone_) {
+      expander_.skip(event - position);
+      return;
+    }
+    struct Visitor : Expander::SkipVisitor {
+      explicit Visitor(const CompactModel& m) : prefix(m) {}
+      void event(SigId sig) override { prefix.event(sig); }
+      void subtree(NodeId node, uint64_t times) override { prefix.subtree(node, times); }
+      CutPrefix prefix;
+    } visitor(model_);
+    expander_.skip(event - position, &visitor);
+    prefixDone_ = true;
+    if (options_.window.from > 0) emitPrefix(visitor.prefix.effect(), options_.window.from - 1);
+  }
+
+  void emitPrefix(const CutEffect& effect, Tick at) {
+    for (SigId sig : effect.pushes) emitJoined(sig, at);
+    if (effect.collective == 1) {
+      event_.set(EventKind::MpiCollectiveBegin, location_.location, at, {});
+      sink_.event(event_);
+    }
+    for (const auto& [sig, count] : effect.messages) {
+      values_.assign(valueCounts_[sig], 0);
+      joinEvent(model_.signatures[sig], values_.data(), location_.location, at, ranks_, event_);
+      options_.prefix->messagesBefore(event_, count);
+    }
+  }
+
+  void emitJoined(SigId sig, Tick at) {
+    values_.assign(valueCounts_[sig], 0);
+    joinEvent(model_.signatures[sig], values_.data(), location_.location, at, ranks_, event_);
+    sink_.event(event_);
+  }
+
   void decodeChunk(size_t c, const ColumnChunk& meta) {
     ColumnChunk loaded;
     const ColumnChunk* chunk = &meta;
@@ -57,7 +98,8 @@ class LocationExpansion {
         const size_t count = valueCounts_[step.sig];
         values_.resize(count);
         const Tick time = decoder.next(step.context, values_.data(), count);
-        if (time < options_.window.from || time > options_.window.to) continue;
+        if ((time < options_.window.from && !options_.prefix) || time > options_.window.to)
+          continue;
         joinEvent(model_.signatures[step.sig], values_.data(), location_.location, time, ranks_,
                   event_);
         sink_.event(event_);
@@ -82,6 +124,7 @@ class LocationExpansion {
   std::vector<size_t> valueCounts_;
   std::vector<uint64_t> values_;
   Event event_;
+  bool prefixDone_ = false;
 };
 
 }  // namespace

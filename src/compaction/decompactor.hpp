@@ -7,6 +7,7 @@
 #include <string>
 
 #include "compaction/compact_model.hpp"
+#include "compaction/cut_prefix.hpp"
 #include "model/trace_stream.hpp"
 
 namespace mtf::compaction {
@@ -25,6 +26,12 @@ struct ExpandOptions {
   std::string sourceName;  // named in errors (the file path)
   TimeWindow window;       // only events with from <= time <= to
   ChunkLoader loader;      // see ChunkLoader
+  // With a window and a prefix sink: what the column chunks that end before
+  // `window.from` leave for a cut at `from` (cut_prefix.hpp), from the DAG alone (their
+  // chunks are not loaded): the calls and the collective open at their end come as Enter
+  // and MpiCollectiveBegin events (values 0) at `from - 1`, their messages as counts to
+  // `prefix`; the events before `from` of the chunk that holds it come whole.
+  PrefixSink* prefix = nullptr;
 };
 
 // Streams the events of location `locationIndex` into `sink` (event() calls only).

@@ -59,17 +59,16 @@ bool Expander::next(ExpansionStep& step) {
   return false;
 }
 
-void Expander::skip(uint64_t events) {
+void Expander::skip(uint64_t events, SkipVisitor* visitor) {
   while (events > 0 && !stack_.empty()) {
     Frame& f = stack_.back();
     const Node& n = model_.nodes[f.node];
     if (f.phase == 0) {
       f.phase = 1;
-      if (n.kind == NodeKind::Call) {
+      if (n.kind == NodeKind::Call || isLeaf(n)) {
         --events;
-      } else if (isLeaf(n)) {
-        --events;
-        stack_.pop_back();
+        if (visitor) visitor->event(n.sig);
+        if (isLeaf(n)) stack_.pop_back();
       }
       continue;
     }
@@ -79,6 +78,7 @@ void Expander::skip(uint64_t events) {
       const uint64_t left = e.repetitions - f.rep;
       if (each == 0 || left <= events / each) {  // the whole rest of this edge
         events -= each * left;
+        if (visitor && left > 0) visitor->subtree(e.child, left);
         ++f.edge;
         f.rep = 0;
         continue;
@@ -86,6 +86,7 @@ void Expander::skip(uint64_t events) {
       const uint64_t whole = events / each;
       f.rep += whole;
       events -= whole * each;
+      if (visitor && whole > 0) visitor->subtree(e.child, whole);
       if (events > 0) {
         ++f.rep;
         stack_.push_back(Frame{e.child});
@@ -94,8 +95,12 @@ void Expander::skip(uint64_t events) {
     }
     f.phase = 2;
     const bool hasLeave = n.kind == NodeKind::Call && n.leaveSig != kNoSig;
+    const SigId leave = n.leaveSig;
     stack_.pop_back();
-    if (hasLeave) --events;
+    if (hasLeave) {
+      --events;
+      if (visitor) visitor->event(leave);
+    }
   }
 }
 

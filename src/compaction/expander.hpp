@@ -21,7 +21,15 @@ class Expander {
   // The next event's step; false after the last event.
   bool next(ExpansionStep& step);
   // Skips `events` events (fewer if the expansion ends first).
-  void skip(uint64_t events);
+  void skip(uint64_t events) { skip(events, nullptr); }
+  // Told what is skipped: single events, and whole subtrees (each `times` in a row).
+  class SkipVisitor {
+   public:
+    virtual ~SkipVisitor() = default;
+    virtual void event(SigId sig) = 0;
+    virtual void subtree(NodeId node, uint64_t times) = 0;
+  };
+  void skip(uint64_t events, SkipVisitor* visitor);
 
  private:
   struct Frame {

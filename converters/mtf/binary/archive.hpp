@@ -108,11 +108,16 @@ class ArchiveSource : public TraceSource {
   // The archive's exact event count of every location.
   std::map<LocationId, uint64_t> eventEstimates() override;
   void setWindow(compaction::TimeWindow window) { window_ = window; }
+  // Reads from now on only what a cut to the time window [from, to) needs
+  // (filter/time_window.hpp): the column chunks that hold [from, to), and what the chunks
+  // before leave open, from the DAG alone, told to `prefix` (compaction::ExpandOptions).
+  void restrictToWindow(Tick from, Tick to, compaction::PrefixSink& prefix);
 
  private:
   std::shared_ptr<ArchiveReader> reader_;
   std::vector<LocationId> locations_;
   compaction::TimeWindow window_;
+  compaction::PrefixSink* prefix_ = nullptr;  // see compaction::ExpandOptions
 };
 
 // True if `path` is a file starting with the archive magic.

@@ -148,11 +148,17 @@ void ArchiveSource::read(TraceSink& sink) {
   compaction::ExpandOptions options;
   options.sourceName = reader_->name();
   options.window = window_;
+  options.prefix = prefix_;
   std::shared_ptr<ArchiveReader> reader = reader_;
   options.loader = [reader](size_t l, size_t c) { return reader->loadColumns(l, c); };
   compaction::ModelSource source(reader_->model(), options);
   source.selectLocations(locations_);
   source.read(sink);
+}
+
+void ArchiveSource::restrictToWindow(Tick from, Tick to, compaction::PrefixSink& prefix) {
+  window_ = {from, to > from ? to - 1 : from};
+  prefix_ = &prefix;
 }
 
 std::map<LocationId, uint64_t> ArchiveSource::eventEstimates() {
