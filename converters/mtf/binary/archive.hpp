@@ -63,6 +63,8 @@ class ArchiveWriter : public TraceSink {
 IndexEntry columnEntry(const compaction::ColumnChunk& chunk);
 // Writes a column chunk to `file` and returns its index entry (location index left 0).
 IndexEntry writeColumnChunk(ChunkFileWriter& file, const compaction::ColumnChunk& chunk);
+// Writes the column dictionary chunk and returns its index entry.
+IndexEntry writeDictionary(ChunkFileWriter& file, const values::ZstdDictionary& dictionary);
 // Writes what follows the column chunks: the structure chunks of `m` (their entries
 // appended to `index`, which holds the column entries), the index, the trailer; closes.
 void writeStructure(ChunkFileWriter& file, const compaction::CompactModel& m,

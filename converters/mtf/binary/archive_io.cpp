@@ -3,9 +3,9 @@
 #include <cerrno>
 #include <cstring>
 
-#include "compaction/byte_coding.hpp"
-#include "compaction/zlib_codec.hpp"
 #include "util/error.hpp"
+#include "values/byte_coding.hpp"
+#include "values/zlib_codec.hpp"
 
 namespace mtf::mtfbin {
 

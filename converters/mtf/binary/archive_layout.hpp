@@ -6,8 +6,11 @@
 //   chunks   each: u8 kind, 3 zero bytes, u32 CRC32 of the stored bytes,
 //            u64 stored size, u64 raw size, then the stored bytes              (24 + stored)
 //              - Columns: stored bytes = ColumnChunk::encoded (already compressed by
-//                compaction/columns.hpp); raw size 0.
+//                values/columns.hpp); raw size 0.
 //              - every other kind: a zlib stream that inflates to `raw size` bytes.
+//              - Dictionary (version 3, at most one): a zlib stream of the zstd dictionary
+//                the column chunks whose flags say so are compressed with; written
+//                before the first column chunk that needs it.
 //            Column chunks come first, in the order compaction finished them (the writer
 //            streams them while the trace is read); then Definitions, Signatures, Nodes,
 //            Locations, Annotations; then the Index.
@@ -27,7 +30,7 @@ namespace mtf::mtfbin {
 
 inline constexpr uint8_t kMagic[8] = {0x89, 'M', 'T', 'F', '\r', '\n', 0x1a, '\n'};
 inline constexpr uint8_t kEndMagic[8] = {'M', 'T', 'F', '-', 'E', 'N', 'D', '\n'};
-inline constexpr uint32_t kVersion = 2;
+inline constexpr uint32_t kVersion = 3;
 inline constexpr uint32_t kOldestVersion = 1;  // the oldest version this reader reads
 inline constexpr uint64_t kHeaderSize = 16;
 inline constexpr uint64_t kChunkHeaderSize = 24;
@@ -41,8 +44,9 @@ enum class ChunkKind : uint8_t {
   Locations = 5,
   Annotations = 6,
   Index = 7,
+  Dictionary = 8,  // version 3: the column dictionary (values/column_dictionary.hpp)
 };
-inline constexpr uint8_t kLastChunkKind = 7;
+inline constexpr uint8_t kLastChunkKind = 8;
 
 const char* chunkKindName(ChunkKind kind);
 

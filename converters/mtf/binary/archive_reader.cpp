@@ -2,9 +2,9 @@
 #include <cstring>
 #include <fstream>
 
-#include "compaction/byte_coding.hpp"
 #include "converters/mtf/binary/archive.hpp"
 #include "util/error.hpp"
+#include "values/byte_coding.hpp"
 
 namespace mtf::mtfbin {
 
@@ -78,13 +78,17 @@ void ArchiveReader::loadStructure() {
         case ChunkKind::Locations:
           decodeLocations(raw, m);
           break;
+        case ChunkKind::Dictionary:
+          m.columnDictionary = std::make_shared<values::ZstdDictionary>(raw.data(), raw.size());
+          break;
         default:
           decodeAnnotations(raw, m.annotations);
           break;
       }
     });
-    (e.kind == ChunkKind::Definitions ? sizes_.definitions : sizes_.structure) +=
-        kChunkHeaderSize + e.storedSize;
+    (e.kind == ChunkKind::Definitions  ? sizes_.definitions
+     : e.kind == ChunkKind::Dictionary ? sizes_.values
+                                       : sizes_.structure) += kChunkHeaderSize + e.storedSize;
   }
   for (ChunkKind k : {ChunkKind::Definitions, ChunkKind::Signatures, ChunkKind::Nodes,
                       ChunkKind::Locations, ChunkKind::Annotations})

@@ -1,7 +1,7 @@
 #include <unordered_map>
 
-#include "compaction/zlib_codec.hpp"
 #include "converters/mtf/binary/archive.hpp"
+#include "values/zlib_codec.hpp"
 
 namespace mtf::mtfbin {
 
@@ -16,9 +16,13 @@ ArchiveWriter::~ArchiveWriter() {
 void ArchiveWriter::begin(const Definitions& defs) {
   file_ = std::make_unique<ChunkFileWriter>(path_);
   compactor_ = std::make_unique<compaction::Compactor>(
-      options_, [this](LocationId location, compaction::ColumnChunk&& chunk) {
+      options_,
+      [this](LocationId location, compaction::ColumnChunk&& chunk) {
         index_.push_back(writeColumnChunk(*file_, chunk));
         columnLocations_.push_back(location);
+      },
+      [this](const values::ZstdDictionary& dictionary) {
+        index_.push_back(writeDictionary(*file_, dictionary));
       });
   compactor_->begin(defs);
 }
@@ -47,6 +51,15 @@ IndexEntry columnEntry(const compaction::ColumnChunk& chunk) {
 IndexEntry writeColumnChunk(ChunkFileWriter& file, const compaction::ColumnChunk& chunk) {
   IndexEntry e = columnEntry(chunk);
   const auto w = file.writeChunk(ChunkKind::Columns, chunk.encoded, false);
+  e.offset = w.offset;
+  e.storedSize = w.storedSize;
+  return e;
+}
+
+IndexEntry writeDictionary(ChunkFileWriter& file, const values::ZstdDictionary& dictionary) {
+  const auto w = file.writeChunk(ChunkKind::Dictionary, dictionary.content(), true);
+  IndexEntry e;
+  e.kind = ChunkKind::Dictionary;
   e.offset = w.offset;
   e.storedSize = w.storedSize;
   return e;
@@ -89,6 +102,7 @@ void ArchiveWriter::end() {
 void writeArchive(const compaction::CompactModel& m, const std::filesystem::path& path) {
   ChunkFileWriter file(path);
   std::vector<IndexEntry> index;
+  if (m.columnDictionary) index.push_back(writeDictionary(file, *m.columnDictionary));
   for (size_t l = 0; l < m.locations.size(); ++l) {
     for (const compaction::ColumnChunk& chunk : m.locations[l].columns) {
       index.push_back(writeColumnChunk(file, chunk));

@@ -1,6 +1,6 @@
 #include "converters/mtf/binary/model_codec.hpp"
 
-#include "compaction/byte_coding.hpp"
+#include "values/byte_coding.hpp"
 
 namespace mtf::mtfbin {
 
@@ -23,6 +23,8 @@ const char* chunkKindName(ChunkKind kind) {
       return "locations";
     case ChunkKind::Annotations:
       return "annotations";
+    case ChunkKind::Dictionary:
+      return "dictionary";
     case ChunkKind::Index:
       return "index";
   }

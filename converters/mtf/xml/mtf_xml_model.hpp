@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "compaction/columns.hpp"  // kCodingMarker
+#include "values/columns.hpp"  // kCodingMarker
 #include "compaction/compact_model.hpp"
 
 namespace mtf::xml {
@@ -16,7 +16,7 @@ namespace mtf::xml {
 inline constexpr char kMtfXmlNamespace[] = "urn:mtf:xml:1";
 inline constexpr char kMtfXmlRoot[] = "Scenario";
 inline constexpr uint64_t kMtfXmlVersion = 1;
-// Names the bytes of ColumnChunk::encoded (compaction/columns.hpp): column coding 2 (the
+// Names the bytes of ColumnChunk::encoded (values/columns.hpp): column coding 2 (the
 // current one), or coding 1 (archives of version 1). The bytes tell the two apart
 // themselves; the attribute names them for other readers.
 inline constexpr char kValuesEncoding[] = "mtf-columns-2";
