@@ -272,7 +272,9 @@ void compressChunk(PendingChunk& pending, ChunkEntropyCoder& coder) {
   }
   coder.probe.clear();
   coder.zstd.compress(data, size, kProbeLevel, coder.dictionary, coder.probe);
-  if (coder.probe.size() >= size - size / 20) {  // noise: keep the probe
+  // Mostly noise (the jitter of times): searching harder finds next to nothing (the
+  // 16 x 249 x 160 wavefront: 0.1% at level 19 for 40 times the time). Keep the probe.
+  if (coder.probe.size() >= size - size / 4) {
     encoded.insert(encoded.end(), coder.probe.begin(), coder.probe.end());
     return;
   }
