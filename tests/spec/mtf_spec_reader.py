@@ -197,7 +197,7 @@ class Definitions:
                     if f < len(fields[i]):
                         previous = (previous + unzigzag(r.varint())) & MASK
                         fields[i][f] = previous
-        texts, cursor = [], 0
+        texts, previous_start, previous_end = [], 0, 0
         for _ in kinds:
             tag = r.varint()
             if tag == 0:
@@ -205,12 +205,12 @@ class Definitions:
                 continue
             if tag != 1:
                 raise Bad("unknown definition text tag %d" % tag)
-            start = cursor + unzigzag(r.varint())
-            length = r.varint()
-            if start < 0 or start + length > len(property_text):
+            start = (previous_start + unzigzag(r.varint())) & MASK
+            end = (previous_end + unzigzag(r.varint())) & MASK
+            if start > end or end > len(property_text):
                 raise Bad("definition text refers outside the properties")
-            texts.append(property_text[start:start + length])
-            cursor = start + length
+            texts.append(property_text[start:end])
+            previous_start, previous_end = start, end
         return list(zip(kinds, fields, texts))
 
     def find(self, kind_name, self_id):

@@ -148,6 +148,33 @@ TEST_F(ArchiveTest, BitFlipInEveryChunkKindIsRefusedWithItsOffset) {
   }
 }
 
+// Version 2 (tests/golden/archives/example.v2.mtf): six zlib structure chunks and an
+// index, still read, and still refused when one of them is damaged.
+TEST_F(ArchiveTest, VersionTwoReadsAndRefusesDamageInEveryChunkKind) {
+  const fs::path v2 = fs::path(MTF_SOURCE_DIR) / "tests/golden/archives/example.v2.mtf";
+  const std::vector<uint8_t> good = bytesOf(v2);
+  ASSERT_EQ(good.at(8), 2u);
+  EXPECT_EQ(refusal(v2), "");
+  EXPECT_EQ(readAll(v2).size(), 16u);
+  ChunkFileReader raw(v2);
+  EXPECT_EQ(raw.version(), 2u);
+  const std::vector<IndexEntry> index = decodeIndex(
+      raw.readChunk(raw.indexOffset(), ChunkKind::Index, good.size() - kTrailerSize, "index"));
+  std::vector<bool> kindDone(kLastChunkKind + 1, false);
+  std::vector<uint64_t> offsets = {raw.indexOffset() + kChunkHeaderSize + 1};
+  for (const IndexEntry& e : index) {
+    if (kindDone[static_cast<size_t>(e.kind)]) continue;
+    kindDone[static_cast<size_t>(e.kind)] = true;
+    offsets.push_back(e.offset + kChunkHeaderSize + e.storedSize / 2);
+  }
+  EXPECT_EQ(std::count(kindDone.begin(), kindDone.end(), true), 6);  // all but Index itself
+  for (uint64_t at : offsets) {
+    std::vector<uint8_t> bad = good;
+    bad[at] ^= 0x10;
+    EXPECT_NE(refusal(writeBytes(bad)), "") << "accepted a flipped bit at byte " << at;
+  }
+}
+
 TEST_F(ArchiveTest, NotAnArchiveIsRefused) {
   EXPECT_NE(refusal(writeBytes(std::vector<uint8_t>(100, 'x'))), "");
   EXPECT_FALSE(looksLikeMtfBinary(writeBytes(std::vector<uint8_t>(100, 'x'))));

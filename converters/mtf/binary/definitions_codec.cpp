@@ -80,12 +80,14 @@ void putKindColumns(std::vector<uint8_t>& out, const std::vector<DefRecord>& rec
   }
 }
 
-// Texts: tag 0 and a literal string, or tag 1, the zigzag distance of the text's start
-// from the end of the previous reference (the cursor) and its length.
+// Texts: tag 0 and a literal string, or tag 1 and the piece [start, end) of the property
+// text, as the zigzag differences of start and end to those of the previous reference:
+// a region's name, canonical name and edf line, one inside the next, then differ by
+// nearly constant amounts.
 void putTexts(std::vector<uint8_t>& out, const Definitions& defs) {
   const std::string all = propertyText(defs);
   const std::string_view text(all);
-  size_t cursor = 0;
+  size_t previousStart = 0, cursor = 0;  // cursor: the previous reference's end
   for (const DefRecord& rec : defs.records()) {
     size_t at = std::string_view::npos;
     if (rec.text.size() >= kMinReference && !text.empty()) {
@@ -100,8 +102,9 @@ void putTexts(std::vector<uint8_t>& out, const Definitions& defs) {
       continue;
     }
     putVarint(out, 1);
-    putVarint(out, compaction::zigzag(static_cast<int64_t>(at - cursor)));
-    putVarint(out, rec.text.size());
+    putVarint(out, compaction::zigzag(static_cast<int64_t>(at - previousStart)));
+    putVarint(out, compaction::zigzag(static_cast<int64_t>(at + rec.text.size() - cursor)));
+    previousStart = at;
     cursor = at + rec.text.size();
   }
 }
@@ -149,7 +152,7 @@ void readKindColumns(ByteReader& r, std::vector<DefRecord>& records,
 }
 
 void readTexts(ByteReader& r, std::vector<DefRecord>& records, const std::string& all) {
-  uint64_t cursor = 0;
+  uint64_t previousStart = 0, previousEnd = 0;
   for (DefRecord& rec : records) {
     const size_t at = r.position();
     const uint64_t tag = r.varint();
@@ -157,12 +160,13 @@ void readTexts(ByteReader& r, std::vector<DefRecord>& records, const std::string
       rec.text = r.string();
       continue;
     }
-    const uint64_t start = cursor + static_cast<uint64_t>(compaction::unzigzag(r.varint()));
-    const uint64_t length = r.varint();
-    if (tag != 1 || start > all.size() || length > all.size() - start)
+    const uint64_t start = previousStart + static_cast<uint64_t>(compaction::unzigzag(r.varint()));
+    const uint64_t end = previousEnd + static_cast<uint64_t>(compaction::unzigzag(r.varint()));
+    if (tag != 1 || start > end || end > all.size())
       throw CodingError{at, "text reference outside the properties"};
-    rec.text = all.substr(start, length);
-    cursor = start + length;
+    rec.text = all.substr(start, end - start);
+    previousStart = start;
+    previousEnd = end;
   }
 }
 

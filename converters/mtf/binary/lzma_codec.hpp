@@ -10,7 +10,7 @@
 namespace mtf::mtfbin {
 
 // Compresses `size` bytes: the property byte, then the raw LZMA2 stream. The strongest
-// preset for small inputs (the usual structure), a faster one for very large ones.
+// preset for small inputs (the usual structure), faster ones for very large ones.
 std::vector<uint8_t> lzmaCompress(const uint8_t* data, size_t size);
 
 // Decompresses what lzmaCompress wrote; it must expand to exactly `expectedSize` bytes.

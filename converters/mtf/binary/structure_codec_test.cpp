@@ -82,8 +82,12 @@ TEST(DefinitionsV3, DamageIsACodingError) {
   one.info.properties["p"] = "abcdefgh";
   one.add({DefKind::String, {0}, "cdef"});
   std::vector<uint8_t> bad = encodeDefinitionsV3(one);
-  ASSERT_EQ(bad.back(), 4u);  // tag 1, distance 2 (zigzag 4), length 4: the length
-  bad.back() = 9;
+  ASSERT_EQ(bad.back(), 12u);  // tag 1, start 0 + 2 (zigzag 4), end 0 + 6 (zigzag 12)
+  bad.back() = 14;             // end 7: still inside
+  Definitions inside;
+  decodeDefinitionsV3(bad, inside);
+  EXPECT_EQ(inside.records().front().text, "cdefg");
+  bad.back() = 18;  // end 9: past the 8 bytes of the properties
   Definitions back;
   EXPECT_THROW(decodeDefinitionsV3(bad, back), CodingError);
   // A Group whose member count disagrees with its members.
