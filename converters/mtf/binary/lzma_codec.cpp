@@ -25,14 +25,17 @@ Stream newStream() {
 // The strongest preset takes ~30 ms for the 240 KB structure of a real GPU trace; larger
 // structures get faster presets, so that this last step of a conversion stays short. The
 // dictionary need not exceed the input (4 KiB at least, 8 MiB at most: the encoder needs
-// about ten times its dictionary in memory).
-lzma_options_lzma optionsFor(size_t size) {
+// about ten times its dictionary in memory). `frugal`: the options to fall back on when
+// memory is short (a limited address space): preset 1, a dictionary of 1 MiB at most.
+lzma_options_lzma optionsFor(size_t size, bool frugal) {
   lzma_options_lzma options;
-  const uint32_t preset = size <= (1u << 20)    ? 9 | LZMA_PRESET_EXTREME
+  const uint32_t preset = frugal                ? 1
+                          : size <= (1u << 20)  ? 9 | LZMA_PRESET_EXTREME
                           : size <= (16u << 20) ? 6
                                                 : 1;
   lzma_lzma_preset(&options, preset);
-  options.dict_size = static_cast<uint32_t>(std::clamp<size_t>(size, 4096, 8u << 20));
+  const size_t largest = frugal ? (1u << 20) : (8u << 20);
+  options.dict_size = static_cast<uint32_t>(std::clamp<size_t>(size, 4096, largest));
   options.pb = 0;  // no 4-byte alignment in varint records: 1.3% smaller on the real traces
   return options;
 }
@@ -53,17 +56,30 @@ lzma_ret runToEnd(lzma_stream* s, std::vector<uint8_t>& out, uint64_t limit) {
 
 }  // namespace
 
-std::vector<uint8_t> lzmaCompress(const uint8_t* data, size_t size) {
-  lzma_options_lzma options = optionsFor(size);
+namespace {
+
+// The property byte and the stream, or nothing (and the error) if liblzma fails.
+std::vector<uint8_t> compressWith(lzma_options_lzma options, const uint8_t* data, size_t size,
+                                  lzma_ret& error) {
   lzma_filter filters[2] = {{LZMA_FILTER_LZMA2, &options}, {LZMA_VLI_UNKNOWN, nullptr}};
   uint8_t property = 0;
-  if (lzma_properties_encode(filters, &property) != LZMA_OK) return {};
+  if ((error = lzma_properties_encode(filters, &property)) != LZMA_OK) return {};
   std::vector<uint8_t> out{property};
   Stream s = newStream();
-  if (lzma_raw_encoder(s.get(), filters) != LZMA_OK) return {};
+  if ((error = lzma_raw_encoder(s.get(), filters)) != LZMA_OK) return {};
   s->next_in = data;
   s->avail_in = size;
-  if (runToEnd(s.get(), out, UINT64_MAX) != LZMA_STREAM_END) return {};
+  if ((error = runToEnd(s.get(), out, UINT64_MAX)) != LZMA_STREAM_END) return {};
+  return out;
+}
+
+}  // namespace
+
+std::vector<uint8_t> lzmaCompress(const uint8_t* data, size_t size) {
+  lzma_ret error = LZMA_OK;
+  std::vector<uint8_t> out = compressWith(optionsFor(size, false), data, size, error);
+  if (out.empty() && error == LZMA_MEM_ERROR)
+    out = compressWith(optionsFor(size, true), data, size, error);
   return out;
 }
 
