@@ -26,7 +26,7 @@ void decodeChunk(ChunkFileReader& file, const IndexEntry& e, uint64_t limit, Dec
     decode(raw);
   } catch (const CodingError& err) {
     file.fail(e.offset, what + " chunk: " + err.what + " (at byte " + std::to_string(err.offset) +
-                            " of its inflated content)");
+                            " of its expanded content)");
   }
 }
 
