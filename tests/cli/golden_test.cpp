@@ -66,6 +66,13 @@ TEST(Golden, VersionOneArchiveStillReads) {
   checkGolden({"gen-wavefront-4", "", "$SOURCE/tests/golden/archives/gen-wavefront-4.v1.mtf"});
 }
 
+// The worked example of docs/mtf-format.md as version 2 wrote it (before the Structure
+// chunk of version 3) and as the writer writes it today: the same events.
+TEST(Golden, VersionTwoArchiveStillReads) {
+  checkGolden({"spec-example", "", "$SOURCE/tests/golden/archives/example.v2.mtf"});
+  checkGolden({"spec-example", "", "$SOURCE/tests/spec/example.mtf"});
+}
+
 TEST(Golden, GeneratedHalo) {
   checkGolden({"gen-halo-4", "$GEN halo --ranks 4 --iterations 2 --seed 3 -q -o $DIR/h.otf2",
                "$DIR/h.otf2"});

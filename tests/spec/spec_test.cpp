@@ -95,6 +95,7 @@ TEST(SpecReader, DecodesTheExampleAsMtfDump) {
   std::string why;
   if (!pythonPresent(why)) GTEST_SKIP() << why;
   expectReaderAgrees(kExample);
+  expectReaderAgrees(kSource + "/tests/golden/archives/example.v2.mtf");  // version 2
 }
 
 // Chunks of thousands of noisy events: Huffman-coded and sparse time planes.
