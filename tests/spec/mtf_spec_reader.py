@@ -6,7 +6,7 @@ Usage: mtf_spec_reader.py ARCHIVE.mtf [DOC.md]
 Decodes the archive following the document (section numbers in the comments) and prints
 its definitions and events in the text form of `mtf dump`, so that the two can be
 compared line for line. The kind tables (appendices A and B) are read from the document
-itself. Standard library only.
+itself. Standard library only, and python3-zstandard for column coding 3.
 """
 
 import re
@@ -42,7 +42,7 @@ def kind_tables(doc_path):
 MAGIC = b"\x89MTF\r\n\x1a\n"
 END_MAGIC = b"MTF-END\n"
 KIND_NAMES = {1: "Columns", 2: "Definitions", 3: "Signatures", 4: "Nodes", 5: "Locations",
-              6: "Annotations", 7: "Index"}
+              6: "Annotations", 7: "Index", 8: "Dictionary"}
 
 
 class Archive:
@@ -51,7 +51,7 @@ class Archive:
         if len(data) < 48 or data[:8] != MAGIC:
             raise Bad("not an MTF archive")
         self.version = struct.unpack_from("<I", data, 8)[0]
-        if self.version not in (1, 2):
+        if self.version not in (1, 2, 3):
             raise Bad("archive version %d is not supported" % self.version)
         trailer = data[-32:]
         if trailer[24:] != END_MAGIC:
@@ -91,6 +91,14 @@ class Archive:
                     e[key] = r.varint()
             entries.append(e)
         return entries
+
+    def dictionary(self):
+        """Section 10.7: the column dictionary (version 3, at most one), or None."""
+        found = [e for e in self.index if e["kind"] == 8]
+        if len(found) > 1 or (found and self.version < 3):
+            raise Bad("index: %d Dictionary chunks in a version %d archive"
+                      % (len(found), self.version))
+        return self.chunk(found[0]["offset"], 8) if found else None
 
     def structure(self, kind):
         found = [e for e in self.index if e["kind"] == kind]
@@ -345,6 +353,7 @@ def main():
     nodes = decode_nodes(archive.structure(4))
     locations = decode_locations(archive.structure(5))
     decode_annotations(Reader(archive.structure(6)))
+    dictionary = archive.dictionary()
     print_definitions(defs)
     for index, location in enumerate(locations):
         steps = expand(nodes, location["root"])
@@ -355,7 +364,7 @@ def main():
                 raise Bad("column chunks do not cover the events in order")
             expected += entry["events"]
             encoded = archive.chunk(entry["offset"], 1)
-            for sig_id, time, values in decode_chunk(encoded, entry, steps, sigs):
+            for sig_id, time, values in decode_chunk(encoded, entry, steps, sigs, dictionary):
                 sig = sigs[sig_id]
                 fields, attributes = join(sig, values, location["id"], defs)
                 line = "L%d %d %s" % (location["id"], time, sig.name)
