@@ -66,6 +66,12 @@ TEST(Golden, VersionOneArchiveStillReads) {
   checkGolden({"gen-wavefront-4", "", "$SOURCE/tests/golden/archives/gen-wavefront-4.v1.mtf"});
 }
 
+// An archive of version 2 (column coding 2, written by mtf before coding 3) of the same
+// trace still reads to the same events.
+TEST(Golden, VersionTwoArchiveStillReads) {
+  checkGolden({"gen-wavefront-4", "", "$SOURCE/tests/golden/archives/gen-wavefront-4.v2.mtf"});
+}
+
 TEST(Golden, GeneratedHalo) {
   checkGolden({"gen-halo-4", "$GEN halo --ranks 4 --iterations 2 --seed 3 -q -o $DIR/h.otf2",
                "$DIR/h.otf2"});
