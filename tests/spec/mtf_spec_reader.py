@@ -6,7 +6,7 @@ Usage: mtf_spec_reader.py ARCHIVE.mtf [DOC.md]
 Decodes the archive following the document (section numbers in the comments) and prints
 its definitions and events in the text form of `mtf dump`, so that the two can be
 compared line for line. The kind tables (appendices A and B) are read from the document
-itself. Standard library only.
+itself. Standard library only, and python3-zstandard for column coding 3.
 """
 
 import lzma
@@ -45,7 +45,8 @@ END_MAGIC = b"MTF-END\n"
 KIND_NAMES = {1: "Columns", 2: "Definitions", 3: "Signatures", 4: "Nodes", 5: "Locations",
               6: "Annotations", 7: "Index", 8: "Structure"}
 # section 3.2: the sections of a version 3 Structure chunk, in order
-SECTIONS = ["Index", "Definitions", "Signatures", "Nodes", "Locations", "Annotations"]
+SECTIONS = ["Index", "Definitions", "Signatures", "Nodes", "Locations", "Annotations",
+            "ColumnDictionary"]
 
 
 # section 3.1: a Structure chunk's stored bytes are an LZMA2 property byte, then raw LZMA2
@@ -437,6 +438,7 @@ def main():
     nodes = decode_nodes(archive.structure(4))
     locations = decode_locations(archive.structure(5))
     decode_annotations(Reader(archive.structure(6)))
+    dictionary = archive.dictionary()
     print_definitions(defs)
     for index, location in enumerate(locations):
         steps = expand(nodes, location["root"])
@@ -447,7 +449,7 @@ def main():
                 raise Bad("column chunks do not cover the events in order")
             expected += entry["events"]
             encoded = archive.chunk(entry["offset"], 1)
-            for sig_id, time, values in decode_chunk(encoded, entry, steps, sigs):
+            for sig_id, time, values in decode_chunk(encoded, entry, steps, sigs, dictionary):
                 sig = sigs[sig_id]
                 fields, attributes = join(sig, values, location["id"], defs)
                 line = "L%d %d %s" % (location["id"], time, sig.name)
