@@ -44,6 +44,8 @@ MAGIC = b"\x89MTF\r\n\x1a\n"
 END_MAGIC = b"MTF-END\n"
 KIND_NAMES = {1: "Columns", 2: "Definitions", 3: "Signatures", 4: "Nodes", 5: "Locations",
               6: "Annotations", 7: "Index", 8: "Structure"}
+# section 4.1: the kinds a version 1 or 2 index may list (no Structure chunk there)
+INDEX_KINDS = (1, 2, 3, 4, 5, 6, 7)
 # section 3.2: the sections of a version 3 Structure chunk, in order
 SECTIONS = ["Index", "Definitions", "Signatures", "Nodes", "Locations", "Annotations",
             "ColumnDictionary"]
@@ -104,7 +106,7 @@ class Archive:
         entries = []
         for _ in range(r.varint()):
             e = {"kind": r.byte(), "offset": r.varint(), "stored": r.varint()}
-            if e["kind"] not in KIND_NAMES:
+            if e["kind"] not in INDEX_KINDS:
                 raise Bad("index: unknown chunk kind %d" % e["kind"])
             if e["kind"] == 1:
                 for key in ("location", "first_event", "events", "first_time", "last_time",
@@ -156,6 +158,13 @@ class Archive:
         if len(found) != 1:
             raise Bad("index: %d %s chunks" % (len(found), KIND_NAMES[kind]))
         return self.chunk(found[0]["offset"], kind)
+
+    # section 10.7: the column dictionary, the Structure chunk's seventh section (None if
+    # it is empty; versions 1 and 2 have none)
+    def dictionary(self):
+        if self.version < 3 or not self.sections["ColumnDictionary"]:
+            return None
+        return self.sections["ColumnDictionary"]
 
 
 # ---------------------------------------------------------------- section 5: definitions
