@@ -104,10 +104,12 @@ void ColumnEncoder::addRows(const uint32_t* contexts, const Tick* times, const u
       fromContext = ColumnPredictor::predictAverage(state);
       ColumnPredictor::learnAverage(state, delta);
     }
-    const uint64_t fromRegister = register_.value - previous;
-    const uint64_t predicted = useRegister(state.timeCosts, register_) ? fromRegister : fromContext;
-    state.timeCosts =
-        learnTimeCosts(state.timeCosts, delta, fromContext, fromRegister, register_.set);
+    uint64_t predicted = fromContext;
+    if (register_.set) [[unlikely]] {  // no field has announced a time yet: nothing to weigh
+      const uint64_t fromRegister = register_.value - previous;
+      if (useRegister(state.timeCosts, register_)) predicted = fromRegister;
+      state.timeCosts = learnTimeCosts(state.timeCosts, delta, fromContext, fromRegister);
+    }
     previous = time;
     residuals[i] = zigzag(static_cast<int64_t>(delta - predicted));
     bits |= residuals[i];
@@ -265,7 +267,8 @@ void compressChunk(PendingChunk& pending, ChunkEntropyCoder& coder) {
   putVarint(encoded, pending.payload.size());
   const uint8_t* data = pending.payload.data();
   const size_t size = pending.payload.size();
-  constexpr int kProbeLevel = 3;
+  // Level 7: as fast as 3 on this work (the wavefront), 0.3% smaller.
+  constexpr int kProbeLevel = 7;
   if (coder.level <= kProbeLevel) {
     coder.zstd.compress(data, size, coder.level, coder.dictionary, encoded);
     return;
@@ -408,11 +411,10 @@ Tick ColumnDecoder::nextTime(ColumnPredictor::Context& state) {
   const uint64_t residual = static_cast<uint64_t>(unzigzag(coded));
   const uint64_t fromContext = predictor_.predictDelta(state);
   uint64_t delta = fromContext + residual;
-  if (coding_ >= 3) {
+  if (register_.set) [[unlikely]] {  // only coding 3 sets it
     const uint64_t fromRegister = register_.value - previousTime_;
     if (useRegister(state.timeCosts, register_)) delta = fromRegister + residual;
-    state.timeCosts =
-        learnTimeCosts(state.timeCosts, delta, fromContext, fromRegister, register_.set);
+    state.timeCosts = learnTimeCosts(state.timeCosts, delta, fromContext, fromRegister);
   }
   predictor_.learnDelta(state, delta);
   previousTime_ += delta;

@@ -2,19 +2,20 @@
 // non-structural fields, its attribute values), coded so that regular traces cost
 // almost nothing.
 //
-// Coding (one ColumnChunk = an independent unit; nothing carries over between chunks):
+// Coding 3 (one ColumnChunk = an independent unit, but for the archive's column dictionary;
+// docs/mtf-format.md section 10 is the specification):
 //   - Every event has a *context*: a small integer naming where it sits in the DAG (the
 //     Enter of signature s, the Leave of call node n, the leaf node n). Its predictor
 //     state lives per context, like Pilgrim's/Recorder's per-call-signature timings.
 //   - Time: d = time - previous event's time (wrapping, so non-monotonic times work);
 //     predicted from the d seen before in the same context (mode 0: the previous one;
-//     mode 1, the default: their running average, weight 1/8, which halves the
-//     residuals' variance when durations jitter around a mean); the residual
+//     mode 1, the default: their running average, weight 1/8), or from the chunk's time
+//     register once a field has announced a time (time_models.hpp); the residual
 //     zigzag(d - prediction) goes into the time planes (below).
-//   - Values: each value is predicted by the same value slot's previous value in the
-//     same context (so constant sizes and request ids that step by a constant cost one
-//     repeated byte pattern); residual zigzag(v - prediction) as a varint into the value
-//     stream. Doubles are taken as their bit patterns (exact).
+//   - Values: each value slot (a field of a context's events) is predicted by one of four
+//     models chosen from their past costs (slot_models.hpp); residual
+//     zigzag(v - prediction) as a varint into the value stream. Doubles are taken as
+//     their bit patterns (exact).
 //   - Payload = varint(firstTime) varint(eventCount) u8(mode) time-planes values.
 //     The time residuals are split into byte planes (all first bytes, then all second
 //     bytes, ...) of fixed 8-byte little-endian residuals with trailing zero planes
@@ -23,12 +24,12 @@
 //     as they are, 1 Huffman-coded by huffman.hpp, 2 the list of its non-zero bytes by
 //     sparse_plane.hpp) and, for codings 1 and 2, varint(code size); then the planes, in
 //     order. At most kMaxChunkEvents events.
-//   - ColumnChunk::encoded = u8(kCodingMarker) u8(kColumnCoding) varint(payload size)
-//     deflate(payload), a raw deflate stream (RFC 1951) deflated in sections
-//     (zlib_codec.hpp): a time plane of near-uniform noise is stored, one of high byte
-//     entropy (the jitter of the clock) Huffman-coded by us and the code stored, one of
-//     nearly all zeros listed sparsely; the rest is deflated at the chunk's level
-//     (columns.cpp, choosePlaneCoding). Any inflater reads it.
+//   - ColumnChunk::encoded = u8(kCodingMarker) u8(3) u8(flags: 1 = with the archive's
+//     column dictionary) varint(payload size) and one zstd frame of the payload (no
+//     content size, checksum or dictionary id).
+//   - Coding 2 (archives of version 2, still read): encoded = u8(kCodingMarker) u8(2)
+//     varint(payload size) and a raw deflate stream (RFC 1951); values predicted by the
+//     slot's previous value only, times by the context only.
 //   - Coding 1 (archives of version 1, still read): encoded = varint(payload size) +
 //     zlib(payload) (RFC 1950), and time-planes = u8(planes) and the planes as they are.
 #pragma once
@@ -146,7 +147,7 @@ struct PendingChunk {
   std::vector<ZlibSection> sections;  // how to deflate the payload, in order
 };
 // The entropy stage of coding 3: zstd at `level`, with the archive's dictionary if it has
-// one. A payload that is mostly noise (a fast probe at level 3 saves under 25%) keeps the
+// one. A payload that is mostly noise (a fast probe at level 7 saves under 25%) keeps the
 // probe's frame: searching harder costs time and finds next to nothing.
 struct ChunkEntropyCoder {
   ZstdCompressor zstd;

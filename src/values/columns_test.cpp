@@ -287,9 +287,9 @@ uint32_t payloadCrc(const std::vector<Row>& rows, uint8_t mode, int level, size_
 TEST(Columns, CodedBytesArePinned) {
   const std::vector<Row> rows = mixedRows(11, 150000);
   EXPECT_EQ(payloadCrc(rows, 1, 6, 65536), 1399032968u);
-  EXPECT_EQ(payloadCrc(rows, 0, 6, 65536), 131350541u);
-  EXPECT_EQ(payloadCrc(rows, 1, 1, 5000), 782431394u);
-  EXPECT_EQ(payloadCrc(rows, 0, 9, 777), 781740429u);
+  EXPECT_EQ(payloadCrc(rows, 0, 6, 65536), 3083696898u);
+  EXPECT_EQ(payloadCrc(rows, 1, 1, 5000), 2021986002u);
+  EXPECT_EQ(payloadCrc(rows, 0, 9, 777), 1837013551u);
   EXPECT_EQ(payloadCrc(mixedRows(12, 3000), 1, 6, 1), 1013058115u);
 }
 

@@ -7,7 +7,9 @@
 //     states tile its timeline: the next state, and the events that come with it, begin
 //     exactly where the last state said it ends.
 // As for slots, the choice is made per context from the costs of past residuals (decaying
-// sums of their bit lengths), so nothing is stored for it and the decoder follows.
+// sums of their bit lengths), so nothing is stored for it and the decoder follows. The
+// costs are weighed only once the register is set (until then the context predicts, and
+// the costs stay as they are): most traces have no time-valued field, and pay nothing.
 #pragma once
 
 #include <bit>
@@ -28,9 +30,9 @@ inline bool useRegister(uint32_t costs, const TimeRegister& r) {
 }
 
 // The costs after a delta `delta` that the context predicted as `fromContext` and the
-// register as `fromRegister` (a register not set yet misses by 64 bits).
+// (set) register as `fromRegister`.
 inline uint32_t learnTimeCosts(uint32_t costs, uint64_t delta, uint64_t fromContext,
-                               uint64_t fromRegister, bool registerSet) {
+                               uint64_t fromRegister) {
   auto bits = [](uint64_t actual, uint64_t predicted) {
     const auto d = static_cast<int64_t>(actual - predicted);
     return static_cast<uint32_t>(
@@ -38,7 +40,7 @@ inline uint32_t learnTimeCosts(uint32_t costs, uint64_t delta, uint64_t fromCont
   };
   const uint32_t context = costs & 0xffff, reg = costs >> 16;
   const uint32_t missContext = bits(delta, fromContext);
-  const uint32_t missRegister = registerSet ? bits(delta, fromRegister) : 64;
+  const uint32_t missRegister = bits(delta, fromRegister);
   // Decay 3/4 plus 4 per bit: at most 1024, far below 2^16.
   return (context - (context >> 2) + 4 * missContext) |
          ((reg - (reg >> 2) + 4 * missRegister) << 16);

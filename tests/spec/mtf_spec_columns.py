@@ -195,10 +195,9 @@ def next_delta(state, mode, residual, coding, register, previous_time):
         if register.set and state.cost_register < state.cost_context:
             predicted = from_register
     delta = (predicted + residual) & MASK
-    if coding == 3:
+    if coding == 3 and register.set:  # costs are weighed only once the register is set
         state.cost_context = decayed(state.cost_context, miss_bits(delta, from_context))
-        missed = miss_bits(delta, from_register) if register.set else 64
-        state.cost_register = decayed(state.cost_register, missed)
+        state.cost_register = decayed(state.cost_register, miss_bits(delta, from_register))
     d = signed64(delta)
     if mode == 0:
         state.h = d

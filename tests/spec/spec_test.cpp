@@ -96,7 +96,8 @@ bool pythonPresent(std::string& why) {
   return false;
 }
 
-// True if the spec reader finds a column dictionary (chunk kind 8) in the archive.
+// True if the spec reader finds a column dictionary (the Structure chunk's seventh section) in the
+// archive.
 bool hasColumnDictionary(const std::string& archive) {
   const CommandResult python =
       run("/usr/bin/python3 -B -c 'import sys; sys.path.insert(0, \"" + kSource +
