@@ -6,7 +6,7 @@ PACKAGES=(
   build-essential cmake ninja-build pkg-config git
   libotf2-trace-dev otf2-tools python3-otf2
   libxerces-c-dev libxml2-dev libxml2-utils
-  zlib1g-dev libzstd-dev
+  zlib1g-dev libzstd-dev liblzma-dev python3-zstandard
   libfftw3-dev
   libopenmpi-dev openmpi-bin
   libgtest-dev googletest

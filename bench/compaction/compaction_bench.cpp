@@ -32,7 +32,7 @@ int main(int argc, char** argv) {
   try {
     mtf::compaction::CompactorOptions options;
     if (argc > 3) options.timePrediction = static_cast<uint8_t>(std::atoi(argv[3]));
-    if (argc > 4) options.zlibLevel = std::atoi(argv[4]);
+    if (argc > 4) options.level = std::atoi(argv[4]);
     auto start = std::chrono::steady_clock::now();
     CountingSink counter;
     mtf::otf2::Otf2Reader(argv[1], {}).read(counter);

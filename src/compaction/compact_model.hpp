@@ -16,12 +16,15 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "model/definitions.hpp"
 #include "model/event.hpp"
 #include "model/types.hpp"
+#include "values/column_chunk.hpp"
+#include "values/zstd_codec.hpp"
 
 namespace mtf::compaction {
 
@@ -105,21 +108,7 @@ struct Annotation {
   std::vector<uint8_t> data;
 };
 
-// One independently decodable piece of a location's value columns: the values of the
-// events [firstEvent, firstEvent + eventCount) of that location, in expansion order.
-// `encoded` is opaque to everyone but compaction/columns.hpp: the deflated chunk payload
-// (byte planes of the time residuals, varint-coded value residuals; columns.hpp). Its
-// meaning, decoded: for each event, its time, then every non-structural field in schema
-// order, then every attribute value.
-struct ColumnChunk {
-  uint64_t firstEvent = 0;
-  uint64_t eventCount = 0;
-  Tick firstTime = 0;  // time of the chunk's first event
-  Tick lastTime = 0;   // time of the chunk's last event
-  Tick minTime = 0;    // smallest and largest time in the chunk (times may go backwards)
-  Tick maxTime = 0;
-  std::vector<uint8_t> encoded;
-};
+using values::ColumnChunk;  // values/column_chunk.hpp
 
 struct LocationModel {
   LocationId location = 0;
@@ -151,6 +140,9 @@ class CompactModel {
   std::vector<Node> nodes;               // indexed by NodeId; children before parents
   std::vector<LocationModel> locations;  // in definition order of the locations seen
   std::vector<Annotation> annotations;   // trace-wide annotations
+  // The dictionary some column chunks (coding 3) are compressed with, if the archive has
+  // one (values/column_dictionary.hpp).
+  std::shared_ptr<const values::ZstdDictionary> columnDictionary;
 
   const Node& node(NodeId id) const { return nodes.at(id); }
   const Signature& signature(SigId id) const { return signatures.at(id); }

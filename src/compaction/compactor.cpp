@@ -5,9 +5,10 @@
 
 namespace mtf::compaction {
 
-Compactor::Compactor(CompactorOptions options, ChunkSink chunkSink)
+Compactor::Compactor(CompactorOptions options, ChunkSink chunkSink, DictionarySink dictionarySink)
     : options_(options),
       chunkSink_(std::move(chunkSink)),
+      dictionarySink_(std::move(dictionarySink)),
       budgetLeft_(options.bufferedEventBudget + 1) {
   options_.chunkEvents = std::clamp<uint64_t>(options_.chunkEvents, 1, kMaxChunkEvents);
 }
@@ -18,9 +19,16 @@ void Compactor::begin(const Definitions& defs) {
   model_.definitions = defs;
   dag_ = std::make_unique<DagBuilder>(model_);
   ranks_ = std::make_unique<OwnRanks>(model_.definitions);
-  if (chunkSink_ && options_.backgroundCompression)
-    compressor_ =
-        std::make_unique<ChunkCompressor>(chunkSink_, options_.timePrediction, options_.zlibLevel);
+  if (chunkSink_ && options_.backgroundCompression) {
+    values::DictionaryGate::DeliverDictionary keep;
+    if (options_.columnDictionary && dictionarySink_)
+      keep = [this](std::shared_ptr<const values::ZstdDictionary> dictionary) {
+        dictionarySink_(*dictionary);
+        model_.columnDictionary = std::move(dictionary);
+      };
+    compressor_ = std::make_unique<ChunkCompressor>(chunkSink_, options_.timePrediction,
+                                                    options_.level, 8, std::move(keep));
+  }
 }
 
 Compactor::LocationState& Compactor::switchLocation(LocationId id) {
@@ -83,7 +91,7 @@ void Compactor::flushChunk(LocationState& s) {
     s.raw.reserve(reserved, values);
     return;
   }
-  ColumnChunk chunk = s.encoder->finish(s.chunkStart, options_.zlibLevel);
+  ColumnChunk chunk = s.encoder->finish(s.chunkStart, options_.level);
   s.chunkStart += events;
   if (chunkSink_) {
     chunkSink_(s.id, std::move(chunk));

@@ -10,20 +10,20 @@
 #include <memory>
 #include <unordered_map>
 
-#include "compaction/chunk_compressor.hpp"
-#include "compaction/columns.hpp"
 #include "compaction/compact_model.hpp"
 #include "compaction/dag_builder.hpp"
 #include "compaction/event_split.hpp"
 #include "compaction/recent_pair.hpp"
 #include "model/trace_stream.hpp"
+#include "values/chunk_compressor.hpp"
+#include "values/columns.hpp"
 
 namespace mtf::compaction {
 
 struct CompactorOptions {
   // Events per column chunk (the unit of random access); at most kMaxChunkEvents.
   uint64_t chunkEvents = 1 << 16;
-  int zlibLevel = 6;
+  int level = 19;              // the zstd level of the value columns (values/columns.hpp)
   uint8_t timePrediction = 1;  // columns.hpp: 0 previous delta, 1 running average
   // With a chunk sink: compress chunks on a second thread (chunk_compressor.hpp); the
   // sink is then called on that thread, in the same order and with the same bytes.
@@ -32,7 +32,12 @@ struct CompactorOptions {
   // chunk is finished early: chunks get shorter, memory stays bounded whatever the number
   // of locations (each holds ~24 bytes per buffered event).
   uint64_t bufferedEventBudget = uint64_t{1} << 22;
+  // With a chunk sink and background compression: a column dictionary if it pays
+  // (values/column_dictionary.hpp); handed to the dictionary sink, and kept in the model.
+  bool columnDictionary = true;
 };
+// Receives the column dictionary, before the first chunk that needs it.
+using DictionarySink = std::function<void(const values::ZstdDictionary&)>;
 
 // Receives each finished column chunk of a location, in event order per location (and in
 // the order the chunks were finished), possibly on the compression thread.
@@ -41,7 +46,8 @@ using ChunkSink = std::function<void(LocationId, ColumnChunk&&)>;
 class Compactor : public TraceSink {
  public:
   // Without a chunk sink, chunks are kept in model().locations[i].columns.
-  explicit Compactor(CompactorOptions options = {}, ChunkSink chunkSink = nullptr);
+  explicit Compactor(CompactorOptions options = {}, ChunkSink chunkSink = nullptr,
+                     DictionarySink dictionarySink = nullptr);
   ~Compactor() override;
 
   void begin(const Definitions& defs) override;
@@ -96,6 +102,7 @@ class Compactor : public TraceSink {
 
   CompactorOptions options_;
   ChunkSink chunkSink_;
+  DictionarySink dictionarySink_;
   std::unique_ptr<ChunkCompressor> compressor_;  // with a sink and background compression
   CompactModel model_;
   std::unique_ptr<DagBuilder> dag_;

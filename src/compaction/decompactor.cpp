@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "compaction/byte_coding.hpp"
-#include "compaction/columns.hpp"
+#include "values/byte_coding.hpp"
+#include "values/columns.hpp"
 #include "compaction/event_split.hpp"
 #include "compaction/expander.hpp"
 #include "util/error.hpp"
@@ -91,7 +91,7 @@ class LocationExpansion {
     }
     uint64_t n = meta.firstEvent;
     try {
-      ColumnDecoder decoder(*chunk);
+      ColumnDecoder decoder(*chunk, model_.columnDictionary.get());
       ExpansionStep step;
       for (uint64_t i = 0; i < meta.eventCount; ++i, ++n) {
         if (!expander_.next(step)) throw CodingError{0, "the DAG ends before the columns"};

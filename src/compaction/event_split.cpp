@@ -3,7 +3,7 @@
 #include <array>
 #include <stdexcept>
 
-#include "compaction/byte_coding.hpp"
+#include "values/byte_coding.hpp"
 #include "util/error.hpp"
 
 namespace mtf::compaction {

@@ -17,7 +17,7 @@ namespace mtf::mpi {
 // parts, so every reduction tree (every number of processes) gives the same structure.
 // Nodes no location reaches (folded away during compaction) are left out. A location's
 // value columns stay valid: they are coded by context, and the renumbering maps the
-// contexts of one part one-to-one (compaction/columns.hpp).
+// contexts of one part one-to-one (values/columns.hpp).
 compaction::CompactModel mergeStructures(const std::vector<const compaction::CompactModel*>& parts,
                                          const Definitions& defs);
 

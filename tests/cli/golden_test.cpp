@@ -66,6 +66,15 @@ TEST(Golden, VersionOneArchiveStillReads) {
   checkGolden({"gen-wavefront-4", "", "$SOURCE/tests/golden/archives/gen-wavefront-4.v1.mtf"});
 }
 
+// The worked example of docs/mtf-format.md as version 2 wrote it (before the Structure
+// chunk and column coding 3 of version 3) and as the writer writes it today, and an
+// archive of version 2 of the generated wavefront: the same events as today.
+TEST(Golden, VersionTwoArchiveStillReads) {
+  checkGolden({"spec-example", "", "$SOURCE/tests/golden/archives/example.v2.mtf"});
+  checkGolden({"spec-example", "", "$SOURCE/tests/spec/example.mtf"});
+  checkGolden({"gen-wavefront-4", "", "$SOURCE/tests/golden/archives/gen-wavefront-4.v2.mtf"});
+}
+
 TEST(Golden, GeneratedHalo) {
   checkGolden({"gen-halo-4", "$GEN halo --ranks 4 --iterations 2 --seed 3 -q -o $DIR/h.otf2",
                "$DIR/h.otf2"});

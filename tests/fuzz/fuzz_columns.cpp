@@ -1,4 +1,4 @@
-// Fuzzes the value columns' decoder (compaction/columns.hpp) on its own. In an archive
+// Fuzzes the value columns' decoder (values/columns.hpp) on its own. In an archive
 // every column chunk is guarded by a CRC32, which mutations of whole archives seldom get
 // past, so the deflate stream and the coded time planes (Huffman, sparse) are fed to the
 // decoder directly here.
@@ -8,7 +8,7 @@
 
 #include <cstdint>
 
-#include "compaction/columns.hpp"
+#include "values/columns.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace mtf::compaction;

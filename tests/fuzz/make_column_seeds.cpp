@@ -5,7 +5,7 @@
 #include <random>
 #include <string>
 
-#include "compaction/columns.hpp"
+#include "values/columns.hpp"
 #include "fuzz_columns.hpp"
 
 namespace {

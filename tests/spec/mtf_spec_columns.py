@@ -2,6 +2,11 @@
 
 import zlib
 
+try:  # Debian: python3-zstandard; needed for coding 3 only
+    import zstandard
+except ImportError:
+    zstandard = None
+
 from mtf_spec_common import MASK, Bad, Reader, signed64, unzigzag
 
 
@@ -60,21 +65,53 @@ def sparse_decode(coded, n):
     return bytes(out)
 
 
-def inflate_columns(encoded):
+def inflate_columns(encoded, dictionary=None):
+    """Section 10.1: (coding, payload) of a column chunk's stored bytes."""
     r = Reader(encoded)
-    if encoded[0] == 0:  # coding 2: marker, coding byte
+    if encoded[0] == 0:  # codings 2 and 3: marker, coding byte
         r.byte()
         coding = r.byte()
-        if coding != 2:
+        if coding not in (2, 3):
             raise Bad("unknown column coding %d" % coding)
     else:
         coding = 1
+    with_dictionary = False
+    if coding == 3:
+        flags = r.byte()
+        if flags > 1:
+            raise Bad("unknown column chunk flags %d" % flags)
+        with_dictionary = flags == 1
+        if with_dictionary and dictionary is None:
+            raise Bad("column chunk needs the archive's dictionary, which it has not")
     size = r.varint()
     rest = encoded[r.pos:]
-    payload = zlib.decompress(rest, -15) if coding == 2 else zlib.decompress(rest)
+    if coding == 3:
+        payload = zstd_frame(rest, size, dictionary if with_dictionary else None)
+    elif coding == 2:
+        payload = zlib.decompress(rest, -15)
+    else:
+        payload = zlib.decompress(rest)
     if len(payload) != size:
         raise Bad("column payload of the wrong size")
     return coding, payload
+
+
+def zstd_frame(data, size, dictionary):
+    """Exactly one zstd frame (RFC 8878) making up all of `data`, at most `size` bytes."""
+    if zstandard is None:
+        raise Bad("column coding 3 needs zstd: install python3-zstandard")
+    if dictionary is not None:
+        d = zstandard.ZstdDecompressor(dict_data=zstandard.ZstdCompressionDict(dictionary))
+    else:
+        d = zstandard.ZstdDecompressor()
+    stream = d.decompressobj()
+    try:
+        payload = stream.decompress(data)
+    except zstandard.ZstdError as problem:
+        raise Bad("column data does not decompress: %s" % problem)
+    if not stream.eof or stream.unused_data:
+        raise Bad("column data is not exactly one zstd frame")
+    return payload
 
 
 def time_residuals(r, coding, n):
@@ -82,7 +119,7 @@ def time_residuals(r, coding, n):
     if planes > 8:
         raise Bad("bad time plane count")
     codings, sizes = [0] * planes, [0] * planes
-    if coding == 2:
+    if coding >= 2:  # codings 2 and 3
         for p in range(planes):
             codings[p] = r.byte()
             if codings[p] not in (0, 1, 2):
@@ -102,15 +139,99 @@ def time_residuals(r, coding, n):
     return residuals
 
 
-class Predictor:  # section 10.4, one per context
+class Predictor:  # sections 10.4 and 10.6, one per context
     def __init__(self, value_count):
         self.h, self.seen = 0, False
-        self.previous = [0] * value_count
+        self.previous = [0] * value_count  # coding 1 and 2
+        self.slots = [Slot() for _ in range(value_count)]  # coding 3
+        self.cost_context, self.cost_register = 0, 0  # coding 3
 
 
-def decode_chunk(encoded, entry, steps, sigs):
+class Slot:  # section 10.6: the models of one value slot (coding 3)
+    def __init__(self):
+        self.last, self.step, self.offset = 0, 0, 0
+        self.costs = [0, 0, 0, 0]
+
+    def predictions(self, time):
+        # 0 Previous, 1 TimeOffset, 2 Linear, 3 TwoBack
+        return [self.last, (time + self.offset) & MASK, (self.last + self.step) & MASK,
+                (self.last - self.step) & MASK]
+
+    def best(self):
+        return self.costs.index(min(self.costs))  # ties: the lowest model number
+
+    def learn(self, value, time):
+        for m, predicted in enumerate(self.predictions(time)):
+            self.costs[m] = decayed(self.costs[m], miss_bits(value, predicted))
+        self.step = (value - self.last) & MASK
+        self.last = value
+        self.offset = (value - time) & MASK
+
+
+def miss_bits(actual, predicted):
+    """Bits of zigzag(actual - predicted): 0 for a perfect prediction."""
+    d = signed64(actual - predicted)
+    return (d << 1).bit_length() if d >= 0 else ((-d << 1) - 1).bit_length()
+
+
+def decayed(cost, bits):
+    return cost - (cost >> 2) + 4 * bits
+
+
+class Register:  # section 10.6: the time register of a chunk (coding 3)
+    def __init__(self):
+        self.value, self.set = 0, False
+
+
+def next_delta(state, mode, residual, coding, register, previous_time):
+    """Section 10.4 (and 10.6 for coding 3): the event's delta; updates the context."""
+    if mode == 0:
+        from_context = state.h & MASK
+    else:
+        from_context = ((state.h + 8) >> 4) & MASK
+    predicted = from_context
+    if coding == 3:
+        from_register = (register.value - previous_time) & MASK
+        if register.set and state.cost_register < state.cost_context:
+            predicted = from_register
+    delta = (predicted + residual) & MASK
+    if coding == 3 and register.set:  # costs are weighed only once the register is set
+        state.cost_context = decayed(state.cost_context, miss_bits(delta, from_context))
+        state.cost_register = decayed(state.cost_register, miss_bits(delta, from_register))
+    d = signed64(delta)
+    if mode == 0:
+        state.h = d
+    elif not state.seen:
+        state.h = d * 16
+    else:
+        diff = d * 16 - state.h
+        state.h += abs(diff) // 8 * (1 if diff >= 0 else -1)  # truncation toward zero
+    state.seen = True
+    return delta
+
+
+def next_values(state, count, r, coding, register, time):
+    """Sections 10.5 (codings 1, 2) and 10.6 (coding 3): the event's `count` values."""
+    values = []
+    for j in range(count):
+        residual = unzigzag(r.varint())
+        if coding < 3:
+            value = (state.previous[j] + residual) & MASK
+            state.previous[j] = value
+        else:
+            slot = state.slots[j]
+            model = slot.best()
+            value = (slot.predictions(time)[model] + residual) & MASK
+            if model == 1:  # TimeOffset: the value is a time, the register keeps it
+                register.value, register.set = value, True
+            slot.learn(value, time)
+        values.append(value)
+    return values
+
+
+def decode_chunk(encoded, entry, steps, sigs, dictionary=None):
     """Yields (sig, time, values) for the chunk's events; `steps` yields (sig, context)."""
-    coding, payload = inflate_columns(encoded)
+    coding, payload = inflate_columns(encoded, dictionary)
     r = Reader(payload)
     previous_time = r.varint()
     n = r.varint()
@@ -121,29 +242,13 @@ def decode_chunk(encoded, entry, steps, sigs):
         raise Bad("unknown time prediction mode")
     residuals = time_residuals(r, coding, n)
     states = {}
+    register = Register()
     for i in range(n):
         sig, context = next(steps)
         state = states.setdefault(context, Predictor(sigs[sig].value_count))
-        if mode == 0:
-            predicted = state.h & MASK
-        else:
-            predicted = ((state.h + 8) >> 4) & MASK
-        delta = (predicted + unzigzag(residuals[i])) & MASK
-        d = signed64(delta)
-        if mode == 0:
-            state.h = d
-        elif not state.seen:
-            state.h = d * 16
-        else:
-            diff = d * 16 - state.h
-            state.h += abs(diff) // 8 * (1 if diff >= 0 else -1)  # truncation toward zero
-        state.seen = True
+        delta = next_delta(state, mode, unzigzag(residuals[i]), coding, register, previous_time)
         previous_time = (previous_time + delta) & MASK
-        values = []
-        for j in range(sigs[sig].value_count):
-            value = (state.previous[j] + unzigzag(r.varint())) & MASK
-            state.previous[j] = value
-            values.append(value)
+        values = next_values(state, sigs[sig].value_count, r, coding, register, previous_time)
         yield sig, previous_time, values
     if not r.at_end():
         raise Bad("column chunk holds more values than its events")

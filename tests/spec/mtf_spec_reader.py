@@ -6,9 +6,10 @@ Usage: mtf_spec_reader.py ARCHIVE.mtf [DOC.md]
 Decodes the archive following the document (section numbers in the comments) and prints
 its definitions and events in the text form of `mtf dump`, so that the two can be
 compared line for line. The kind tables (appendices A and B) are read from the document
-itself. Standard library only.
+itself. Standard library only, and python3-zstandard for column coding 3.
 """
 
+import lzma
 import re
 import struct
 import sys
@@ -42,7 +43,25 @@ def kind_tables(doc_path):
 MAGIC = b"\x89MTF\r\n\x1a\n"
 END_MAGIC = b"MTF-END\n"
 KIND_NAMES = {1: "Columns", 2: "Definitions", 3: "Signatures", 4: "Nodes", 5: "Locations",
-              6: "Annotations", 7: "Index"}
+              6: "Annotations", 7: "Index", 8: "Structure"}
+# section 4.1: the kinds a version 1 or 2 index may list (no Structure chunk there)
+INDEX_KINDS = (1, 2, 3, 4, 5, 6, 7)
+# section 3.2: the sections of a version 3 Structure chunk, in order
+SECTIONS = ["Index", "Definitions", "Signatures", "Nodes", "Locations", "Annotations",
+            "ColumnDictionary"]
+
+
+# section 3.1: a Structure chunk's stored bytes are an LZMA2 property byte, then raw LZMA2
+def lzma2_expand(body):
+    if not body or body[0] > 40:
+        raise Bad("bad LZMA2 property byte")
+    prop = body[0]
+    dict_size = 0xFFFFFFFF if prop == 40 else (2 | (prop & 1)) << (prop // 2 + 11)
+    filters = [{"id": lzma.FILTER_LZMA2, "dict_size": dict_size}]
+    try:
+        return lzma.LZMADecompressor(lzma.FORMAT_RAW, filters=filters).decompress(body[1:])
+    except lzma.LZMAError as problem:
+        raise Bad("LZMA2 stream: %s" % problem)
 
 
 class Archive:
@@ -51,7 +70,7 @@ class Archive:
         if len(data) < 48 or data[:8] != MAGIC:
             raise Bad("not an MTF archive")
         self.version = struct.unpack_from("<I", data, 8)[0]
-        if self.version not in (1, 2):
+        if self.version not in (1, 2, 3):
             raise Bad("archive version %d is not supported" % self.version)
         trailer = data[-32:]
         if trailer[24:] != END_MAGIC:
@@ -59,7 +78,11 @@ class Archive:
         index_offset, size, _version, crc = struct.unpack_from("<QQII", trailer)
         if zlib.crc32(trailer[:20]) != crc or size != len(data):
             raise Bad("bad trailer")
-        self.index = self.decode_index(self.chunk(index_offset, 7))
+        if self.version >= 3:
+            self.sections = self.decode_sections(self.chunk(index_offset, 8))
+            self.index = self.decode_column_index(self.sections["Index"])
+        else:
+            self.index = self.decode_index(self.chunk(index_offset, 7))
 
     def chunk(self, offset, expected_kind):
         if offset < 16 or offset + 24 > len(self.data) - 32:
@@ -71,7 +94,7 @@ class Archive:
             raise Bad("chunk at %d: wrong kind, size or CRC" % offset)
         if kind == 1:
             return body
-        content = zlib.decompress(body)
+        content = lzma2_expand(body) if kind == 8 else zlib.decompress(body)
         if len(content) != raw:
             raise Bad("chunk at %d: inflates to %d bytes, not %d" % (offset, len(content), raw))
         return content
@@ -83,7 +106,7 @@ class Archive:
         entries = []
         for _ in range(r.varint()):
             e = {"kind": r.byte(), "offset": r.varint(), "stored": r.varint()}
-            if e["kind"] not in KIND_NAMES:
+            if e["kind"] not in INDEX_KINDS:
                 raise Bad("index: unknown chunk kind %d" % e["kind"])
             if e["kind"] == 1:
                 for key in ("location", "first_event", "events", "first_time", "last_time",
@@ -92,26 +115,74 @@ class Archive:
             entries.append(e)
         return entries
 
+    # section 3.2
+    @staticmethod
+    def decode_sections(content):
+        r = Reader(content)
+        sections = {name: r.take(r.varint()) for name in SECTIONS}
+        if not r.at_end():
+            raise Bad("bytes after the last section")
+        return sections
+
+    # section 4.2: every value a difference to one known before it
+    @staticmethod
+    def decode_column_index(content):
+        r = Reader(content)
+        entries, end, first_time, before = [], 16, 0, {}
+
+        def plus(base):
+            return (base + unzigzag(r.varint())) & MASK
+
+        for _ in range(r.varint()):
+            e = {"kind": 1, "location": r.varint()}
+            e["offset"] = plus(end)
+            e["stored"] = r.varint()
+            e["first_event"] = plus(before.get(e["location"], 0))
+            e["events"] = r.varint()
+            e["first_time"] = plus(first_time)
+            e["last_time"] = plus(e["first_time"])
+            e["min_time"] = (e["first_time"] - unzigzag(r.varint())) & MASK
+            e["max_time"] = plus(e["last_time"])
+            end = e["offset"] + 24 + e["stored"]
+            first_time = e["first_time"]
+            before[e["location"]] = e["first_event"] + e["events"]
+            entries.append(e)
+        if not r.at_end():
+            raise Bad("bytes after the last index entry")
+        return entries
+
     def structure(self, kind):
+        if self.version >= 3:
+            return self.sections[KIND_NAMES[kind]]
         found = [e for e in self.index if e["kind"] == kind]
         if len(found) != 1:
             raise Bad("index: %d %s chunks" % (len(found), KIND_NAMES[kind]))
         return self.chunk(found[0]["offset"], kind)
 
+    # section 10.7: the column dictionary, the Structure chunk's seventh section (None if
+    # it is empty; versions 1 and 2 have none)
+    def dictionary(self):
+        if self.version < 3 or not self.sections["ColumnDictionary"]:
+            return None
+        return self.sections["ColumnDictionary"]
+
 
 # ---------------------------------------------------------------- section 5: definitions
 class Definitions:
-    def __init__(self, content, def_kinds):
+    def __init__(self, content, def_kinds, version):
         r = Reader(content)
         self.resolution, self.offset, self.length, self.realtime = (r.varint() for _ in range(4))
         self.format, self.creator, self.version = (r.string() for _ in range(3))
         self.properties = [(r.string(), r.string()) for _ in range(r.varint())]
-        self.records = []
-        for _ in range(r.varint()):
-            kind = r.varint()
-            fields = [r.varint() for _ in range(r.varint())]
-            text = r.string()
-            self.records.append((kind, fields, text))
+        if version >= 3:
+            self.records = self.records_v3(r, b"".join(value for _, value in self.properties))
+        else:
+            self.records = []
+            for _ in range(r.varint()):
+                kind = r.varint()
+                fields = [r.varint() for _ in range(r.varint())]
+                text = r.string()
+                self.records.append((kind, fields, text))
         if not r.at_end():
             raise Bad("bytes after the last definition")
         self.kinds = def_kinds
@@ -120,6 +191,37 @@ class Definitions:
             name, specs = def_kinds[kind]
             if specs and specs[0][0] == "self" and fields:
                 self.by_self[(name, fields[0])] = (fields, text)
+
+    # section 5.2: kinds, then per kind its field counts and field columns, then the texts
+    @staticmethod
+    def records_v3(r, property_text):
+        kinds = [r.varint() for _ in range(r.varint())]
+        fields = [None] * len(kinds)
+        for kind in sorted(set(kinds)):
+            mine = [i for i, k in enumerate(kinds) if k == kind]
+            for i in mine:
+                fields[i] = [0] * r.varint()
+            for f in range(max(len(fields[i]) for i in mine)):
+                previous = 0
+                for i in mine:
+                    if f < len(fields[i]):
+                        previous = (previous + unzigzag(r.varint())) & MASK
+                        fields[i][f] = previous
+        texts, previous_start, previous_end = [], 0, 0
+        for _ in kinds:
+            tag = r.varint()
+            if tag == 0:
+                texts.append(r.string())
+                continue
+            if tag != 1:
+                raise Bad("unknown definition text tag %d" % tag)
+            start = (previous_start + unzigzag(r.varint())) & MASK
+            end = (previous_end + unzigzag(r.varint())) & MASK
+            if start > end or end > len(property_text):
+                raise Bad("definition text refers outside the properties")
+            texts.append(property_text[start:end])
+            previous_start, previous_end = start, end
+        return list(zip(kinds, fields, texts))
 
     def find(self, kind_name, self_id):
         return self.by_self.get((kind_name, self_id))
@@ -339,12 +441,13 @@ def main():
         "/docs/mtf-format.md"
     event_kinds, def_kinds = kind_tables(doc)
     archive = Archive(open(path, "rb").read())
-    defs = Definitions(archive.structure(2), def_kinds)
+    defs = Definitions(archive.structure(2), def_kinds, archive.version)
     defs.rank_map()
     sigs = decode_signatures(archive.structure(3), event_kinds)
     nodes = decode_nodes(archive.structure(4))
     locations = decode_locations(archive.structure(5))
     decode_annotations(Reader(archive.structure(6)))
+    dictionary = archive.dictionary()
     print_definitions(defs)
     for index, location in enumerate(locations):
         steps = expand(nodes, location["root"])
@@ -355,7 +458,7 @@ def main():
                 raise Bad("column chunks do not cover the events in order")
             expected += entry["events"]
             encoded = archive.chunk(entry["offset"], 1)
-            for sig_id, time, values in decode_chunk(encoded, entry, steps, sigs):
+            for sig_id, time, values in decode_chunk(encoded, entry, steps, sigs, dictionary):
                 sig = sigs[sig_id]
                 fields, attributes = join(sig, values, location["id"], defs)
                 line = "L%d %d %s" % (location["id"], time, sig.name)

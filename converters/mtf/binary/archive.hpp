@@ -12,18 +12,25 @@
 #include "compaction/decompactor.hpp"
 #include "converters/mtf/binary/archive_io.hpp"
 #include "converters/mtf/binary/model_codec.hpp"
+#include "converters/mtf/binary/structure_codec.hpp"
 
 namespace mtf::mtfbin {
 
 // Bytes of each part of an archive (for `mtf stats`).
 struct ArchiveSizes {
   uint64_t file = 0;
+  // Version 3 keeps definitions, structure and index in one compressed chunk: their
+  // bytes are its stored bytes shared in proportion to their raw sizes.
   uint64_t definitions = 0;  // chunk headers included
   uint64_t structure = 0;    // signatures + nodes + locations + annotations
   uint64_t values = 0;       // column chunks
   uint64_t index = 0;        // index + header + trailer
   uint64_t columnChunks = 0;
 };
+
+// Splits the Structure chunk's `storedBytes` (header included) into `s.definitions` and
+// `s.structure` in proportion to the raw sizes of its sections (they share one stream).
+void apportionStructure(ArchiveSizes& s, uint64_t storedBytes, const SectionSizes& raw);
 
 // The sizes an archive of `model` would have, whose column chunks take `valueBytes`
 // stored bytes in `columnChunks` chunks (for `mtf stats` on inputs that are not .mtf).
@@ -63,8 +70,8 @@ class ArchiveWriter : public TraceSink {
 IndexEntry columnEntry(const compaction::ColumnChunk& chunk);
 // Writes a column chunk to `file` and returns its index entry (location index left 0).
 IndexEntry writeColumnChunk(ChunkFileWriter& file, const compaction::ColumnChunk& chunk);
-// Writes what follows the column chunks: the structure chunks of `m` (their entries
-// appended to `index`, which holds the column entries), the index, the trailer; closes.
+// Writes what follows the column chunks (`index` holds their entries): the Structure
+// chunk of `m` and the index, the trailer; closes.
 void writeStructure(ChunkFileWriter& file, const compaction::CompactModel& m,
                     std::vector<IndexEntry>& index);
 
@@ -87,6 +94,8 @@ class ArchiveReader {
 
  private:
   void loadStructure();
+  void loadStructureChunks();  // versions 1 and 2
+  void indexColumns();
   ChunkFileReader file_;
   std::vector<IndexEntry> index_;
   std::vector<std::vector<size_t>> columnEntries_;  // per location: entries of index_

@@ -3,9 +3,10 @@
 #include <cerrno>
 #include <cstring>
 
-#include "compaction/byte_coding.hpp"
-#include "compaction/zlib_codec.hpp"
+#include "converters/mtf/binary/lzma_codec.hpp"
 #include "util/error.hpp"
+#include "values/byte_coding.hpp"
+#include "values/zlib_codec.hpp"
 
 namespace mtf::mtfbin {
 
@@ -41,7 +42,10 @@ ChunkFileWriter::Written ChunkFileWriter::writeChunk(ChunkKind kind,
   std::vector<uint8_t> packed;
   const std::vector<uint8_t>* stored = &payload;
   if (compress) {
-    packed = compaction::zlibCompress(payload.data(), payload.size(), 6);
+    packed = kind == ChunkKind::Structure
+                 ? lzmaCompress(payload.data(), payload.size())
+                 : compaction::zlibCompress(payload.data(), payload.size(), 6);
+    if (packed.empty()) throw IoError(path_.string(), "LZMA2 compression failed");
     stored = &packed;
   }
   std::vector<uint8_t> header = {static_cast<uint8_t>(kind), 0, 0, 0};
@@ -81,8 +85,9 @@ ChunkFileReader::ChunkFileReader(const std::filesystem::path& path)
   readAt(0, header, sizeof header);
   if (std::memcmp(header, kMagic, 8) != 0) fail(0, "not an MTF binary archive (bad magic)");
   ByteReader h(header + 8, 8);
-  if (const uint32_t v = h.fixed32(); v < kOldestVersion || v > kVersion)
-    fail(8, "archive version " + std::to_string(v) + " is not supported (this reader: " +
+  version_ = h.fixed32();
+  if (version_ < kOldestVersion || version_ > kVersion)
+    fail(8, "archive version " + std::to_string(version_) + " is not supported (this reader: " +
                 std::to_string(kOldestVersion) + " to " + std::to_string(kVersion) + ")");
   uint8_t trailer[kTrailerSize];
   const uint64_t at = fileSize_ - kTrailerSize;
@@ -134,9 +139,14 @@ std::vector<uint8_t> ChunkFileReader::readChunk(uint64_t offset, ChunkKind expec
   if (compaction::crc32Of(bytes.data(), bytes.size()) != crc)
     fail(offset, label + "checksum mismatch");
   if (expected == ChunkKind::Columns) return bytes;
+  std::vector<uint8_t> out;
+  if (expected == ChunkKind::Structure) {
+    if (!lzmaDecompress(bytes.data(), bytes.size(), raw, out))
+      fail(offset, label + "does not expand (LZMA2) to its announced size");
+    return out;
+  }
   // zlib expands at most ~1032:1: a larger raw size is a lie; refuse before allocating.
   if (raw > stored * 1040 + 64) fail(offset, label + "raw size impossible for its stored size");
-  std::vector<uint8_t> out;
   if (!compaction::zlibDecompress(bytes.data(), bytes.size(), raw, out))
     fail(offset, label + "does not inflate to its announced size");
   return out;

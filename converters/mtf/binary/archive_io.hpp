@@ -27,8 +27,9 @@ class ChunkFileWriter {
   ChunkFileWriter(const std::filesystem::path& path, uint64_t segmentStart);
   // The archive's first kHeaderSize bytes.
   static std::vector<uint8_t> fileHeader();
-  // Writes one chunk; `payload` is stored as is when `rawSize` is 0 (columns), else it is
-  // zlib-compressed here. Returns the chunk's offset and stored size.
+  // Writes one chunk; `payload` is stored as is unless `compress`, else compressed here:
+  // with LZMA2 for the Structure chunk, with zlib for the other kinds. Returns the chunk's offset
+  // and stored size.
   struct Written {
     uint64_t offset, storedSize;
   };
@@ -49,10 +50,11 @@ class ChunkFileReader {
  public:
   explicit ChunkFileReader(const std::filesystem::path& path);
   uint64_t fileSize() const { return fileSize_; }
-  uint64_t indexOffset() const { return indexOffset_; }
+  uint64_t indexOffset() const { return indexOffset_; }  // version 3: the Structure chunk's
+  uint32_t version() const { return version_; }
   const std::string& name() const { return name_; }
   // Reads the chunk at `offset`, checks its kind, size (must end by `limit`) and CRC,
-  // and returns its raw payload (inflated unless it is a Columns chunk).
+  // and returns its raw payload (expanded unless it is a Columns chunk).
   std::vector<uint8_t> readChunk(uint64_t offset, ChunkKind expected, uint64_t limit,
                                  const std::string& what);
   [[noreturn]] void fail(uint64_t offset, const std::string& what) const;
@@ -63,6 +65,7 @@ class ChunkFileReader {
   FileHandle file_;
   uint64_t fileSize_ = 0;
   uint64_t indexOffset_ = 0;
+  uint32_t version_ = 0;
 };
 
 }  // namespace mtf::mtfbin

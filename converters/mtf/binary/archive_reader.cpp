@@ -2,9 +2,9 @@
 #include <cstring>
 #include <fstream>
 
-#include "compaction/byte_coding.hpp"
 #include "converters/mtf/binary/archive.hpp"
 #include "util/error.hpp"
+#include "values/byte_coding.hpp"
 
 namespace mtf::mtfbin {
 
@@ -26,7 +26,7 @@ void decodeChunk(ChunkFileReader& file, const IndexEntry& e, uint64_t limit, Dec
     decode(raw);
   } catch (const CodingError& err) {
     file.fail(e.offset, what + " chunk: " + err.what + " (at byte " + std::to_string(err.offset) +
-                            " of its inflated content)");
+                            " of its expanded content)");
   }
 }
 
@@ -50,6 +50,23 @@ void checkLayout(const ChunkFileReader& file, std::vector<IndexEntry>& index) {
 }  // namespace
 
 void ArchiveReader::loadStructure() {
+  if (file_.version() >= 3) {
+    IndexEntry e;
+    e.kind = ChunkKind::Structure;
+    e.offset = file_.indexOffset();
+    SectionSizes raw;
+    decodeChunk(file_, e, file_.fileSize() - kTrailerSize, [&](const std::vector<uint8_t>& bytes) {
+      decodeStructure(bytes, *model_, index_, &raw);
+    });
+    checkLayout(file_, index_);
+    apportionStructure(sizes_, file_.fileSize() - kTrailerSize - e.offset, raw);
+  } else {
+    loadStructureChunks();
+  }
+  indexColumns();
+}
+
+void ArchiveReader::loadStructureChunks() {
   const uint64_t indexLimit = file_.fileSize() - kTrailerSize;
   IndexEntry indexEntry;
   indexEntry.kind = ChunkKind::Index;
@@ -90,6 +107,10 @@ void ArchiveReader::loadStructure() {
                       ChunkKind::Locations, ChunkKind::Annotations})
     if (!seen[static_cast<size_t>(k)])
       file_.fail(file_.indexOffset(), std::string("index: no ") + chunkKindName(k) + " chunk");
+}
+
+void ArchiveReader::indexColumns() {
+  compaction::CompactModel& m = *model_;
   columnEntries_.resize(m.locations.size());
   for (size_t i = 0; i < index_.size(); ++i) {
     const IndexEntry& e = index_[i];

@@ -121,27 +121,24 @@ TEST_F(ArchiveTest, TruncatedFilesAreRefused) {
 TEST_F(ArchiveTest, BitFlipInEveryChunkKindIsRefusedWithItsOffset) {
   const fs::path p = write(makeSyntheticTrace(2, 30, 15));
   const std::vector<uint8_t> good = bytesOf(p);
-  ArchiveReader reader(p);
-  // One flip in the middle of the stored bytes of one chunk of each kind, in each header,
-  // and in the trailer.
-  std::vector<uint64_t> offsets;
-  const ChunkFileReader raw(p);
-  std::vector<uint8_t> indexRaw;
-  {
-    ChunkFileReader r2(p);
-    indexRaw =
-        r2.readChunk(r2.indexOffset(), ChunkKind::Index, good.size() - kTrailerSize, "index");
-  }
-  std::vector<bool> kindDone(kLastChunkKind + 1, false);
-  for (const IndexEntry& e : decodeIndex(indexRaw)) {
-    if (kindDone[static_cast<size_t>(e.kind)]) continue;
-    kindDone[static_cast<size_t>(e.kind)] = true;
-    offsets.push_back(e.offset + kChunkHeaderSize + e.storedSize / 2);
-    offsets.push_back(e.offset + 9);  // stored size field
-  }
-  offsets.push_back(raw.indexOffset() + kChunkHeaderSize + 1);
-  offsets.push_back(good.size() - 20);
-  offsets.push_back(3);
+  // One flip in the middle of the stored bytes of the first column chunk and of the
+  // Structure chunk, in each one's stored size field, in the trailer and in the header.
+  ChunkFileReader raw(p);
+  const uint64_t structureAt = raw.indexOffset();
+  const std::vector<uint8_t> content =
+      raw.readChunk(structureAt, ChunkKind::Structure, good.size() - kTrailerSize, "structure");
+  compaction::CompactModel model;
+  std::vector<IndexEntry> index;
+  decodeStructure(content, model, index);
+  ASSERT_FALSE(index.empty());
+  const IndexEntry& columns = index.front();
+  const uint64_t structureStored = good.size() - kTrailerSize - structureAt - kChunkHeaderSize;
+  const std::vector<uint64_t> offsets = {columns.offset + kChunkHeaderSize + columns.storedSize / 2,
+                                         columns.offset + 9,
+                                         structureAt + kChunkHeaderSize + structureStored / 2,
+                                         structureAt + 9,
+                                         good.size() - 20,
+                                         3};
   for (uint64_t at : offsets) {
     std::vector<uint8_t> bad = good;
     bad[at] ^= 0x10;
@@ -149,7 +146,33 @@ TEST_F(ArchiveTest, BitFlipInEveryChunkKindIsRefusedWithItsOffset) {
     EXPECT_NE(message, "") << "accepted a flipped bit at byte " << at;
     EXPECT_NE(message.find("byte"), std::string::npos) << message;
   }
+}
+
+// Version 2 (tests/golden/archives/example.v2.mtf): six zlib structure chunks and an
+// index, still read, and still refused when one of them is damaged.
+TEST_F(ArchiveTest, VersionTwoReadsAndRefusesDamageInEveryChunkKind) {
+  const fs::path v2 = fs::path(MTF_SOURCE_DIR) / "tests/golden/archives/example.v2.mtf";
+  const std::vector<uint8_t> good = bytesOf(v2);
+  ASSERT_EQ(good.at(8), 2u);
+  EXPECT_EQ(refusal(v2), "");
+  EXPECT_EQ(readAll(v2).size(), 16u);
+  ChunkFileReader raw(v2);
+  EXPECT_EQ(raw.version(), 2u);
+  const std::vector<IndexEntry> index = decodeIndex(
+      raw.readChunk(raw.indexOffset(), ChunkKind::Index, good.size() - kTrailerSize, "index"));
+  std::vector<bool> kindDone(kLastChunkKind + 1, false);
+  std::vector<uint64_t> offsets = {raw.indexOffset() + kChunkHeaderSize + 1};
+  for (const IndexEntry& e : index) {
+    if (kindDone[static_cast<size_t>(e.kind)]) continue;
+    kindDone[static_cast<size_t>(e.kind)] = true;
+    offsets.push_back(e.offset + kChunkHeaderSize + e.storedSize / 2);
+  }
   EXPECT_EQ(std::count(kindDone.begin(), kindDone.end(), true), 6);  // all but Index itself
+  for (uint64_t at : offsets) {
+    std::vector<uint8_t> bad = good;
+    bad[at] ^= 0x10;
+    EXPECT_NE(refusal(writeBytes(bad)), "") << "accepted a flipped bit at byte " << at;
+  }
 }
 
 TEST_F(ArchiveTest, NotAnArchiveIsRefused) {

@@ -1,7 +1,7 @@
 #include <unordered_map>
 
-#include "compaction/zlib_codec.hpp"
 #include "converters/mtf/binary/archive.hpp"
+#include "converters/mtf/binary/lzma_codec.hpp"
 
 namespace mtf::mtfbin {
 
@@ -16,10 +16,13 @@ ArchiveWriter::~ArchiveWriter() {
 void ArchiveWriter::begin(const Definitions& defs) {
   file_ = std::make_unique<ChunkFileWriter>(path_);
   compactor_ = std::make_unique<compaction::Compactor>(
-      options_, [this](LocationId location, compaction::ColumnChunk&& chunk) {
+      options_,
+      [this](LocationId location, compaction::ColumnChunk&& chunk) {
         index_.push_back(writeColumnChunk(*file_, chunk));
         columnLocations_.push_back(location);
-      });
+      },
+      // The column dictionary stays in the model, and is stored in the Structure chunk.
+      [](const values::ZstdDictionary&) {});
   compactor_->begin(defs);
 }
 
@@ -54,23 +57,25 @@ IndexEntry writeColumnChunk(ChunkFileWriter& file, const compaction::ColumnChunk
 
 void writeStructure(ChunkFileWriter& file, const compaction::CompactModel& m,
                     std::vector<IndexEntry>& index) {
-  auto put = [&](ChunkKind kind, const std::vector<uint8_t>& raw) {
-    const auto w = file.writeChunk(kind, raw, true);
-    IndexEntry e;
-    e.kind = kind;
-    e.offset = w.offset;
-    e.storedSize = w.storedSize;
-    index.push_back(e);
-  };
-  put(ChunkKind::Definitions, encodeDefinitions(m.definitions));
-  put(ChunkKind::Signatures, encodeSignatures(m));
-  put(ChunkKind::Nodes, encodeNodes(m));
-  put(ChunkKind::Locations, encodeLocations(m));
-  put(ChunkKind::Annotations, encodeAnnotations(m.annotations));
-  const uint64_t indexOffset = file.position();
-  file.writeChunk(ChunkKind::Index, encodeIndex(index), true);
-  file.writeTrailer(indexOffset);
+  const uint64_t structureOffset = file.position();
+  file.writeChunk(ChunkKind::Structure, encodeStructure(m, index), true);
+  file.writeTrailer(structureOffset);
   file.close();
+}
+
+void apportionStructure(ArchiveSizes& s, uint64_t storedBytes, const SectionSizes& raw) {
+  uint64_t total = 0;
+  for (uint64_t r : raw) total += r;
+  const auto share = [&](uint64_t part) {
+    return total == 0 ? 0 : static_cast<uint64_t>(static_cast<double>(storedBytes) * part / total);
+  };
+  s.definitions = share(raw[static_cast<size_t>(Section::Definitions)]);
+  s.structure = share(raw[static_cast<size_t>(Section::Signatures)] +
+                      raw[static_cast<size_t>(Section::Nodes)] +
+                      raw[static_cast<size_t>(Section::Locations)] +
+                      raw[static_cast<size_t>(Section::Annotations)]);
+  // The column dictionary is part of the value coding.
+  s.values += share(raw[static_cast<size_t>(Section::ColumnDictionary)]);
 }
 
 void ArchiveWriter::end() {
@@ -100,18 +105,17 @@ void writeArchive(const compaction::CompactModel& m, const std::filesystem::path
 
 ArchiveSizes sizesOf(const compaction::CompactModel& m, uint64_t valueBytes,
                      uint64_t columnChunks) {
-  auto stored = [](const std::vector<uint8_t>& raw) {
-    return kChunkHeaderSize + compaction::zlibCompress(raw.data(), raw.size(), 6).size();
-  };
   ArchiveSizes s;
-  s.definitions = stored(encodeDefinitions(m.definitions));
-  s.structure = stored(encodeSignatures(m)) + stored(encodeNodes(m)) + stored(encodeLocations(m)) +
-                stored(encodeAnnotations(m.annotations));
   s.values = valueBytes + columnChunks * kChunkHeaderSize;
   s.columnChunks = columnChunks;
-  // The index holds ~10 bytes per column chunk before compression; estimate it exactly.
-  std::vector<IndexEntry> index(columnChunks + 5);
-  s.index = kHeaderSize + kTrailerSize + stored(encodeIndex(index));
+  // The index's entries of zeros: their times and sizes are not known here.
+  SectionSizes raw;
+  const std::vector<uint8_t> content =
+      encodeStructure(m, std::vector<IndexEntry>(columnChunks), &raw);
+  const uint64_t stored = kChunkHeaderSize + lzmaCompress(content.data(), content.size()).size();
+  apportionStructure(s, stored, raw);
+  const uint64_t dictionary = s.values - valueBytes - columnChunks * kChunkHeaderSize;
+  s.index = kHeaderSize + kTrailerSize + stored - s.definitions - s.structure - dictionary;
   s.file = s.definitions + s.structure + s.values + s.index;
   return s;
 }

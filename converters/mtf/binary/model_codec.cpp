@@ -1,6 +1,7 @@
 #include "converters/mtf/binary/model_codec.hpp"
 
-#include "compaction/byte_coding.hpp"
+#include "converters/mtf/binary/definitions_codec.hpp"
+#include "values/byte_coding.hpp"
 
 namespace mtf::mtfbin {
 
@@ -25,6 +26,8 @@ const char* chunkKindName(ChunkKind kind) {
       return "annotations";
     case ChunkKind::Index:
       return "index";
+    case ChunkKind::Structure:
+      return "structure";
   }
   return "unknown";
 }
@@ -51,14 +54,6 @@ inline uint32_t readOptionalId(ByteReader& r) {
   return v == 0 ? 0xFFFFFFFFu : static_cast<uint32_t>(v - 1);
 }
 
-// True if `fields` has exactly the fields its schema implies (repeated group included).
-bool fieldCountFits(const KindSchema& s, const std::vector<uint64_t>& fields) {
-  if (!s.hasGroup()) return fields.size() == s.fields.size();
-  if (fields.size() < s.fixedCount) return false;
-  const uint64_t repeats = fields[s.fixedCount - 1];
-  return repeats <= fields.size() && fields.size() == s.fixedCount + repeats * s.groupSize;
-}
-
 void expectEnd(const ByteReader& r) {
   if (!r.atEnd()) throw CodingError{r.position(), "unexpected bytes after the last record"};
 }
@@ -67,16 +62,7 @@ void expectEnd(const ByteReader& r) {
 
 std::vector<uint8_t> encodeDefinitions(const Definitions& defs) {
   std::vector<uint8_t> out;
-  const ClockProperties& c = defs.clock;
-  for (uint64_t v : {c.resolution, c.globalOffset, c.traceLength, c.realtime}) putVarint(out, v);
-  putString(out, defs.info.format);
-  putString(out, defs.info.creator);
-  putString(out, defs.info.version);
-  putVarint(out, defs.info.properties.size());
-  for (const auto& [key, value] : defs.info.properties) {
-    putString(out, key);
-    putString(out, value);
-  }
+  putDefinitionsHead(out, defs);
   putVarint(out, defs.records().size());
   for (const DefRecord& rec : defs.records()) {
     putVarint(out, static_cast<uint64_t>(rec.kind));
@@ -89,17 +75,7 @@ std::vector<uint8_t> encodeDefinitions(const Definitions& defs) {
 
 void decodeDefinitions(const std::vector<uint8_t>& raw, Definitions& defs) {
   ByteReader r(raw);
-  defs.clock.resolution = r.varint();
-  defs.clock.globalOffset = r.varint();
-  defs.clock.traceLength = r.varint();
-  defs.clock.realtime = r.varint();
-  defs.info.format = r.string();
-  defs.info.creator = r.string();
-  defs.info.version = r.string();
-  for (uint64_t n = r.count(r.remaining(), "property count"); n > 0; --n) {
-    std::string key = r.string();
-    defs.info.properties[key] = r.string();
-  }
+  readDefinitionsHead(r, defs);
   for (uint64_t n = r.count(r.remaining(), "definition count"); n > 0; --n) {
     const size_t at = r.position();
     DefRecord rec;

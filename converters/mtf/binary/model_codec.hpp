@@ -19,6 +19,7 @@ struct IndexEntry {
   compaction::ColumnChunk meta;  // firstEvent, eventCount, times (encoded empty)
 };
 
+// Definitions as versions 1 and 2 store them (version 3: definitions_codec.hpp).
 std::vector<uint8_t> encodeDefinitions(const Definitions& defs);
 std::vector<uint8_t> encodeSignatures(const compaction::CompactModel& m);
 std::vector<uint8_t> encodeNodes(const compaction::CompactModel& m);

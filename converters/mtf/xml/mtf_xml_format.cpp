@@ -26,6 +26,12 @@ xml::ViewElement viewOf(const patterns::PatternElement& e) {
   return view;
 }
 
+compaction::CompactorOptions xmlCompactorOptions() {
+  compaction::CompactorOptions options;
+  options.columnDictionary = false;
+  return options;
+}
+
 // Compacts the event stream (streaming, like every compaction) and, unless loops are
 // off, runs Nested Loop Recognition beside it; writes the model as XML once the last
 // event is in.
@@ -75,7 +81,8 @@ class MtfXmlSink : public TraceSink {
  private:
   fs::path path_;
   bool structureOnly_;
-  compaction::Compactor compactor_;
+  // XML has no place for a column dictionary: every chunk must decode on its own.
+  compaction::Compactor compactor_{xmlCompactorOptions()};
   std::unique_ptr<nlr::NlrSink> loops_;
   std::unique_ptr<patterns::PatternDetector> patterns_;
   std::unique_ptr<program::ModelAnnotationSink> model_;

@@ -8,22 +8,29 @@
 #include <utility>
 #include <vector>
 
-#include "compaction/columns.hpp"  // kCodingMarker
 #include "compaction/compact_model.hpp"
+#include "values/columns.hpp"  // kCodingMarker
 
 namespace mtf::xml {
 
 inline constexpr char kMtfXmlNamespace[] = "urn:mtf:xml:1";
 inline constexpr char kMtfXmlRoot[] = "Scenario";
 inline constexpr uint64_t kMtfXmlVersion = 1;
-// Names the bytes of ColumnChunk::encoded (compaction/columns.hpp): column coding 2 (the
-// current one), or coding 1 (archives of version 1). The bytes tell the two apart
-// themselves; the attribute names them for other readers.
-inline constexpr char kValuesEncoding[] = "mtf-columns-2";
+// Names the bytes of ColumnChunk::encoded (values/columns.hpp): column coding 3 (the
+// current one), 2 (archives of version 2) or 1 (version 1). The bytes tell them apart
+// themselves (marker and coding byte); the attribute names them for other readers.
+// XML has no column dictionary: a coding 3 chunk in XML never needs one (flags 0).
+inline constexpr char kValuesEncoding[] = "mtf-columns-3";
+inline constexpr char kValuesEncodingV2[] = "mtf-columns-2";
 inline constexpr char kValuesEncodingV1[] = "mtf-columns-1";
 inline const char* valuesEncodingOf(const std::vector<uint8_t>& encoded) {
-  const bool marked = !encoded.empty() && encoded[0] == compaction::kCodingMarker;
-  return marked ? kValuesEncoding : kValuesEncodingV1;
+  if (encoded.empty() || encoded[0] != values::kCodingMarker) return kValuesEncodingV1;
+  return encoded.size() > 1 && encoded[1] == 2 ? kValuesEncodingV2 : kValuesEncoding;
+}
+// True if the chunk is compressed with the archive's column dictionary (coding 3 flags).
+inline bool needsColumnDictionary(const std::vector<uint8_t>& encoded) {
+  return encoded.size() > 2 && encoded[0] == values::kCodingMarker && encoded[1] >= 3 &&
+         (encoded[2] & 1) != 0;
 }
 // A trace fact (format, creator, version) that is not plain XML text is stored as the
 // property "mtf-xml:<name>" (base64) instead of an attribute; the reader moves it back.

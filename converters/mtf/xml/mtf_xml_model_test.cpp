@@ -6,6 +6,7 @@
 #include <fstream>
 #include <regex>
 #include <sstream>
+#include <stdexcept>
 
 #include "compaction/compactor.hpp"
 #include "compaction/decompactor.hpp"
@@ -200,8 +201,11 @@ TEST_F(MtfXmlModel, ReaderRefusesInconsistentDocuments) {
       {std::regex("events=\"[0-9]+\""), "events=\"12345678\""},
       {std::regex(">[A-Za-z0-9+/=]{8,}</Values>"), ">!!!!</Values>"},
       {std::regex("urn:mtf:xml:1"), "urn:other"},
-      {std::regex("encoding=\"mtf-columns-2\""), "encoding=\"mtf-columns-3\""},
-      {std::regex("encoding=\"mtf-columns-2\""), "encoding=\"mtf-columns-1\""},  // mismatch
+      {std::regex("encoding=\"mtf-columns-3\""), "encoding=\"mtf-columns-4\""},
+      {std::regex("encoding=\"mtf-columns-3\""), "encoding=\"mtf-columns-2\""},  // mismatch
+      {std::regex("encoding=\"mtf-columns-3\""), "encoding=\"mtf-columns-1\""},  // mismatch
+      // Coding 3 flags 1 (bytes 00 03 01): a chunk that needs a column dictionary.
+      {std::regex(">AAMA"), ">AAMB"},
   };
   for (const auto& [pattern, replacement] : mutations) {
     const std::string bad =
@@ -209,6 +213,16 @@ TEST_F(MtfXmlModel, ReaderRefusesInconsistentDocuments) {
     ASSERT_NE(bad, good) << replacement;
     EXPECT_THROW(readModelXml(file("bad.mtf.xml", bad)), InputError) << replacement;
   }
+}
+
+// XML has no column dictionary: the writer refuses a chunk that needs one.
+TEST_F(MtfXmlModel, WriterRefusesChunksThatNeedADictionary) {
+  CompactModel model = compacted(10);
+  std::vector<uint8_t>& encoded = model.locations.at(0).columns.at(0).encoded;
+  ASSERT_EQ(std::string(valuesEncodingOf(encoded)), kValuesEncoding);
+  EXPECT_NO_THROW(write(model, "plain.mtf.xml"));
+  encoded.at(2) |= 1;
+  EXPECT_THROW(write(model, "dictionary.mtf.xml"), std::logic_error);
 }
 
 // The schema's enumerations are the model's tables: a kind added to a .def file must be

@@ -361,7 +361,8 @@ void ModelParser::readProcess() {
   forEachChild([&](std::string_view name) {
     if (name == "Values") {
       const std::string encoding = required("encoding");
-      if (encoding != kValuesEncoding && encoding != kValuesEncodingV1)
+      if (encoding != kValuesEncoding && encoding != kValuesEncodingV2 &&
+          encoding != kValuesEncodingV1)
         fail("unknown value encoding \"" + encoding + "\"");
       compaction::ColumnChunk chunk;
       chunk.firstEvent = unsignedAttribute("firstEvent");
@@ -372,6 +373,8 @@ void ModelParser::readProcess() {
       if (encoding != valuesEncodingOf(chunk.encoded))
         fail("value encoding \"" + encoding + "\" does not match its data, which is " +
              valuesEncodingOf(chunk.encoded));
+      if (needsColumnDictionary(chunk.encoded))
+        fail("value chunk needs a column dictionary, which MTF XML has not");
       location.columns.push_back(std::move(chunk));
     } else if (name == "Annotation") {
       location.annotations.push_back(readAnnotation());

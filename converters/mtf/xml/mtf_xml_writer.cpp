@@ -1,5 +1,6 @@
 // Writer of MTF XML (see schema/mtf.xsd for the document and the choices behind it).
 #include <map>
+#include <stdexcept>
 #include <string>
 
 #include "compaction/event_split.hpp"
@@ -237,6 +238,8 @@ void writeProcess(XmlWriter& w, const CompactModel& model, const compaction::Loc
     w.attribute("processor", it->second);
   for (const compaction::ColumnChunk& chunk :
        structureOnly ? decltype(loc.columns){} : loc.columns) {
+    if (needsColumnDictionary(chunk.encoded))  // compacted for XML: never (mtf_xml_format)
+      throw std::logic_error("MTF XML: a value chunk compressed with a column dictionary");
     w.startElement("Values");
     w.attribute("encoding", valuesEncodingOf(chunk.encoded));
     w.attribute("firstEvent", chunk.firstEvent);

@@ -11,9 +11,9 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "compaction/byte_coding.hpp"
+#include "values/byte_coding.hpp"
 
-namespace mtf::compaction {
+namespace mtf::values {
 
 // Appends the list of bytes[0, n), `nonZero` of which are not 0, to `out`.
 void sparseEncode(const uint8_t* bytes, size_t n, size_t nonZero, ByteBuffer& out);
@@ -22,4 +22,4 @@ void sparseEncode(const uint8_t* bytes, size_t n, size_t nonZero, ByteBuffer& ou
 // corrupt: it runs past n bytes or past its end, lists a zero, or has bytes left over.
 bool sparseDecode(const uint8_t* list, size_t size, uint8_t* out, size_t n);
 
-}  // namespace mtf::compaction
+}  // namespace mtf::values

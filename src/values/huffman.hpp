@@ -19,9 +19,9 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "compaction/byte_coding.hpp"
+#include "values/byte_coding.hpp"
 
-namespace mtf::compaction {
+namespace mtf::values {
 
 inline constexpr unsigned kHuffmanMaxBits = 12;  // a 4096-entry decoding table
 inline constexpr size_t kHuffmanTableBytes = 128;
@@ -46,4 +46,4 @@ void huffmanEncode(const uint8_t* bytes, size_t n, const ByteCounts& counts, Byt
 // length does not match n codes.
 bool huffmanDecode(const uint8_t* coded, size_t size, uint8_t* out, size_t n);
 
-}  // namespace mtf::compaction
+}  // namespace mtf::values

@@ -13,9 +13,10 @@
 #include <thread>
 #include <utility>
 
-#include "compaction/columns.hpp"
+#include "values/column_dictionary.hpp"
+#include "values/columns.hpp"
 
-namespace mtf::compaction {
+namespace mtf::values {
 
 // The column rows of one chunk, as the compactor saw them (not coded yet). The arrays'
 // sizes are the room made (not zero-filled: a chunk makes room for 2^16 events and more);
@@ -69,8 +70,11 @@ class ChunkCompressor {
  public:
   // Receives each compressed chunk, in submission order, on the worker thread.
   using Deliver = std::function<void(LocationId, ColumnChunk&&)>;
-  // Chunks are coded with time prediction `timeMode` and deflated at `zlibLevel`.
-  ChunkCompressor(Deliver deliver, uint8_t timeMode, int zlibLevel, size_t maxQueued = 8);
+  // Chunks are coded with time prediction `timeMode` and compressed at zstd level `level`;
+  // with `deliverDictionary`, with a dictionary if one pays (column_dictionary.hpp), which
+  // is handed to it before the first chunk that needs it.
+  ChunkCompressor(Deliver deliver, uint8_t timeMode, int level, size_t maxQueued = 8,
+                  DictionaryGate::DeliverDictionary deliverDictionary = nullptr);
   // Stops the worker; chunks not yet delivered are dropped (call finish() to keep them).
   ~ChunkCompressor();
   ChunkCompressor(const ChunkCompressor&) = delete;
@@ -91,6 +95,7 @@ class ChunkCompressor {
   Deliver deliver_;
   uint8_t timeMode_;
   int zlibLevel_;
+  DictionaryGate gate_;  // used by the worker only (and by finish() once it is idle)
   size_t maxQueued_;
   std::mutex mutex_;
   std::condition_variable changed_;
@@ -101,4 +106,4 @@ class ChunkCompressor {
   std::thread worker_;
 };
 
-}  // namespace mtf::compaction
+}  // namespace mtf::values

@@ -1,8 +1,8 @@
-#include "compaction/sparse_plane.hpp"
+#include "values/sparse_plane.hpp"
 
 #include <cstring>
 
-namespace mtf::compaction {
+namespace mtf::values {
 
 void sparseEncode(const uint8_t* bytes, size_t n, size_t nonZero, ByteBuffer& out) {
   putVarint(out, nonZero);
@@ -44,4 +44,4 @@ bool sparseDecode(const uint8_t* list, size_t size, uint8_t* out, size_t n) {
   }
 }
 
-}  // namespace mtf::compaction
+}  // namespace mtf::values

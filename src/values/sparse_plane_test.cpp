@@ -1,6 +1,6 @@
 // Sparse coding of byte planes of nearly all zeros: round trips, the pinned form, and
 // refusal of corrupt lists.
-#include "compaction/sparse_plane.hpp"
+#include "values/sparse_plane.hpp"
 
 #include <gtest/gtest.h>
 
@@ -8,7 +8,7 @@
 #include <random>
 #include <vector>
 
-namespace mtf::compaction {
+namespace mtf::values {
 namespace {
 
 ByteBuffer encode(const std::vector<uint8_t>& bytes) {
@@ -68,4 +68,4 @@ TEST(SparsePlane, RefusesCorruptLists) {
 }
 
 }  // namespace
-}  // namespace mtf::compaction
+}  // namespace mtf::values

@@ -1,6 +1,6 @@
 // Huffman coding of byte strings: round trips, the length limit, size against the
 // entropy, the pinned coded form, and refusal of corrupt input.
-#include "compaction/huffman.hpp"
+#include "values/huffman.hpp"
 
 #include <gtest/gtest.h>
 
@@ -8,7 +8,7 @@
 #include <random>
 #include <vector>
 
-namespace mtf::compaction {
+namespace mtf::values {
 namespace {
 
 ByteBuffer encode(const std::vector<uint8_t>& bytes) {
@@ -163,4 +163,4 @@ TEST(Huffman, CorruptInputNeverReadsOutOfBounds) {
 }
 
 }  // namespace
-}  // namespace mtf::compaction
+}  // namespace mtf::values

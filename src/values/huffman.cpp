@@ -1,11 +1,11 @@
-#include "compaction/huffman.hpp"
+#include "values/huffman.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <vector>
 
-namespace mtf::compaction {
+namespace mtf::values {
 
 namespace {
 
@@ -213,4 +213,4 @@ bool huffmanDecode(const uint8_t* coded, size_t size, uint8_t* out, size_t n) {
   return (bit + 7) / 8 == bytes && (bit % 8 == 0 || (stream[bit / 8] >> (bit % 8)) == 0);
 }
 
-}  // namespace mtf::compaction
+}  // namespace mtf::values

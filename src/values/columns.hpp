@@ -2,19 +2,20 @@
 // non-structural fields, its attribute values), coded so that regular traces cost
 // almost nothing.
 //
-// Coding (one ColumnChunk = an independent unit; nothing carries over between chunks):
+// Coding 3 (one ColumnChunk = an independent unit, but for the archive's column dictionary;
+// docs/mtf-format.md section 10 is the specification):
 //   - Every event has a *context*: a small integer naming where it sits in the DAG (the
 //     Enter of signature s, the Leave of call node n, the leaf node n). Its predictor
 //     state lives per context, like Pilgrim's/Recorder's per-call-signature timings.
 //   - Time: d = time - previous event's time (wrapping, so non-monotonic times work);
 //     predicted from the d seen before in the same context (mode 0: the previous one;
-//     mode 1, the default: their running average, weight 1/8, which halves the
-//     residuals' variance when durations jitter around a mean); the residual
+//     mode 1, the default: their running average, weight 1/8), or from the chunk's time
+//     register once a field has announced a time (time_models.hpp); the residual
 //     zigzag(d - prediction) goes into the time planes (below).
-//   - Values: each value is predicted by the same value slot's previous value in the
-//     same context (so constant sizes and request ids that step by a constant cost one
-//     repeated byte pattern); residual zigzag(v - prediction) as a varint into the value
-//     stream. Doubles are taken as their bit patterns (exact).
+//   - Values: each value slot (a field of a context's events) is predicted by one of four
+//     models chosen from their past costs (slot_models.hpp); residual
+//     zigzag(v - prediction) as a varint into the value stream. Doubles are taken as
+//     their bit patterns (exact).
 //   - Payload = varint(firstTime) varint(eventCount) u8(mode) time-planes values.
 //     The time residuals are split into byte planes (all first bytes, then all second
 //     bytes, ...) of fixed 8-byte little-endian residuals with trailing zero planes
@@ -23,12 +24,12 @@
 //     as they are, 1 Huffman-coded by huffman.hpp, 2 the list of its non-zero bytes by
 //     sparse_plane.hpp) and, for codings 1 and 2, varint(code size); then the planes, in
 //     order. At most kMaxChunkEvents events.
-//   - ColumnChunk::encoded = u8(kCodingMarker) u8(kColumnCoding) varint(payload size)
-//     deflate(payload), a raw deflate stream (RFC 1951) deflated in sections
-//     (zlib_codec.hpp): a time plane of near-uniform noise is stored, one of high byte
-//     entropy (the jitter of the clock) Huffman-coded by us and the code stored, one of
-//     nearly all zeros listed sparsely; the rest is deflated at the chunk's level
-//     (columns.cpp, choosePlaneCoding). Any inflater reads it.
+//   - ColumnChunk::encoded = u8(kCodingMarker) u8(3) u8(flags: 1 = with the archive's
+//     column dictionary) varint(payload size) and one zstd frame of the payload (no
+//     content size, checksum or dictionary id).
+//   - Coding 2 (archives of version 2, still read): encoded = u8(kCodingMarker) u8(2)
+//     varint(payload size) and a raw deflate stream (RFC 1951); values predicted by the
+//     slot's previous value only, times by the context only.
 //   - Coding 1 (archives of version 1, still read): encoded = varint(payload size) +
 //     zlib(payload) (RFC 1950), and time-planes = u8(planes) and the planes as they are.
 #pragma once
@@ -37,16 +38,21 @@
 #include <cstdint>
 #include <vector>
 
-#include "compaction/byte_coding.hpp"
-#include "compaction/compact_model.hpp"
-#include "compaction/zlib_codec.hpp"
+#include "values/byte_coding.hpp"
+#include "values/column_chunk.hpp"
+#include "values/slot_models.hpp"
+#include "values/time_models.hpp"
+#include "values/zlib_codec.hpp"
+#include "values/zstd_codec.hpp"
 
-namespace mtf::compaction {
+namespace mtf::values {
 
 // ColumnChunk::encoded of the current coding starts with these two bytes; that of
 // coding 1 (archive version 1) starts with the payload size, never 0.
 inline constexpr uint8_t kCodingMarker = 0;
-inline constexpr uint8_t kColumnCoding = 2;
+inline constexpr uint8_t kColumnCoding = 3;
+// The oldest coding with a marker (coding 1 has none); codings 2 and 3 are read.
+inline constexpr uint8_t kFirstMarkedCoding = 2;
 // Coding 2 holds at most this many events per chunk (the encoder's chunks: 65,536 by
 // default, compactor.hpp).
 inline constexpr uint64_t kMaxChunkEvents = uint64_t{1} << 22;
@@ -63,6 +69,9 @@ class ColumnPredictor {
     uint32_t valueCount = 0;
     bool seenDelta = false;
     bool touched = false;  // used in this chunk (listed in touched_)
+    // Coding 3: the costs of predicting the time from the context's deltas (low 16
+    // bits) and from the location's time register (high 16 bits); time_models.hpp.
+    uint32_t timeCosts = 0;
   };
   void reset();
   // The state of context `id` (fresh the first time in a chunk).
@@ -113,13 +122,20 @@ class ColumnPredictor {
     if (c.valueCount != count) newValueSlots(c, count);
     return pool_.data() + c.valueOffset;
   }
+  // Coding 3: the slot models of `c` (slot_models.hpp), `count` slots.
+  SlotState* slots(Context& c, size_t count) {
+    if (c.valueCount != count) newModelSlots(c, count);
+    return slotPool_.data() + c.valueOffset;
+  }
 
  private:
   Context& firstUse(uint32_t id);
   void newValueSlots(Context& c, size_t count);
+  void newModelSlots(Context& c, size_t count);
   std::vector<Context> states_;
   std::vector<uint32_t> touched_;  // contexts used in this chunk, for a cheap reset
   std::vector<uint64_t> pool_;
+  std::vector<SlotState> slotPool_;
   uint8_t mode_ = 1;
 };
 
@@ -130,8 +146,17 @@ struct PendingChunk {
   ByteBuffer payload;                 // not zero-filled when it grows: every byte is written
   std::vector<ZlibSection> sections;  // how to deflate the payload, in order
 };
+// The entropy stage of coding 3: zstd at `level`, with the archive's dictionary if it has
+// one. A payload that is mostly noise (a fast probe at level 7 saves under 25%) keeps the
+// probe's frame: searching harder costs time and finds next to nothing.
+struct ChunkEntropyCoder {
+  ZstdCompressor zstd;
+  int level = 19;
+  const ZstdDictionary* dictionary = nullptr;
+  std::vector<uint8_t> probe;  // scratch
+};
 // Fills pending.chunk.encoded from the payload (kept, to reuse its buffer).
-void compressChunk(PendingChunk& pending, ZlibSectionCompressor& zlib);
+void compressChunk(PendingChunk& pending, ChunkEntropyCoder& coder);
 
 class ColumnEncoder {
  public:
@@ -148,7 +173,7 @@ class ColumnEncoder {
   bool empty() const { return events_ == 0; }
   // Compresses the events added since the last finish() into a chunk whose firstEvent
   // is `firstEvent`; resets the encoder.
-  ColumnChunk finish(uint64_t firstEvent, int zlibLevel = 6);
+  ColumnChunk finish(uint64_t firstEvent, int zlibLevel = 19);
   // The same in two steps: codes the payload into `out` (its buffers are reused) and
   // resets the encoder; compressChunk(out) then compresses it.
   void finishPayload(uint64_t firstEvent, int zlibLevel, PendingChunk& out);
@@ -159,7 +184,7 @@ class ColumnEncoder {
   void addRows(const uint32_t* contexts, const Tick* times, const uint32_t* counts,
                const uint64_t* values, size_t n);
   // Inlined into addRows' loop: a call per event cost more than the values' coding.
-  [[gnu::always_inline]] inline void putValues(ColumnPredictor::Context& state,
+  [[gnu::always_inline]] inline void putValues(ColumnPredictor::Context& state, Tick time,
                                                const uint64_t* values, size_t count);
   void putBytePlanes(ByteBuffer& out, std::vector<ZlibSection>& sections, int level);
 
@@ -171,6 +196,7 @@ class ColumnEncoder {
   std::vector<uint8_t> valueStream_;     // its first valueBytes_ bytes; the rest is room
   size_t valueBytes_ = 0;
   ColumnPredictor predictor_;
+  TimeRegister register_;
   ByteBuffer planeBytes_;   // the time planes, split (room reused from chunk to chunk)
   ByteBuffer codedPlanes_;  // the Huffman-coded ones
 };
@@ -179,7 +205,8 @@ class ColumnEncoder {
 // (from the DAG expansion). Throws CodingError on a corrupt chunk.
 class ColumnDecoder {
  public:
-  explicit ColumnDecoder(const ColumnChunk& chunk);
+  // `dictionary`: the archive's, if it has one (coding 3 chunks may need it).
+  explicit ColumnDecoder(const ColumnChunk& chunk, const ZstdDictionary* dictionary = nullptr);
   uint64_t eventCount() const { return eventCount_; }
   // Decodes the next event: its time and `count` values into `values`.
   Tick next(uint32_t context, uint64_t* values, size_t count);
@@ -188,7 +215,9 @@ class ColumnDecoder {
 
  private:
   // Inflates the payload; returns the chunk's coding (1 or kColumnCoding).
-  uint8_t inflatePayload(const std::vector<uint8_t>& encoded);
+  uint8_t inflatePayload(const std::vector<uint8_t>& encoded, const ZstdDictionary* dictionary);
+  Tick nextTime(ColumnPredictor::Context& state);
+  void nextValues(ColumnPredictor::Context& state, Tick time, uint64_t* values, size_t count);
   void readTimePlanes(ByteReader& r, uint8_t coding);
   std::vector<uint8_t> payload_;
   std::vector<uint64_t> timeResiduals_;
@@ -196,7 +225,9 @@ class ColumnDecoder {
   size_t valuePos_ = 0, valueEnd_ = 0;
   uint64_t eventCount_ = 0;
   Tick previousTime_ = 0;
+  uint8_t coding_ = kColumnCoding;
   ColumnPredictor predictor_;
+  TimeRegister register_;
 };
 
-}  // namespace mtf::compaction
+}  // namespace mtf::values

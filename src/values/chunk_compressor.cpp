@@ -1,8 +1,8 @@
-#include "compaction/chunk_compressor.hpp"
+#include "values/chunk_compressor.hpp"
 
 #include <algorithm>
 
-namespace mtf::compaction {
+namespace mtf::values {
 
 void RawChunk::reserveRows(size_t n) {
   contexts.resize(n);
@@ -24,10 +24,12 @@ void RawChunk::makeRoom(size_t count) {
   }
 }
 
-ChunkCompressor::ChunkCompressor(Deliver deliver, uint8_t timeMode, int zlibLevel, size_t maxQueued)
+ChunkCompressor::ChunkCompressor(Deliver deliver, uint8_t timeMode, int level, size_t maxQueued,
+                                 DictionaryGate::DeliverDictionary deliverDictionary)
     : deliver_(std::move(deliver)),
       timeMode_(timeMode),
-      zlibLevel_(zlibLevel),
+      zlibLevel_(level),
+      gate_(level, deliver_, std::move(deliverDictionary)),
       maxQueued_(maxQueued ? maxQueued : 1) {
   worker_ = std::thread([this] { run(); });
 }
@@ -60,6 +62,9 @@ void ChunkCompressor::finish() {
   std::unique_lock lock(mutex_);
   changed_.wait(lock, [&] { return (queue_.empty() && !busy_) || failure_; });
   rethrow();
+  // The worker is idle and nothing more is submitted: deliver the chunks the gate holds.
+  lock.unlock();
+  gate_.finish();
 }
 
 void ChunkCompressor::encode(const RawChunk& raw, ColumnEncoder& encoder, PendingChunk& pending) {
@@ -71,7 +76,6 @@ void ChunkCompressor::encode(const RawChunk& raw, ColumnEncoder& encoder, Pendin
 void ChunkCompressor::run() {
   // Reused from chunk to chunk (finishPayload resets the encoder; its buffers stay).
   ColumnEncoder encoder(uint64_t{1} << 16, timeMode_);
-  ZlibSectionCompressor zlib;
   PendingChunk pending;
   std::unique_lock lock(mutex_);
   for (;;) {
@@ -84,8 +88,7 @@ void ChunkCompressor::run() {
     changed_.notify_all();  // a slot is free
     try {
       encode(raw, encoder, pending);
-      compressChunk(pending, zlib);
-      deliver_(location, std::move(pending.chunk));
+      gate_.add(location, pending);
     } catch (...) {
       lock.lock();
       failure_ = std::current_exception();
@@ -102,4 +105,4 @@ void ChunkCompressor::run() {
   }
 }
 
-}  // namespace mtf::compaction
+}  // namespace mtf::values

@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-namespace mtf::compaction {
+namespace mtf::values {
 
 inline uint64_t zigzag(int64_t v) {
   return (static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63);
@@ -149,4 +149,10 @@ class ByteReader {
   size_t pos_ = 0;
 };
 
+}  // namespace mtf::values
+
+// The value coders moved here from compaction; the compaction stage and the archive codecs
+// still name them compaction::X (one using-directive rather than edits in every caller).
+namespace mtf::compaction {
+using namespace mtf::values;
 }  // namespace mtf::compaction

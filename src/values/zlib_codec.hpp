@@ -6,7 +6,9 @@
 #include <memory>
 #include <vector>
 
-namespace mtf::compaction {
+#include "values/byte_coding.hpp"
+
+namespace mtf::values {
 
 // Compresses `size` bytes into a zlib stream (level 1..9).
 std::vector<uint8_t> zlibCompress(const uint8_t* data, size_t size, int level = 6);
@@ -46,4 +48,4 @@ bool zlibDecompress(const uint8_t* data, size_t size, size_t expectedSize,
                     std::vector<uint8_t>& out, ZlibFormat format = ZlibFormat::Zlib);
 uint32_t crc32Of(const uint8_t* data, size_t size);
 
-}  // namespace mtf::compaction
+}  // namespace mtf::values

@@ -1,4 +1,4 @@
-#include "compaction/zlib_codec.hpp"
+#include "values/zlib_codec.hpp"
 
 #include <zlib.h>
 
@@ -6,9 +6,9 @@
 #include <new>
 #include <stdexcept>
 
-#include "compaction/byte_coding.hpp"
+#include "values/byte_coding.hpp"
 
-namespace mtf::compaction {
+namespace mtf::values {
 
 namespace {
 
@@ -134,4 +134,4 @@ uint32_t crc32Of(const uint8_t* data, size_t size) {
   return static_cast<uint32_t>(crc);
 }
 
-}  // namespace mtf::compaction
+}  // namespace mtf::values

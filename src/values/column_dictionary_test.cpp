@@ -1,0 +1,132 @@
+// column_dictionary.hpp: chunks that repeat each other get a dictionary and decode with
+// it; noise and tiny inputs get none; the gate keeps the chunks' order and delivers the
+// dictionary before the first chunk compressed with it.
+#include "values/column_dictionary.hpp"
+
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+#include <vector>
+
+namespace mtf::values {
+namespace {
+
+constexpr uint64_t kEvents = 2000;
+
+// The values of event i of a location: a sample shared by all locations (`shared`) or
+// its own (noise), and a constant. One context, times 10 apart.
+void addEvents(ColumnEncoder& encoder, uint32_t location, bool shared) {
+  std::mt19937_64 rng(shared ? 1 : 1000 + location);
+  for (uint64_t i = 0; i < kEvents; ++i) {
+    const uint64_t drawn = rng() & 0xfffff;
+    const uint64_t sample = shared && i % 97 == location ? i : drawn;  // nearly all shared
+    const uint64_t values[2] = {sample, 5};
+    encoder.add(0, 100 + 10 * i, values, 2);
+  }
+}
+
+struct Delivered {
+  std::vector<std::string> order;  // "dictionary" or "chunk <location>"
+  std::vector<ColumnChunk> chunks;
+  std::shared_ptr<const ZstdDictionary> dictionary;
+};
+
+// `locations` chunks through a gate (each location's chunk of kEvents events).
+Delivered throughGate(uint32_t locations, bool shared, uint64_t events = kEvents) {
+  Delivered d;
+  DictionaryGate gate(
+      19,
+      [&](LocationId location, ColumnChunk&& chunk) {
+        d.order.push_back("chunk " + std::to_string(location));
+        d.chunks.push_back(std::move(chunk));
+      },
+      [&](std::shared_ptr<const ZstdDictionary> dictionary) {
+        d.order.push_back("dictionary");
+        d.dictionary = std::move(dictionary);
+      });
+  for (uint32_t l = 0; l < locations; ++l) {
+    ColumnEncoder encoder(events);
+    if (events == kEvents) {
+      addEvents(encoder, l, shared);
+    } else {
+      const uint64_t values[2] = {l, 5};
+      for (uint64_t i = 0; i < events; ++i) encoder.add(0, i, values, 2);
+    }
+    PendingChunk pending;
+    encoder.finishPayload(0, 19, pending);
+    gate.add(l, pending);
+  }
+  gate.finish();
+  return d;
+}
+
+bool usesDictionary(const ColumnChunk& chunk) {
+  return chunk.encoded.at(2) == 1;
+}
+
+void expectDecodes(const ColumnChunk& chunk, uint32_t location, bool shared,
+                   const ZstdDictionary* dictionary) {
+  ColumnEncoder expected(kEvents);
+  addEvents(expected, location, shared);
+  const ColumnChunk plain = expected.finish(0);
+  ColumnDecoder a(chunk, dictionary), b(plain);
+  uint64_t va[2], vb[2];
+  for (uint64_t i = 0; i < kEvents; ++i) {
+    ASSERT_EQ(a.next(0, va, 2), b.next(0, vb, 2)) << i;
+    ASSERT_EQ(va[0], vb[0]) << i;
+    ASSERT_EQ(va[1], vb[1]) << i;
+  }
+  EXPECT_TRUE(a.finished());
+}
+
+TEST(ColumnDictionary, SimilarChunksGetOneAndDecodeWithIt) {
+  const Delivered d = throughGate(40, true);
+  ASSERT_TRUE(d.dictionary);
+  ASSERT_EQ(d.chunks.size(), 40u);
+  ASSERT_EQ(d.order.size(), 41u);
+  EXPECT_EQ(d.order.front(), "dictionary");  // before the first chunk that needs it
+  for (uint32_t l = 0; l < 40; ++l) {
+    EXPECT_EQ(d.order[l + 1], "chunk " + std::to_string(l));  // the order they came in
+    EXPECT_TRUE(usesDictionary(d.chunks[l]));
+    expectDecodes(d.chunks[l], l, true, d.dictionary.get());
+  }
+  // Without the dictionary such a chunk cannot be decoded.
+  EXPECT_THROW(ColumnDecoder(d.chunks[0], nullptr), CodingError);
+}
+
+TEST(ColumnDictionary, NoiseAndTinyInputsGetNone) {
+  Delivered d = throughGate(40, false);
+  EXPECT_FALSE(d.dictionary);
+  ASSERT_EQ(d.chunks.size(), 40u);
+  for (uint32_t l = 0; l < 40; ++l) {
+    EXPECT_EQ(d.order[l], "chunk " + std::to_string(l));
+    EXPECT_FALSE(usesDictionary(d.chunks[l]));
+    expectDecodes(d.chunks[l], l, false, nullptr);
+  }
+  d = throughGate(3, true, 50);  // a few hundred bytes of payload
+  EXPECT_FALSE(d.dictionary);
+  EXPECT_EQ(d.chunks.size(), 3u);
+  d = throughGate(1, true);  // one chunk has no one to share with
+  EXPECT_FALSE(d.dictionary);
+  EXPECT_EQ(d.chunks.size(), 1u);
+}
+
+TEST(ColumnDictionary, WithoutADictionarySinkChunksPassStraightOn) {
+  std::vector<LocationId> order;
+  DictionaryGate gate(
+      3, [&](LocationId l, ColumnChunk&&) { order.push_back(l); }, nullptr);
+  for (uint32_t l = 0; l < 5; ++l) {
+    ColumnEncoder encoder(kEvents);
+    addEvents(encoder, l, true);
+    PendingChunk pending;
+    encoder.finishPayload(0, 3, pending);
+    gate.add(l, pending);
+    EXPECT_EQ(order.size(), l + 1u);  // delivered at once, not held
+  }
+  gate.finish();
+  EXPECT_EQ(order, (std::vector<LocationId>{0, 1, 2, 3, 4}));
+}
+
+}  // namespace
+}  // namespace mtf::values

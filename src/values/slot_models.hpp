@@ -1,0 +1,87 @@
+// Models of one value slot (a field of the events of one DAG context), column coding 3.
+//
+// A slot keeps what it saw last and four ways to predict its next value:
+//   0 Previous   the last value (constant sizes, ids, counters that do not move);
+//   1 TimeOffset the event's time plus the last (value - time): a field that holds a time
+//                (a Paraver state's end, a message's partner time, a buffer flush's stop
+//                time) moves with the event's own time;
+//   2 Linear     the last value plus the last step (request ids, sequence numbers,
+//                accumulating counters);
+//   3 TwoBack    the value before the last (two values that alternate).
+// Which one predicts is chosen from the past, so nothing is stored for it: each model's
+// cost is a decaying sum of the bit lengths of the residuals it would have left, and the
+// model of least cost predicts (ties: the lower number). The decoder, having decoded the
+// value, updates the same costs, so both sides always agree. A slot never seen before
+// predicts 0 (like coding 2).
+#pragma once
+
+#include <bit>
+#include <cstdint>
+
+#include "model/types.hpp"
+
+namespace mtf::values {
+
+enum class SlotModel : uint8_t { Previous = 0, TimeOffset = 1, Linear = 2, TwoBack = 3 };
+inline constexpr unsigned kSlotModels = 4;
+
+struct SlotState {
+  uint64_t last = 0;    // the last value
+  uint64_t step = 0;    // last - the value before it
+  uint64_t offset = 0;  // last - the time of its event
+  uint64_t costs = 0;   // 16 bits per model, model m at bits [16 m, 16 m + 16)
+};
+
+// Bits of a residual (its zigzag form): 0 for a perfect prediction.
+inline unsigned residualBits(uint64_t zigzagged) {
+  return static_cast<unsigned>(std::bit_width(zigzagged));
+}
+
+inline uint64_t zigzagDifference(uint64_t value, uint64_t predicted) {
+  const auto d = static_cast<int64_t>(value - predicted);
+  return (static_cast<uint64_t>(d) << 1) ^ static_cast<uint64_t>(d >> 63);
+}
+
+inline SlotModel bestModel(const SlotState& s) {
+  unsigned best = 0;
+  uint64_t bestCost = s.costs & 0xffff;
+  for (unsigned m = 1; m < kSlotModels; ++m) {
+    const uint64_t cost = (s.costs >> (16 * m)) & 0xffff;
+    if (cost < bestCost) bestCost = cost, best = m;
+  }
+  return static_cast<SlotModel>(best);
+}
+
+inline uint64_t predictionOf(const SlotState& s, SlotModel m, Tick time) {
+  switch (m) {
+    case SlotModel::Previous:
+      return s.last;
+    case SlotModel::TimeOffset:
+      return time + s.offset;
+    case SlotModel::Linear:
+      return s.last + s.step;
+    case SlotModel::TwoBack:
+      return s.last - s.step;
+  }
+  return s.last;
+}
+
+// Learns `value`, seen at `time`: updates every model's cost, then the history. The four
+// predictions are written out (not predictionOf in a loop): this runs for every value.
+inline void learnSlot(SlotState& s, uint64_t value, Tick time) {
+  const uint64_t predictions[kSlotModels] = {s.last, time + s.offset, s.last + s.step,
+                                             s.last - s.step};
+  uint64_t costs = 0;
+  for (unsigned m = 0; m < kSlotModels; ++m) {
+    const uint64_t old = (s.costs >> (16 * m)) & 0xffff;
+    const uint64_t miss = residualBits(zigzagDifference(value, predictions[m]));
+    // Decay 3/4 plus 4 per bit: at most 4 * 4 * 64 = 1024, far below 2^16.
+    costs |= (old - (old >> 2) + 4 * miss) << (16 * m);
+  }
+  s.costs = costs;
+  s.step = value - s.last;
+  s.last = value;
+  s.offset = value - time;
+}
+
+}  // namespace mtf::values

@@ -1,0 +1,126 @@
+#include "values/zstd_codec.hpp"
+
+#include <zdict.h>
+#include <zstd.h>
+
+#include <new>
+#include <stdexcept>
+#include <string>
+
+namespace mtf::values {
+
+namespace {
+
+void check(size_t result, const char* what) {
+  if (ZSTD_isError(result))
+    throw std::runtime_error(std::string("zstd: ") + what + ": " + ZSTD_getErrorName(result));
+}
+
+struct CCtxFree {
+  void operator()(ZSTD_CCtx* c) const { ZSTD_freeCCtx(c); }
+};
+struct DCtxFree {
+  void operator()(ZSTD_DCtx* c) const { ZSTD_freeDCtx(c); }
+};
+struct CDictFree {
+  void operator()(ZSTD_CDict* d) const { ZSTD_freeCDict(d); }
+};
+struct DDictFree {
+  void operator()(ZSTD_DDict* d) const { ZSTD_freeDDict(d); }
+};
+
+}  // namespace
+
+struct ZstdDictionary::Handles {
+  std::unique_ptr<ZSTD_CDict, CDictFree> cdict;
+  std::unique_ptr<ZSTD_DDict, DDictFree> ddict;
+};
+
+ZstdDictionary::ZstdDictionary(const uint8_t* content, size_t size, int level)
+    : content_(content, content + size), handles_(std::make_unique<Handles>()) {
+  if (level >= 0) {
+    handles_->cdict.reset(ZSTD_createCDict(content_.data(), content_.size(), level));
+    if (!handles_->cdict) throw std::bad_alloc();
+  }
+  handles_->ddict.reset(ZSTD_createDDict(content_.data(), content_.size()));
+  if (!handles_->ddict) throw std::bad_alloc();
+}
+
+ZstdDictionary::~ZstdDictionary() = default;
+
+struct ZstdCompressor::State {
+  std::unique_ptr<ZSTD_CCtx, CCtxFree> cctx{ZSTD_createCCtx()};
+};
+
+ZstdCompressor::ZstdCompressor() : state_(std::make_unique<State>()) {
+  if (!state_->cctx) throw std::bad_alloc();
+}
+
+ZstdCompressor::~ZstdCompressor() = default;
+
+void ZstdCompressor::compress(const uint8_t* data, size_t size, int level,
+                              const ZstdDictionary* dictionary, std::vector<uint8_t>& out) {
+  ZSTD_CCtx* c = state_->cctx.get();
+  check(ZSTD_CCtx_reset(c, ZSTD_reset_session_and_parameters), "reset");
+  check(ZSTD_CCtx_setParameter(c, ZSTD_c_compressionLevel, level), "level");
+  check(ZSTD_CCtx_setParameter(c, ZSTD_c_contentSizeFlag, 0), "content size flag");
+  check(ZSTD_CCtx_setParameter(c, ZSTD_c_checksumFlag, 0), "checksum flag");
+  check(ZSTD_CCtx_setParameter(c, ZSTD_c_dictIDFlag, 0), "dictionary id flag");
+  if (dictionary) {
+    if (!dictionary->handles().cdict)
+      throw std::logic_error("zstd: dictionary not for compression");
+    check(ZSTD_CCtx_refCDict(c, dictionary->handles().cdict.get()), "dictionary");
+  }
+  const size_t at = out.size();
+  out.resize(at + ZSTD_compressBound(size));
+  const size_t n = ZSTD_compress2(c, out.data() + at, out.size() - at, data, size);
+  check(n, "compress");
+  out.resize(at + n);
+}
+
+bool zstdDecompress(const uint8_t* data, size_t size, size_t expectedSize,
+                    const ZstdDictionary* dictionary, std::vector<uint8_t>& out) {
+  thread_local std::unique_ptr<ZSTD_DCtx, DCtxFree> dctx{ZSTD_createDCtx()};
+  if (!dctx) throw std::bad_alloc();
+  ZSTD_DCtx_reset(dctx.get(), ZSTD_reset_session_and_parameters);
+  if (dictionary && ZSTD_isError(ZSTD_DCtx_refDDict(dctx.get(), dictionary->handles().ddict.get())))
+    return false;
+  out.resize(expectedSize);
+  ZSTD_inBuffer in{data, size, 0};
+  ZSTD_outBuffer o{out.data(), out.size(), 0};
+  // Streaming: the frame does not state its size, and a corrupt one must not write past
+  // the expected size.
+  while (true) {
+    const size_t r = ZSTD_decompressStream(dctx.get(), &o, &in);
+    if (ZSTD_isError(r)) return false;
+    if (r == 0) break;                                      // frame complete
+    if (in.pos == in.size && o.pos < o.size) return false;  // truncated
+    if (o.pos == o.size) {
+      // Full: the frame must end here, with no byte more.
+      uint8_t extra = 0;
+      ZSTD_outBuffer probe{&extra, 1, 0};
+      const size_t e = ZSTD_decompressStream(dctx.get(), &probe, &in);
+      if (ZSTD_isError(e) || probe.pos != 0 || e != 0) return false;
+      break;
+    }
+  }
+  return o.pos == expectedSize && in.pos == in.size;
+}
+
+std::vector<uint8_t> trainZstdDictionary(const std::vector<std::vector<uint8_t>>& samples,
+                                         size_t capacity) {
+  std::vector<uint8_t> joined;
+  std::vector<size_t> sizes;
+  for (const auto& s : samples) {
+    joined.insert(joined.end(), s.begin(), s.end());
+    sizes.push_back(s.size());
+  }
+  std::vector<uint8_t> dictionary(capacity);
+  const size_t n = ZDICT_trainFromBuffer(dictionary.data(), capacity, joined.data(), sizes.data(),
+                                         static_cast<unsigned>(sizes.size()));
+  if (ZDICT_isError(n)) return {};
+  dictionary.resize(n);
+  return dictionary;
+}
+
+}  // namespace mtf::values

@@ -1,0 +1,58 @@
+// zstd (libzstd) with RAII around its contexts and dictionaries: the entropy stage of
+// column coding 3. Frames are written without content size, checksum or dictionary id
+// (the chunk header holds the size, the archive's CRC32 guards the bytes, an archive has
+// at most one dictionary), so a frame costs 2 bytes of header.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace mtf::values {
+
+// A dictionary, ready for compression at one level and for decompression.
+class ZstdDictionary {
+ public:
+  // `content`: a trained dictionary (ZDICT) or raw content; copied. A `level` below 0:
+  // for decompression only.
+  ZstdDictionary(const uint8_t* content, size_t size, int level = -1);
+  ~ZstdDictionary();
+  ZstdDictionary(const ZstdDictionary&) = delete;
+  ZstdDictionary& operator=(const ZstdDictionary&) = delete;
+  const std::vector<uint8_t>& content() const { return content_; }
+  struct Handles;
+  const Handles& handles() const { return *handles_; }
+
+ private:
+  std::vector<uint8_t> content_;
+  std::unique_ptr<Handles> handles_;
+};
+
+// Reuses one compression context.
+class ZstdCompressor {
+ public:
+  ZstdCompressor();
+  ~ZstdCompressor();
+  ZstdCompressor(const ZstdCompressor&) = delete;
+  ZstdCompressor& operator=(const ZstdCompressor&) = delete;
+  // Appends one frame of `data` at `level` (with `dictionary` if given) to `out`.
+  void compress(const uint8_t* data, size_t size, int level, const ZstdDictionary* dictionary,
+                std::vector<uint8_t>& out);
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+// Decompresses one frame that must give exactly `expectedSize` bytes into `out`; false if
+// the frame is corrupt, has another size, or needs a dictionary not given.
+bool zstdDecompress(const uint8_t* data, size_t size, size_t expectedSize,
+                    const ZstdDictionary* dictionary, std::vector<uint8_t>& out);
+
+// Trains a dictionary of at most `capacity` bytes from `samples` (ZDICT); empty if
+// training fails (too few or too small samples).
+std::vector<uint8_t> trainZstdDictionary(const std::vector<std::vector<uint8_t>>& samples,
+                                         size_t capacity);
+
+}  // namespace mtf::values
