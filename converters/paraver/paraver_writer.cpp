@@ -15,6 +15,11 @@ namespace {
 constexpr uint8_t kCommunicationRank = 0, kEventRank = 1, kStateRank = 2;
 constexpr size_t kSortMemory = size_t{64} << 20;
 
+// The sorter's stream of a location's records of one rank: each comes mostly in order.
+size_t streamOf(size_t position, uint8_t rank) {
+  return position * 3 + rank;
+}
+
 void appendNumber(std::string& out, uint64_t v) {
   char digits[24];
   const auto result = std::to_chars(digits, digits + sizeof digits, v);
@@ -208,12 +213,18 @@ void ParaverWriter::metricEvent(const Context& c) {
   }
 }
 
-// Appends "cpu:appl:task:thread" to `out`.
-void ParaverWriter::appendPlace(std::string& out, uint64_t cpu, const ThreadPlace& place) const {
-  appendNumber(out, cpu);
-  appendField(out, place.appl);
-  appendField(out, place.task);
-  appendField(out, place.thread);
+// Appends "cpu:appl:task:thread" to `out`, formatted once per location and CPU.
+void ParaverWriter::appendPlace(std::string& out, uint64_t cpu, const ThreadPlace& place) {
+  LocationState& s = states_[place.slot - 1];
+  if (s.placeText.empty() || s.placeCpu != cpu) {
+    s.placeCpu = cpu;
+    s.placeText.clear();
+    appendNumber(s.placeText, cpu);
+    appendField(s.placeText, place.appl);
+    appendField(s.placeText, place.task);
+    appendField(s.placeText, place.thread);
+  }
+  out += s.placeText;
 }
 
 void ParaverWriter::addPair(const Context& c, uint64_t type, std::string_view value) {
@@ -237,7 +248,7 @@ void ParaverWriter::addPair(const Context& c, uint64_t type, std::string_view va
 
 void ParaverWriter::closeLine(LocationState& s) {
   if (!s.lineOpen) return;
-  sorter_->add(s.lineTime, kEventRank, s.line);
+  sorter_->add(s.lineTime, kEventRank, streamOf(&s - states_.data(), kEventRank), s.line);
   s.lineOpen = false;
 }
 
@@ -253,7 +264,7 @@ void ParaverWriter::stateRecord(const ThreadPlace& place, uint64_t cpu, Tick beg
   appendField(line, begin);
   appendField(line, end);
   appendField(line, state);
-  sorter_->add(begin, kStateRank, line);
+  sorter_->add(begin, kStateRank, streamOf(place.slot - 1, kStateRank), line);
 }
 
 void ParaverWriter::changeState(LocationState& s, const ThreadPlace& place, Tick time,
@@ -336,7 +347,8 @@ void ParaverWriter::communicationRecord(const MessageHalf& send, const MessageHa
   appendField(line, receive.physical);
   appendField(line, send.size);
   appendField(line, tag);
-  sorter_->add(send.logical, kCommunicationRank, line);
+  sorter_->add(send.logical, kCommunicationRank, streamOf(send.place->slot - 1, kCommunicationRank),
+               line);
 }
 
 // 4:cpu:appl:task:thread:time:comm:send_size:recv_size:global_op_id:root
@@ -353,7 +365,7 @@ void ParaverWriter::globalOpEvent(const Context& c) {
   appendField(line, c.e.fields[4]);
   appendField(line, op);
   appendField(line, c.e.fields[2]);
-  sorter_->add(c.time, kEventRank, line);
+  sorter_->add(c.time, kEventRank, streamOf(c.place.slot - 1, kEventRank), line);
 }
 
 void ParaverWriter::end() {

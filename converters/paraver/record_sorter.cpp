@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <queue>
 
 #include "util/error.hpp"
 #include "util/interrupt.hpp"
@@ -13,6 +12,11 @@ namespace {
 
 // Ranks take the top 8 bits of the sequence so one integer compares both.
 constexpr int kRankShift = 56;
+constexpr size_t kBlockBytes = size_t{1} << 20;   // writes of a run
+constexpr size_t kReadBytes = size_t{256} << 10;  // reads of each run while merging
+// A stream's item vector above this is freed after a spill, so that streams used in turn
+// (input location after location) do not each keep a buffer's worth of capacity.
+constexpr size_t kKeptCapacity = 4096;
 
 struct RunHeader {
   Tick time;
@@ -20,27 +24,117 @@ struct RunHeader {
   uint32_t length;
 };
 
-// Reads one spilled run back, record after record.
+bool before(Tick ta, uint64_t sa, Tick tb, uint64_t sb) {
+  return ta != tb ? ta < tb : sa < sb;
+}
+
+// The smallest (time, sequence) of several sorted sources, one head per source.
+struct Head {
+  Tick time;
+  uint64_t sequence;
+  size_t source;
+};
+class HeadHeap {
+ public:
+  void push(const Head& h) {
+    heap_.push_back(h);
+    std::push_heap(heap_.begin(), heap_.end(), later);
+  }
+  bool empty() const { return heap_.empty(); }
+  const Head& top() const { return heap_.front(); }
+  void pop() {
+    std::pop_heap(heap_.begin(), heap_.end(), later);
+    heap_.pop_back();
+  }
+  // Replaces the top with the next head of the same source, one sift instead of two.
+  void replaceTop(Tick time, uint64_t sequence) {
+    Head moved{time, sequence, heap_[0].source};
+    size_t at = 0;
+    for (size_t child = 1; child < heap_.size(); child = 2 * at + 1) {
+      if (child + 1 < heap_.size() && later(heap_[child], heap_[child + 1])) ++child;
+      if (!later(moved, heap_[child])) break;
+      heap_[at] = heap_[child];
+      at = child;
+    }
+    heap_[at] = moved;
+  }
+
+ private:
+  static bool later(const Head& a, const Head& b) {
+    return before(b.time, b.sequence, a.time, a.sequence);
+  }
+  std::vector<Head> heap_;
+};
+
+// Reads one spilled run back, record after record, through a block buffer.
 class RunReader {
  public:
-  explicit RunReader(const std::filesystem::path& path) : path_(path) {
+  explicit RunReader(const std::filesystem::path& path) : path_(path), buffer_(kReadBytes) {
     file_.reset(std::fopen(path.c_str(), "rb"));
     if (!file_) throw IoError(path.string(), "cannot reopen temporary run");
-    std::setvbuf(file_.get(), nullptr, _IOFBF, 1 << 16);
   }
+  // The next record into head_ and line_ (valid until the next call).
   bool next() {
-    if (std::fread(&head_, sizeof head_, 1, file_.get()) != 1) return false;
-    line_.resize(head_.length);
-    if (head_.length && std::fread(line_.data(), 1, head_.length, file_.get()) != head_.length)
-      throw IoError(path_.string(), "temporary run truncated");
+    if (!ensure(sizeof head_)) {
+      if (end_ != pos_) throw IoError(path_.string(), "temporary run truncated");
+      return false;
+    }
+    std::memcpy(&head_, buffer_.data() + pos_, sizeof head_);
+    pos_ += sizeof head_;
+    if (!ensure(head_.length)) throw IoError(path_.string(), "temporary run truncated");
+    line_ = std::string_view(buffer_.data() + pos_, head_.length);
+    pos_ += head_.length;
     return true;
   }
   RunHeader head_{};
-  std::string line_;
+  std::string_view line_;
 
  private:
+  // At least `n` unread bytes in the buffer; false at the end of the file.
+  bool ensure(size_t n) {
+    if (end_ - pos_ >= n) return true;
+    std::memmove(buffer_.data(), buffer_.data() + pos_, end_ - pos_);
+    end_ -= pos_;
+    pos_ = 0;
+    if (buffer_.size() < n) buffer_.resize(n);
+    end_ += std::fread(buffer_.data() + end_, 1, buffer_.size() - end_, file_.get());
+    if (std::ferror(file_.get())) throw IoError(path_.string(), "cannot read temporary run");
+    return end_ >= n;
+  }
   std::filesystem::path path_;
   FileHandle file_;
+  std::vector<char> buffer_;
+  size_t pos_ = 0, end_ = 0;
+};
+
+// Writes one run through a block buffer.
+class RunWriter {
+ public:
+  explicit RunWriter(const std::filesystem::path& path) : path_(path) {
+    file_.reset(std::fopen(path.c_str(), "wb"));
+    if (!file_) throw IoError(path.string(), "cannot create temporary run");
+    block_.reserve(kBlockBytes + 4096);
+  }
+  void add(const RecordSorter::Item& item, const std::string& arena) {
+    const RunHeader head{item.time, item.sequence, item.length};
+    block_.append(reinterpret_cast<const char*>(&head), sizeof head);
+    block_.append(arena, item.offset, item.length);
+    if (block_.size() >= kBlockBytes) flush();
+  }
+  void close() {
+    flush();
+    if (std::fflush(file_.get()) != 0) throw IoError(path_.string(), "cannot write temporary run");
+  }
+
+ private:
+  void flush() {
+    if (std::fwrite(block_.data(), 1, block_.size(), file_.get()) != block_.size())
+      throw IoError(path_.string(), "cannot write temporary run (disk full?)");
+    block_.clear();
+  }
+  std::filesystem::path path_;
+  FileHandle file_;
+  std::string block_;
 };
 
 }  // namespace
@@ -49,71 +143,104 @@ RecordSorter::RecordSorter(std::filesystem::path tempPrefix, size_t memoryLimitB
     : prefix_(std::move(tempPrefix)), limit_(memoryLimitBytes) {
   // Reserved, not touched: no copying while the buffer grows to the limit.
   arena_.reserve(limit_);
-  items_.reserve(limit_ / 64);
 }
 
 RecordSorter::~RecordSorter() {
   removeRuns();
 }
 
-void RecordSorter::add(Tick time, uint8_t rank, std::string_view line) {
-  items_.push_back({time, (uint64_t{rank} << kRankShift) | sequence_++, arena_.size(),
-                    static_cast<uint32_t>(line.size())});
+void RecordSorter::add(Tick time, uint8_t rank, size_t stream, std::string_view line) {
+  if (stream >= streams_.size()) streams_.resize(stream + 1);
+  Stream& s = streams_[stream];
+  const uint64_t sequence = (uint64_t{rank} << kRankShift) | sequence_++;
+  if (s.items.empty()) {
+    used_.push_back(stream);
+  } else if (s.ordered) {
+    const Item& last = s.items.back();
+    s.ordered = before(last.time, last.sequence, time, sequence);
+  }
+  s.items.push_back({time, sequence, arena_.size(), static_cast<uint32_t>(line.size())});
+  ++itemCount_;
   arena_.append(line);
-  if (arena_.size() + items_.size() * sizeof(Item) > limit_) spill();
+  if (arena_.size() + itemCount_ * sizeof(Item) > limit_) spill();
 }
 
-void RecordSorter::sortBuffer() {
-  std::sort(items_.begin(), items_.end(), [](const Item& a, const Item& b) {
-    return a.time != b.time ? a.time < b.time : a.sequence < b.sequence;
-  });
+// Hands the buffered items to `out` in (time, sequence) order: the streams (each sorted
+// first if it came out of order) merged through a heap.
+template <typename Out>
+void RecordSorter::mergeStreams(Out&& out) {
+  HeadHeap heap;
+  std::vector<size_t> position(used_.size(), 0);
+  for (size_t i = 0; i < used_.size(); ++i) {
+    Stream& s = streams_[used_[i]];
+    if (!s.ordered)
+      std::sort(s.items.begin(), s.items.end(), [](const Item& a, const Item& b) {
+        return before(a.time, a.sequence, b.time, b.sequence);
+      });
+    heap.push({s.items[0].time, s.items[0].sequence, i});
+  }
+  while (!heap.empty()) {
+    const size_t i = heap.top().source;
+    const std::vector<Item>& items = streams_[used_[i]].items;
+    out(items[position[i]]);
+    if (++position[i] < items.size()) {
+      heap.replaceTop(items[position[i]].time, items[position[i]].sequence);
+    } else {
+      heap.pop();
+    }
+  }
+}
+
+void RecordSorter::clearBuffer() {
+  for (size_t stream : used_) {
+    Stream& s = streams_[stream];
+    if (s.items.capacity() > kKeptCapacity) {
+      std::vector<Item>().swap(s.items);
+    } else {
+      s.items.clear();
+    }
+    s.ordered = true;
+  }
+  used_.clear();
+  itemCount_ = 0;
+  arena_.clear();
 }
 
 void RecordSorter::spill() {
-  sortBuffer();
   const std::filesystem::path path =
       prefix_.string() + ".run" + std::to_string(runs_.size()) + ".tmp";
   runs_.push_back(path);
-  FileHandle file(std::fopen(path.c_str(), "wb"));
-  if (!file) throw IoError(path.string(), "cannot create temporary run");
-  std::setvbuf(file.get(), nullptr, _IOFBF, 1 << 16);
-  for (const Item& item : items_) {
-    const RunHeader head{item.time, item.sequence, item.length};
-    if (std::fwrite(&head, sizeof head, 1, file.get()) != 1 ||
-        std::fwrite(arena_.data() + item.offset, 1, item.length, file.get()) != item.length)
-      throw IoError(path.string(), "cannot write temporary run (disk full?)");
-  }
-  if (std::fflush(file.get()) != 0) throw IoError(path.string(), "cannot write temporary run");
-  items_.clear();
-  arena_.clear();
+  RunWriter run(path);
+  mergeStreams([&](const Item& item) { run.add(item, arena_); });
+  run.close();
+  clearBuffer();
 }
 
 void RecordSorter::drain(const std::function<void(std::string_view)>& out) {
-  sortBuffer();
   if (runs_.empty()) {
-    for (const Item& item : items_) out(std::string_view(arena_.data() + item.offset, item.length));
+    mergeStreams(
+        [&](const Item& item) { out(std::string_view(arena_.data() + item.offset, item.length)); });
   } else {
-    if (!items_.empty()) spill();
+    if (itemCount_) spill();
     std::vector<std::unique_ptr<RunReader>> readers;
-    using Entry = std::pair<std::pair<Tick, uint64_t>, size_t>;
-    std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> heap;
+    HeadHeap heap;
     for (const auto& path : runs_) {
       readers.push_back(std::make_unique<RunReader>(path));
-      if (readers.back()->next())
-        heap.push(
-            {{readers.back()->head_.time, readers.back()->head_.sequence}, readers.size() - 1});
+      const RunReader& r = *readers.back();
+      if (readers.back()->next()) heap.push({r.head_.time, r.head_.sequence, readers.size() - 1});
     }
     for (uint64_t merged = 0; !heap.empty(); ++merged) {
       if (merged % 65536 == 0) throwIfInterrupted();  // a long merge stops on a signal too
-      const size_t index = heap.top().second;
-      heap.pop();
-      RunReader& reader = *readers[index];
+      RunReader& reader = *readers[heap.top().source];
       out(reader.line_);
-      if (reader.next()) heap.push({{reader.head_.time, reader.head_.sequence}, index});
+      if (reader.next()) {
+        heap.replaceTop(reader.head_.time, reader.head_.sequence);
+      } else {
+        heap.pop();
+      }
     }
   }
-  items_.clear();
-  arena_.clear();
+  clearBuffer();
   removeRuns();
 }
 

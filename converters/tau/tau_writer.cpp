@@ -133,6 +133,11 @@ TauWriter::Stream* TauWriter::streamOf(LocationId location) {
   return &s;
 }
 
+EdfOut& TauWriter::edfOf(Stream& s) {
+  if (!s.edf) s.edf = &edfOf(s.place.node);  // std::map: the address stays valid
+  return *s.edf;
+}
+
 EdfOut& TauWriter::edfOf(uint32_t node) {
   const uint32_t key = options_.merged ? 0 : node;
   if (const auto it = edfs_.find(key); it != edfs_.end()) return it->second;
@@ -148,7 +153,7 @@ uint64_t TauWriter::micros(Tick t) {
   const uint64_t resolution = defs_->clock.resolution;
   if (resolution == kMicrosPerSecond || resolution == 0) return t;
   const unsigned __int128 scaled = static_cast<unsigned __int128>(t) * kMicrosPerSecond;
-  if (scaled % resolution != 0) lose("event times rounded to microseconds");
+  if (scaled % resolution != 0) ++roundedTimes_;  // counted: a loss's text per event is slow
   return static_cast<uint64_t>((scaled + resolution / 2) / resolution);
 }
 
@@ -163,7 +168,7 @@ void TauWriter::put(Stream& s, int64_t event, int64_t par, uint64_t time) {
 void TauWriter::start(Stream& s, const Event& e, uint64_t time) {
   s.started = true;
   if (e.kind == EventKind::Generic && asSigned(e.fields[0]) == kEvInit) return;
-  EdfOut& edf = edfOf(s.place.node);
+  EdfOut& edf = edfOf(s);
   put(s, edf.idForTracer(kEvInit), kInitParameter, time);
   put(s, edf.idForTracer(kWallClock), static_cast<int64_t>(time / kMicrosPerSecond), time);
   s.synthesized = true;
@@ -171,6 +176,9 @@ void TauWriter::start(Stream& s, const Event& e, uint64_t time) {
 
 LossReport TauWriter::losses() const {
   LossReport report = losses_;
+  if (roundedTimes_) report["event times rounded to microseconds"] += roundedTimes_;
+  if (nonBlocking_)
+    report["non-blocking messages written as TAU messages (request ids dropped)"] += nonBlocking_;
   threadMessages_.report(
       report,
       "message events whose partner is another thread than its rank's first thread (TAU "
@@ -194,7 +202,7 @@ void TauWriter::event(const Event& e) {
     case EventKind::Leave: {
       const auto it = regions_.find(static_cast<Ref>(e.fields[0]));
       if (it == regions_.end()) return lose("Enter/Leave of undefined regions");
-      const int64_t id = edfOf(s->place.node).idFor(kRegionKey | it->first, it->second);
+      const int64_t id = edfOf(*s).idFor(kRegionKey | it->first, it->second);
       return put(*s, id, e.kind == EventKind::Enter ? 1 : -1, time);
     }
     case EventKind::Metric:
@@ -240,7 +248,7 @@ void TauWriter::writeMetric(Stream& s, const Event& e, uint64_t time) {
   const bool single = attribute(e, attrSingle_) != 0;
   const uint64_t valueAt = time + attribute(e, attrValueDelay_);
   const uint64_t endAt = valueAt + attribute(e, attrEndDelay_);
-  EdfOut& edf = edfOf(s.place.node);
+  EdfOut& edf = edfOf(s);
   for (uint64_t i = 0; i < count; ++i) {
     const Ref member = static_cast<Ref>(it->second.members[i]);
     const auto identity = members_.find(member);
@@ -280,17 +288,16 @@ void TauWriter::writeMessage(Stream& s, const Event& e, uint64_t time) {
   if (m.partner > kMaxPartner) lose("message partners above 65535 (truncated)");
   if (e.fields[2] > kMaxTag) lose("message tags above 65535 (clamped)");
   if (e.fields[3] > kMaxLength) lose("message lengths above 2^26-1 bytes (clamped)");
-  if (e.kind == EventKind::MpiIsend || e.kind == EventKind::MpiIrecv)
-    lose("non-blocking messages written as TAU messages (request ids dropped)");
+  if (e.kind == EventKind::MpiIsend || e.kind == EventKind::MpiIrecv) ++nonBlocking_;
   const bool send = isSend(e.kind);
-  const int64_t id = edfOf(s.place.node).idForTracer(send ? kMessageSend : kMessageRecv);
+  const int64_t id = edfOf(s).idForTracer(send ? kMessageSend : kMessageRecv);
   put(s, id, packMessage(m), time);
 }
 
 void TauWriter::writeGeneric(Stream& s, const Event& e, uint64_t time) {
   const int64_t type = asSigned(e.fields[0]);
   const int64_t value = asSigned(e.fields[1]);
-  EdfOut& edf = edfOf(s.place.node);
+  EdfOut& edf = edfOf(s);
   if (tracerEventById(type)) return put(s, edf.idForTracer(type), value, time);
   if (edf.defines(type)) return put(s, type, value, time);
   lose("Generic events of other formats (no TAU event id)");
@@ -316,7 +323,7 @@ void TauWriter::end() {
   for (auto& [location, s] : streams_) {
     if (!s.out) continue;
     if (s.synthesized) {
-      EdfOut& edf = edfOf(s.place.node);
+      EdfOut& edf = edfOf(s);
       const uint64_t last = s.lastTime;
       put(s, edf.idForTracer(kFlushClose), 0, last);
       put(s, edf.idForTracer(kWallClock), static_cast<int64_t>(last / kMicrosPerSecond), last);

@@ -36,6 +36,7 @@ class TauWriter : public TraceSink {
     bool started = false;
     bool synthesized = false;  // bookkeeping records added by this writer
     uint64_t lastTime = 0;
+    EdfOut* edf = nullptr;  // edfOf(place.node), looked up once
   };
   struct MetricInfo {
     std::vector<Ref> members;
@@ -46,6 +47,7 @@ class TauWriter : public TraceSink {
   void numberComms(const Definitions& defs);
   Stream* streamOf(LocationId location);
   EdfOut& edfOf(uint32_t node);
+  EdfOut& edfOf(Stream& s);
   uint64_t micros(Tick t);
   void put(Stream& s, int64_t event, int64_t par, uint64_t time);
   void start(Stream& s, const Event& e, uint64_t time);
@@ -72,7 +74,8 @@ class TauWriter : public TraceSink {
   std::optional<RankMap> ranks_;
   Ref attrSingle_ = kUndefinedRef, attrValueDelay_ = kUndefinedRef, attrEndDelay_ = kUndefinedRef;
   LossReport losses_;
-  ThreadMessageLosses threadMessages_;  // model/thread_messages.hpp
+  uint64_t roundedTimes_ = 0, nonBlocking_ = 0;  // the losses of every event, counted apart
+  ThreadMessageLosses threadMessages_;           // model/thread_messages.hpp
 };
 
 // Merges sorted per-thread files into one file sorted by (time, file order).
