@@ -18,11 +18,18 @@ constexpr size_t kReadBytes = size_t{256} << 10;  // reads of each run while mer
 // (input location after location) do not each keep a buffer's worth of capacity.
 constexpr size_t kKeptCapacity = 4096;
 
-struct RunHeader {
-  Tick time;
-  uint64_t sequence;
-  uint32_t length;
-};
+// A record in a run: varint(time - the previous record's time), its rank (1 byte),
+// varint(line length), the line. No arrival number: the records of a run all came before
+// those of the next run, so among equal (time, rank) the run's index orders them.
+constexpr size_t kMaxRecordHead = 10 + 1 + 5;
+
+void putVarint(std::string& out, uint64_t v) {
+  while (v >= 0x80) {
+    out += static_cast<char>(v | 0x80);
+    v >>= 7;
+  }
+  out += static_cast<char>(v);
+}
 
 bool before(Tick ta, uint64_t sa, Tick tb, uint64_t sb) {
   return ta != tb ? ta < tb : sa < sb;
@@ -69,27 +76,39 @@ class HeadHeap {
 // Reads one spilled run back, record after record, through a block buffer.
 class RunReader {
  public:
-  explicit RunReader(const std::filesystem::path& path) : path_(path), buffer_(kReadBytes) {
+  RunReader(const std::filesystem::path& path, size_t index)
+      : path_(path), index_(index), buffer_(kReadBytes) {
     file_.reset(std::fopen(path.c_str(), "rb"));
     if (!file_) throw IoError(path.string(), "cannot reopen temporary run");
   }
-  // The next record into head_ and line_ (valid until the next call).
+  // The next record into time_, key_ and line_ (valid until the next call).
   bool next() {
-    if (!ensure(sizeof head_)) {
-      if (end_ != pos_) throw IoError(path_.string(), "temporary run truncated");
-      return false;
-    }
-    std::memcpy(&head_, buffer_.data() + pos_, sizeof head_);
-    pos_ += sizeof head_;
-    if (!ensure(head_.length)) throw IoError(path_.string(), "temporary run truncated");
-    line_ = std::string_view(buffer_.data() + pos_, head_.length);
-    pos_ += head_.length;
+    ensure(kMaxRecordHead);  // fewer at the end of the file
+    if (pos_ == end_) return false;
+    uint64_t delta = 0, length = 0;
+    if (!varint(delta) || pos_ == end_) truncated();
+    const uint64_t rank = static_cast<unsigned char>(buffer_[pos_++]);
+    if (!varint(length) || !ensure(length)) truncated();
+    time_ += delta;
+    key_ = (rank << kRankShift) | index_;
+    line_ = std::string_view(buffer_.data() + pos_, length);
+    pos_ += length;
     return true;
   }
-  RunHeader head_{};
+  Tick time_ = 0;
+  uint64_t key_ = 0;  // rank, then the run's index
   std::string_view line_;
 
  private:
+  [[noreturn]] void truncated() const { throw IoError(path_.string(), "temporary run truncated"); }
+  bool varint(uint64_t& v) {
+    for (int shift = 0; pos_ < end_ && shift < 64; shift += 7) {
+      const auto byte = static_cast<unsigned char>(buffer_[pos_++]);
+      v |= uint64_t{byte & 0x7Fu} << shift;
+      if (byte < 0x80) return true;
+    }
+    return false;
+  }
   // At least `n` unread bytes in the buffer; false at the end of the file.
   bool ensure(size_t n) {
     if (end_ - pos_ >= n) return true;
@@ -102,6 +121,7 @@ class RunReader {
     return end_ >= n;
   }
   std::filesystem::path path_;
+  uint64_t index_;
   FileHandle file_;
   std::vector<char> buffer_;
   size_t pos_ = 0, end_ = 0;
@@ -116,8 +136,10 @@ class RunWriter {
     block_.reserve(kBlockBytes + 4096);
   }
   void add(const RecordSorter::Item& item, const std::string& arena) {
-    const RunHeader head{item.time, item.sequence, item.length};
-    block_.append(reinterpret_cast<const char*>(&head), sizeof head);
+    putVarint(block_, item.time - lastTime_);  // the run is sorted: no negative step
+    lastTime_ = item.time;
+    block_ += static_cast<char>(item.sequence >> kRankShift);
+    putVarint(block_, item.length);
     block_.append(arena, item.offset, item.length);
     if (block_.size() >= kBlockBytes) flush();
   }
@@ -135,6 +157,7 @@ class RunWriter {
   std::filesystem::path path_;
   FileHandle file_;
   std::string block_;
+  Tick lastTime_ = 0;
 };
 
 }  // namespace
@@ -225,16 +248,16 @@ void RecordSorter::drain(const std::function<void(std::string_view)>& out) {
     std::vector<std::unique_ptr<RunReader>> readers;
     HeadHeap heap;
     for (const auto& path : runs_) {
-      readers.push_back(std::make_unique<RunReader>(path));
-      const RunReader& r = *readers.back();
-      if (readers.back()->next()) heap.push({r.head_.time, r.head_.sequence, readers.size() - 1});
+      readers.push_back(std::make_unique<RunReader>(path, readers.size()));
+      RunReader& r = *readers.back();
+      if (r.next()) heap.push({r.time_, r.key_, readers.size() - 1});
     }
     for (uint64_t merged = 0; !heap.empty(); ++merged) {
       if (merged % 65536 == 0) throwIfInterrupted();  // a long merge stops on a signal too
       RunReader& reader = *readers[heap.top().source];
       out(reader.line_);
       if (reader.next()) {
-        heap.replaceTop(reader.head_.time, reader.head_.sequence);
+        heap.replaceTop(reader.time_, reader.key_);
       } else {
         heap.pop();
       }

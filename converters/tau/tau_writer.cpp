@@ -120,9 +120,13 @@ void TauWriter::numberComms(const Definitions& defs) {
 }
 
 TauWriter::Stream* TauWriter::streamOf(LocationId location) {
+  // Events come location after location: the last one found is most often the next.
+  if (lastStream_ && lastStream_->out && location == lastLocation_) return lastStream_;
   const auto it = streams_.find(location);
   if (it == streams_.end()) return nullptr;
   Stream& s = it->second;
+  lastLocation_ = location;
+  lastStream_ = &s;  // unordered_map: the address stays valid
   if (!s.out) {
     const Place& p = s.place;
     // At most ~64 MB of buffered records in all, whatever the number of threads.
@@ -152,6 +156,11 @@ EdfOut& TauWriter::edfOf(uint32_t node) {
 uint64_t TauWriter::micros(Tick t) {
   const uint64_t resolution = defs_->clock.resolution;
   if (resolution == kMicrosPerSecond || resolution == 0) return t;
+  if (resolution % kMicrosPerSecond == 0) {  // the rounding below in 64 bits (it is faster)
+    const uint64_t ticks = resolution / kMicrosPerSecond, rest = t % ticks;
+    if (rest) ++roundedTimes_;
+    return t / ticks + (2 * rest >= ticks ? 1 : 0);
+  }
   const unsigned __int128 scaled = static_cast<unsigned __int128>(t) * kMicrosPerSecond;
   if (scaled % resolution != 0) ++roundedTimes_;  // counted: a loss's text per event is slow
   return static_cast<uint64_t>((scaled + resolution / 2) / resolution);

@@ -66,6 +66,8 @@ class TauWriter : public TraceSink {
   RecordFormat format_;
   bool tauOrigin_ = false;
   std::unordered_map<LocationId, Stream> streams_;
+  LocationId lastLocation_ = 0;
+  Stream* lastStream_ = nullptr;     // streamOf(lastLocation_)
   std::map<uint32_t, EdfOut> edfs_;  // by node; the merged edf under key 0
   std::unordered_map<Ref, EdfIdentity> regions_;
   std::unordered_map<Ref, EdfIdentity> members_;

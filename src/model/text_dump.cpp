@@ -7,17 +7,21 @@ namespace mtf {
 
 namespace {
 
+// append(pointer, length): append(pointer, pointer) is the slow iterator-range overload.
 void appendNumber(std::string& out, uint64_t v) {
   char digits[24];
-  out.append(digits, std::to_chars(digits, digits + sizeof digits, v).ptr);
+  const char* end = std::to_chars(digits, digits + sizeof digits, v).ptr;
+  out.append(digits, static_cast<size_t>(end - digits));
 }
 
 void appendSigned(std::string& out, int64_t v) {
   char digits[24];
-  out.append(digits, std::to_chars(digits, digits + sizeof digits, v).ptr);
+  const char* end = std::to_chars(digits, digits + sizeof digits, v).ptr;
+  out.append(digits, static_cast<size_t>(end - digits));
 }
 
-void appendName(std::string& out, const Definitions& defs, const std::string& refKind,
+// (string_view comparisons test the length first: most fail there, without a memcmp.)
+void appendName(std::string& out, const Definitions& defs, std::string_view refKind,
                 uint64_t value) {
   std::string_view name;
   if (refKind == "string") {
@@ -50,7 +54,7 @@ void appendValue(std::string& out, const FieldSpec& spec, uint64_t value, const 
       return;
     }
     case FieldType::Ref:
-      if (spec.refKind != "loc" && value == kUndefinedRef) {
+      if (value == kUndefinedRef && std::string_view(spec.refKind) != "loc") {
         out += "undef";
         return;
       }
@@ -72,7 +76,7 @@ void appendFields(std::string& out, const KindSchema& schema, const std::vector<
     out += spec.name;
     out += '=';
     // A record's own id is printed bare; references name what they point at.
-    if (spec.name == "self") {
+    if (std::string_view(spec.name) == "self") {
       appendNumber(out, fields[i]);
     } else {
       appendValue(out, spec, fields[i], defs);
