@@ -2,7 +2,9 @@
 # Work of the text writers in machine instructions (valgrind's callgrind, every thread),
 # against the bare OTF2 read of the same trace: unlike times, these counts do not depend on
 # what else runs on the machine. The trace is a small wavefront (16 ranks, ITERATIONS
-# (default 20) x 160, ~1.1 M events; its .prv, 57 MB, still spills a sorted run to disk).
+# (default 20) x 160, ~1.1 M events; its .prv, 57 MB, still spills a sorted run to disk),
+# then the largest real OTF2 trace, ../shared/traces/otf2/casita-jacobi-gpu, if present
+# (TRACES=... replaces both).
 #   .prv   mtf convert T -o x.prv
 #   tau    mtf convert T -o dir --to tau
 #   dump   mtf dump T > /dev/null
@@ -13,7 +15,11 @@ BENCH=text
 # shellcheck source=bench/bench_common.sh
 source "$(dirname "$0")/../bench_common.sh"
 command -v valgrind >/dev/null || { echo "needs valgrind (apt-get install valgrind)" >&2; exit 1; }
-TRACE=$(wavefront_trace "${ITERATIONS:-20}" 160)
+SHARED=$(dirname "$0")/../../../shared/traces/otf2/casita-jacobi-gpu/traces.otf2
+if [[ -z ${TRACES:-} ]]; then
+  TRACES=$(wavefront_trace "${ITERATIONS:-20}" 160)
+  [[ -f $SHARED ]] && TRACES="$TRACES $SHARED"
+fi
 
 # callgrind OUT COMMAND... : runs COMMAND under callgrind, one profile per thread (OUT-NN)
 callgrind() {
@@ -24,15 +30,20 @@ callgrind() {
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
 
-callgrind "$WORK/cg-bare" "$BARE" "$TRACE"
-callgrind "$WORK/cg-prv" "$MTF" -q convert "$TRACE" -o "$WORK/instructions.prv" --force
-callgrind "$WORK/cg-tau" "$MTF" -q convert "$TRACE" -o "$WORK/instructions.tau" --to tau --force
-callgrind "$WORK/cg-dump" "$MTF" dump "$TRACE"
-rm -rf "$WORK"/instructions.*
-bare=$(instructions "$WORK"/cg-bare-*)
-echo "trace: $TRACE ($("$BARE" "$TRACE" | awk '{print $1}') events)"
-printf '  %-24s %14s instructions\n' "otf2_bare_read" "$bare"
-for name in prv tau dump; do
-  n=$(instructions "$WORK"/cg-$name-*)
-  printf '  %-24s %14s instructions = %sx the bare read\n' "$name" "$n" "$(ratio "$n" "$bare")"
-done
+bench_trace() {
+  local trace=$1 bare n name
+  callgrind "$WORK/cg-bare" "$BARE" "$trace"
+  callgrind "$WORK/cg-prv" "$MTF" -q convert "$trace" -o "$WORK/instructions.prv" --force
+  callgrind "$WORK/cg-tau" "$MTF" -q convert "$trace" -o "$WORK/instructions.tau" --to tau --force
+  callgrind "$WORK/cg-dump" "$MTF" dump "$trace"
+  rm -rf "$WORK"/instructions.*
+  bare=$(instructions "$WORK"/cg-bare-*)
+  echo "trace: $trace ($("$BARE" "$trace" | awk '{print $1}') events)"
+  printf '  %-24s %14s instructions\n' "otf2_bare_read" "$bare"
+  for name in prv tau dump; do
+    n=$(instructions "$WORK"/cg-$name-*)
+    printf '  %-24s %14s instructions = %sx the bare read\n' "$name" "$n" "$(ratio "$n" "$bare")"
+  done
+}
+
+for trace in $TRACES; do bench_trace "$trace"; done

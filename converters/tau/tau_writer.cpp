@@ -209,9 +209,9 @@ void TauWriter::event(const Event& e) {
   switch (e.kind) {
     case EventKind::Enter:
     case EventKind::Leave: {
-      const auto it = regions_.find(static_cast<Ref>(e.fields[0]));
-      if (it == regions_.end()) return lose("Enter/Leave of undefined regions");
-      const int64_t id = edfOf(*s).idFor(kRegionKey | it->first, it->second);
+      int64_t id = 0;
+      if (!regionId(*s, static_cast<Ref>(e.fields[0]), id))
+        return lose("Enter/Leave of undefined regions");
       return put(*s, id, e.kind == EventKind::Enter ? 1 : -1, time);
     }
     case EventKind::Metric:
@@ -226,6 +226,24 @@ void TauWriter::event(const Event& e) {
     default:
       return lose(std::string(nameOf(e.kind)) + " events (no TAU equivalent)");
   }
+}
+
+// The edf id of `region` in the stream's node; remembered per stream for small refs (two
+// hash look-ups per Enter/Leave otherwise). False if the region is undefined.
+bool TauWriter::regionId(Stream& s, Ref region, int64_t& id) {
+  constexpr Ref kCachedRefs = 1 << 16;
+  if (region < s.regionIds.size() && s.regionIds[region] != kNoId) {
+    id = s.regionIds[region];
+    return true;
+  }
+  const auto it = regions_.find(region);
+  if (it == regions_.end()) return false;
+  id = edfOf(s).idFor(kRegionKey | it->first, it->second);
+  if (region < kCachedRefs) {
+    if (region >= s.regionIds.size()) s.regionIds.resize(region + 1, kNoId);
+    s.regionIds[region] = id;
+  }
+  return true;
 }
 
 uint64_t TauWriter::attribute(const Event& e, Ref attr) const {

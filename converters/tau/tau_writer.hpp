@@ -2,6 +2,7 @@
 // plus events.<node>.edf, or (WriteOptions::merged) one tau.trc + tau.edf.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -36,8 +37,10 @@ class TauWriter : public TraceSink {
     bool started = false;
     bool synthesized = false;  // bookkeeping records added by this writer
     uint64_t lastTime = 0;
-    EdfOut* edf = nullptr;  // edfOf(place.node), looked up once
+    EdfOut* edf = nullptr;           // edfOf(place.node), looked up once
+    std::vector<int64_t> regionIds;  // by region ref: its edf id, or kNoId (regionId)
   };
+  static constexpr int64_t kNoId = INT64_MIN;
   struct MetricInfo {
     std::vector<Ref> members;
   };
@@ -49,6 +52,7 @@ class TauWriter : public TraceSink {
   EdfOut& edfOf(uint32_t node);
   EdfOut& edfOf(Stream& s);
   uint64_t micros(Tick t);
+  bool regionId(Stream& s, Ref region, int64_t& id);
   void put(Stream& s, int64_t event, int64_t par, uint64_t time);
   void start(Stream& s, const Event& e, uint64_t time);
   void writeMetric(Stream& s, const Event& e, uint64_t time);
