@@ -28,7 +28,9 @@ median() {
   printf '%s\n' "$@" | sort -g | awk '{v[NR] = $1} END {
     print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", (b > 0) ? a / b : 0}'; }
+# ratio A B : A / B, or n/a when B is below time's 0.01 s resolution several times over
+# (a small trace: bench_instructions.sh counts those)
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {if (b < 0.05) print "n/a"; else printf "%.2f", a / b}'; }
 
 bench_trace() {
   local trace=$1 out=${OUT_DIR:-$WORK}/bench-text-out

@@ -14,9 +14,6 @@ namespace {
 constexpr int kRankShift = 56;
 constexpr size_t kBlockBytes = size_t{1} << 20;   // writes of a run
 constexpr size_t kReadBytes = size_t{256} << 10;  // reads of each run while merging
-// A stream's item vector above this is freed after a spill, so that streams used in turn
-// (input location after location) do not each keep a buffer's worth of capacity.
-constexpr size_t kKeptCapacity = 4096;
 
 // A record in a run: varint(time - the previous record's time), its rank (1 byte),
 // varint(line length), the line. No arrival number: the records of a run all came before
@@ -166,6 +163,7 @@ RecordSorter::RecordSorter(std::filesystem::path tempPrefix, size_t memoryLimitB
     : prefix_(std::move(tempPrefix)), limit_(memoryLimitBytes) {
   // Reserved, not touched: no copying while the buffer grows to the limit.
   arena_.reserve(limit_);
+  items_.reserve(limit_ / 64);
 }
 
 RecordSorter::~RecordSorter() {
@@ -176,16 +174,33 @@ void RecordSorter::add(Tick time, uint8_t rank, size_t stream, std::string_view 
   if (stream >= streams_.size()) streams_.resize(stream + 1);
   Stream& s = streams_[stream];
   const uint64_t sequence = (uint64_t{rank} << kRankShift) | sequence_++;
-  if (s.items.empty()) {
+  const auto index = static_cast<uint32_t>(items_.size());
+  if (s.head == kNone) {
     used_.push_back(stream);
-  } else if (s.ordered) {
-    const Item& last = s.items.back();
-    s.ordered = before(last.time, last.sequence, time, sequence);
+    s.head = index;
+  } else {
+    Item& last = items_[s.tail];
+    if (s.ordered) s.ordered = before(last.time, last.sequence, time, sequence);
+    last.next = index;
   }
-  s.items.push_back({time, sequence, arena_.size(), static_cast<uint32_t>(line.size())});
-  ++itemCount_;
+  s.tail = index;
+  items_.push_back({time, sequence, arena_.size(), static_cast<uint32_t>(line.size()), kNone});
   arena_.append(line);
-  if (arena_.size() + itemCount_ * sizeof(Item) > limit_) spill();
+  if (arena_.size() + items_.size() * sizeof(Item) > limit_) spill();
+}
+
+// Links the items of a stream that came out of order again, in (time, sequence) order.
+void RecordSorter::sortStream(Stream& s) {
+  std::vector<uint32_t> order;
+  for (uint32_t i = s.head; i != kNone; i = items_[i].next) order.push_back(i);
+  std::sort(order.begin(), order.end(), [this](uint32_t a, uint32_t b) {
+    return before(items_[a].time, items_[a].sequence, items_[b].time, items_[b].sequence);
+  });
+  for (size_t k = 0; k + 1 < order.size(); ++k) items_[order[k]].next = order[k + 1];
+  items_[order.back()].next = kNone;
+  s.head = order.front();
+  s.tail = order.back();
+  s.ordered = true;
 }
 
 // Hands the buffered items to `out` in (time, sequence) order: the streams (each sorted
@@ -193,21 +208,20 @@ void RecordSorter::add(Tick time, uint8_t rank, size_t stream, std::string_view 
 template <typename Out>
 void RecordSorter::mergeStreams(Out&& out) {
   HeadHeap heap;
-  std::vector<size_t> position(used_.size(), 0);
+  std::vector<uint32_t> cursor(used_.size());
   for (size_t i = 0; i < used_.size(); ++i) {
     Stream& s = streams_[used_[i]];
-    if (!s.ordered)
-      std::sort(s.items.begin(), s.items.end(), [](const Item& a, const Item& b) {
-        return before(a.time, a.sequence, b.time, b.sequence);
-      });
-    heap.push({s.items[0].time, s.items[0].sequence, i});
+    if (!s.ordered) sortStream(s);
+    cursor[i] = s.head;
+    heap.push({items_[s.head].time, items_[s.head].sequence, i});
   }
   while (!heap.empty()) {
     const size_t i = heap.top().source;
-    const std::vector<Item>& items = streams_[used_[i]].items;
-    out(items[position[i]]);
-    if (++position[i] < items.size()) {
-      heap.replaceTop(items[position[i]].time, items[position[i]].sequence);
+    const Item& item = items_[cursor[i]];
+    out(item);
+    cursor[i] = item.next;
+    if (cursor[i] != kNone) {
+      heap.replaceTop(items_[cursor[i]].time, items_[cursor[i]].sequence);
     } else {
       heap.pop();
     }
@@ -215,17 +229,9 @@ void RecordSorter::mergeStreams(Out&& out) {
 }
 
 void RecordSorter::clearBuffer() {
-  for (size_t stream : used_) {
-    Stream& s = streams_[stream];
-    if (s.items.capacity() > kKeptCapacity) {
-      std::vector<Item>().swap(s.items);
-    } else {
-      s.items.clear();
-    }
-    s.ordered = true;
-  }
+  for (size_t stream : used_) streams_[stream] = Stream{};
   used_.clear();
-  itemCount_ = 0;
+  items_.clear();
   arena_.clear();
 }
 
@@ -244,7 +250,7 @@ void RecordSorter::drain(const std::function<void(std::string_view)>& out) {
     mergeStreams(
         [&](const Item& item) { out(std::string_view(arena_.data() + item.offset, item.length)); });
   } else {
-    if (itemCount_) spill();
+    if (!items_.empty()) spill();
     std::vector<std::unique_ptr<RunReader>> readers;
     HeadHeap heap;
     for (const auto& path : runs_) {

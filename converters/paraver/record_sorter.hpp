@@ -44,20 +44,25 @@ class RecordSorter {
   size_t runCount() const { return runs_.size(); }
   uint64_t recordCount() const { return sequence_; }
 
+  static constexpr uint32_t kNone = UINT32_MAX;
   struct Item {
     Tick time;
     uint64_t sequence;  // arrival order, keeps the sort stable; rank in the top byte
     size_t offset;
     uint32_t length;
+    uint32_t next;  // the stream's next item, or kNone
   };
 
  private:
+  // A stream's items, chained through Item::next in one buffer (its memory is fixed,
+  // however the records are spread over the streams).
   struct Stream {
-    std::vector<Item> items;
+    uint32_t head = kNone, tail = kNone;
     bool ordered = true;
   };
   template <typename Out>
   void mergeStreams(Out&& out);
+  void sortStream(Stream& s);
   void spill();
   void clearBuffer();
   void removeRuns();
@@ -65,7 +70,7 @@ class RecordSorter {
   size_t limit_;
   std::vector<Stream> streams_;
   std::vector<size_t> used_;  // streams holding items
-  size_t itemCount_ = 0;
+  std::vector<Item> items_;
   std::string arena_;
   std::vector<std::filesystem::path> runs_;
   uint64_t sequence_ = 0;
