@@ -30,7 +30,7 @@ median() {
 }
 # ratio A B : A / B, or n/a when B is below time's 0.01 s resolution several times over
 # (a small trace: bench_instructions.sh counts those)
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN {if (b < 0.05) print "n/a"; else printf "%.2f", a / b}'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {if (b < 0.05) print "n/a"; else printf "%.2fx", a / b}'; }
 
 bench_trace() {
   local trace=$1 out=${OUT_DIR:-$WORK}/bench-text-out
@@ -53,7 +53,7 @@ bench_trace() {
   row() {  # NAME WALLS CPUS RSS GOAL
     local wm cm
     wm=$(median $2); cm=$(median $3)
-    printf '  %-28s wall %6.2f s  cpu %6.2f s  = %5sx wall, %5sx cpu (goal %s)  rss %d MB\n' \
+    printf '  %-28s wall %6.2f s  cpu %6.2f s  = %6s wall, %6s cpu (goal %s)  rss %d MB\n' \
       "$1" "$wm" "$cm" "$(ratio "$wm" "$bw")" "$(ratio "$cm" "$bc")" "$5" \
       "$(( $(median $4) / 1024 ))"
   }
