@@ -54,6 +54,8 @@ class ParaverWriter : public TraceSink {
     uint32_t mpiDepth = 0;
     Tick callStart = 0;
     Tick lastTime = 0;
+    uint64_t placeCpu = 0;
+    std::string placeText;  // "cpu:appl:task:thread" for placeCpu (appendPlace)
   };
   struct MessageHalf {
     const ThreadPlace* place;
@@ -102,7 +104,7 @@ class ParaverWriter : public TraceSink {
   void stateRecord(const ThreadPlace& place, uint64_t cpu, Tick begin, Tick end, uint64_t state);
   void communicationRecord(const MessageHalf& send, const MessageHalf& receive, uint64_t tag);
   bool attribute(const Event& e, Ref attribute, uint64_t& value) const;
-  void appendPlace(std::string& out, uint64_t cpu, const ThreadPlace& place) const;
+  void appendPlace(std::string& out, uint64_t cpu, const ThreadPlace& place);
 
   std::filesystem::path prvPath_;
   WriteOptions options_;

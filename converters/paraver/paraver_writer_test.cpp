@@ -149,6 +149,38 @@ TEST(RecordSorter, SpillsRunsAndMergesThemInOrder) {
   EXPECT_TRUE(std::filesystem::is_empty(dir.path()));
 }
 
+// Streams as the writer makes them (mostly in order, some not), records longer than a
+// run's read buffer, many runs: the merge gives (time, rank, arrival) order all the same.
+TEST(RecordSorter, MergesStreamsInAndOutOfOrderAcrossRuns) {
+  TempDir dir;
+  std::vector<std::tuple<Tick, int, std::string>> expected;
+  {
+    RecordSorter sorter(dir.path() / "x.prv", 1 << 16);
+    std::mt19937_64 random(7);
+    std::vector<Tick> clock(8, 0);
+    for (int i = 0; i < 30000; ++i) {
+      const size_t stream = random() % clock.size();
+      // Streams 0 to 5 go forward in time; 6 and 7 jump back and forth.
+      const Tick time = stream < 6 ? clock[stream] += random() % 3 : random() % 20000;
+      const uint8_t rank = static_cast<uint8_t>(stream % 3);
+      std::string line = std::to_string(time) + ":" + std::to_string(i);
+      if (i % 10000 == 1) line += std::string(300 << 10, 'x');  // > a run's read buffer
+      sorter.add(time, rank, stream, line);
+      expected.emplace_back(time, rank * 100000 + i, line);
+    }
+    EXPECT_GT(sorter.runCount(), 10u);
+    std::sort(expected.begin(), expected.end());
+    size_t index = 0;
+    sorter.drain([&](std::string_view line) {
+      ASSERT_LT(index, expected.size());
+      EXPECT_EQ(line, std::get<2>(expected[index])) << index;
+      ++index;
+    });
+    EXPECT_EQ(index, expected.size());
+  }
+  EXPECT_TRUE(std::filesystem::is_empty(dir.path()));
+}
+
 // A small MPI trace as an OTF2 reader would give it: 2 ranks, main, MPI_Send/MPI_Recv.
 struct SmallMpiTrace {
   Definitions defs;

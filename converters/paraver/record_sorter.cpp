@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <queue>
 
 #include "util/error.hpp"
 #include "util/interrupt.hpp"
@@ -13,34 +12,149 @@ namespace {
 
 // Ranks take the top 8 bits of the sequence so one integer compares both.
 constexpr int kRankShift = 56;
+constexpr size_t kBlockBytes = size_t{1} << 20;   // writes of a run
+constexpr size_t kReadBytes = size_t{256} << 10;  // reads of each run while merging
 
-struct RunHeader {
+// A record in a run: varint(time - the previous record's time), its rank (1 byte),
+// varint(line length), the line. No arrival number: the records of a run all came before
+// those of the next run, so among equal (time, rank) the run's index orders them.
+constexpr size_t kMaxRecordHead = 10 + 1 + 5;
+
+void putVarint(std::string& out, uint64_t v) {
+  while (v >= 0x80) {
+    out += static_cast<char>(v | 0x80);
+    v >>= 7;
+  }
+  out += static_cast<char>(v);
+}
+
+bool before(Tick ta, uint64_t sa, Tick tb, uint64_t sb) {
+  return ta != tb ? ta < tb : sa < sb;
+}
+
+// The smallest (time, sequence) of several sorted sources, one head per source.
+struct Head {
   Tick time;
   uint64_t sequence;
-  uint32_t length;
+  size_t source;
 };
-
-// Reads one spilled run back, record after record.
-class RunReader {
+class HeadHeap {
  public:
-  explicit RunReader(const std::filesystem::path& path) : path_(path) {
-    file_.reset(std::fopen(path.c_str(), "rb"));
-    if (!file_) throw IoError(path.string(), "cannot reopen temporary run");
-    std::setvbuf(file_.get(), nullptr, _IOFBF, 1 << 16);
+  void push(const Head& h) {
+    heap_.push_back(h);
+    std::push_heap(heap_.begin(), heap_.end(), later);
   }
-  bool next() {
-    if (std::fread(&head_, sizeof head_, 1, file_.get()) != 1) return false;
-    line_.resize(head_.length);
-    if (head_.length && std::fread(line_.data(), 1, head_.length, file_.get()) != head_.length)
-      throw IoError(path_.string(), "temporary run truncated");
-    return true;
+  bool empty() const { return heap_.empty(); }
+  const Head& top() const { return heap_.front(); }
+  void pop() {
+    std::pop_heap(heap_.begin(), heap_.end(), later);
+    heap_.pop_back();
   }
-  RunHeader head_{};
-  std::string line_;
+  // Replaces the top with the next head of the same source, one sift instead of two.
+  void replaceTop(Tick time, uint64_t sequence) {
+    Head moved{time, sequence, heap_[0].source};
+    size_t at = 0;
+    for (size_t child = 1; child < heap_.size(); child = 2 * at + 1) {
+      if (child + 1 < heap_.size() && later(heap_[child], heap_[child + 1])) ++child;
+      if (!later(moved, heap_[child])) break;
+      heap_[at] = heap_[child];
+      at = child;
+    }
+    heap_[at] = moved;
+  }
 
  private:
+  static bool later(const Head& a, const Head& b) {
+    return before(b.time, b.sequence, a.time, a.sequence);
+  }
+  std::vector<Head> heap_;
+};
+
+// Reads one spilled run back, record after record, through a block buffer.
+class RunReader {
+ public:
+  RunReader(const std::filesystem::path& path, size_t index)
+      : path_(path), index_(index), buffer_(kReadBytes) {
+    file_.reset(std::fopen(path.c_str(), "rb"));
+    if (!file_) throw IoError(path.string(), "cannot reopen temporary run");
+  }
+  // The next record into time_, key_ and line_ (valid until the next call).
+  bool next() {
+    ensure(kMaxRecordHead);  // fewer at the end of the file
+    if (pos_ == end_) return false;
+    uint64_t delta = 0, length = 0;
+    if (!varint(delta) || pos_ == end_) truncated();
+    const uint64_t rank = static_cast<unsigned char>(buffer_[pos_++]);
+    if (!varint(length) || !ensure(length)) truncated();
+    time_ += delta;
+    key_ = (rank << kRankShift) | index_;
+    line_ = std::string_view(buffer_.data() + pos_, length);
+    pos_ += length;
+    return true;
+  }
+  Tick time_ = 0;
+  uint64_t key_ = 0;  // rank, then the run's index
+  std::string_view line_;
+
+ private:
+  [[noreturn]] void truncated() const { throw IoError(path_.string(), "temporary run truncated"); }
+  bool varint(uint64_t& v) {
+    for (int shift = 0; pos_ < end_ && shift < 64; shift += 7) {
+      const auto byte = static_cast<unsigned char>(buffer_[pos_++]);
+      v |= uint64_t{byte & 0x7Fu} << shift;
+      if (byte < 0x80) return true;
+    }
+    return false;
+  }
+  // At least `n` unread bytes in the buffer; false at the end of the file.
+  bool ensure(size_t n) {
+    if (end_ - pos_ >= n) return true;
+    std::memmove(buffer_.data(), buffer_.data() + pos_, end_ - pos_);
+    end_ -= pos_;
+    pos_ = 0;
+    if (buffer_.size() < n) buffer_.resize(n);
+    end_ += std::fread(buffer_.data() + end_, 1, buffer_.size() - end_, file_.get());
+    if (std::ferror(file_.get())) throw IoError(path_.string(), "cannot read temporary run");
+    return end_ >= n;
+  }
+  std::filesystem::path path_;
+  uint64_t index_;
+  FileHandle file_;
+  std::vector<char> buffer_;
+  size_t pos_ = 0, end_ = 0;
+};
+
+// Writes one run through a block buffer.
+class RunWriter {
+ public:
+  explicit RunWriter(const std::filesystem::path& path) : path_(path) {
+    file_.reset(std::fopen(path.c_str(), "wb"));
+    if (!file_) throw IoError(path.string(), "cannot create temporary run");
+    block_.reserve(kBlockBytes + 4096);
+  }
+  void add(const RecordSorter::Item& item, const std::string& arena) {
+    putVarint(block_, item.time - lastTime_);  // the run is sorted: no negative step
+    lastTime_ = item.time;
+    block_ += static_cast<char>(item.sequence >> kRankShift);
+    putVarint(block_, item.length);
+    block_.append(arena, item.offset, item.length);
+    if (block_.size() >= kBlockBytes) flush();
+  }
+  void close() {
+    flush();
+    if (std::fflush(file_.get()) != 0) throw IoError(path_.string(), "cannot write temporary run");
+  }
+
+ private:
+  void flush() {
+    if (std::fwrite(block_.data(), 1, block_.size(), file_.get()) != block_.size())
+      throw IoError(path_.string(), "cannot write temporary run (disk full?)");
+    block_.clear();
+  }
   std::filesystem::path path_;
   FileHandle file_;
+  std::string block_;
+  Tick lastTime_ = 0;
 };
 
 }  // namespace
@@ -56,64 +170,106 @@ RecordSorter::~RecordSorter() {
   removeRuns();
 }
 
-void RecordSorter::add(Tick time, uint8_t rank, std::string_view line) {
-  items_.push_back({time, (uint64_t{rank} << kRankShift) | sequence_++, arena_.size(),
-                    static_cast<uint32_t>(line.size())});
+void RecordSorter::add(Tick time, uint8_t rank, size_t stream, std::string_view line) {
+  if (stream >= streams_.size()) streams_.resize(stream + 1);
+  Stream& s = streams_[stream];
+  const uint64_t sequence = (uint64_t{rank} << kRankShift) | sequence_++;
+  const auto index = static_cast<uint32_t>(items_.size());
+  if (s.head == kNone) {
+    used_.push_back(stream);
+    s.head = index;
+  } else {
+    Item& last = items_[s.tail];
+    if (s.ordered) s.ordered = before(last.time, last.sequence, time, sequence);
+    last.next = index;
+  }
+  s.tail = index;
+  items_.push_back({time, sequence, arena_.size(), static_cast<uint32_t>(line.size()), kNone});
   arena_.append(line);
   if (arena_.size() + items_.size() * sizeof(Item) > limit_) spill();
 }
 
-void RecordSorter::sortBuffer() {
-  std::sort(items_.begin(), items_.end(), [](const Item& a, const Item& b) {
-    return a.time != b.time ? a.time < b.time : a.sequence < b.sequence;
+// Links the items of a stream that came out of order again, in (time, sequence) order.
+void RecordSorter::sortStream(Stream& s) {
+  std::vector<uint32_t> order;
+  for (uint32_t i = s.head; i != kNone; i = items_[i].next) order.push_back(i);
+  std::sort(order.begin(), order.end(), [this](uint32_t a, uint32_t b) {
+    return before(items_[a].time, items_[a].sequence, items_[b].time, items_[b].sequence);
   });
+  for (size_t k = 0; k + 1 < order.size(); ++k) items_[order[k]].next = order[k + 1];
+  items_[order.back()].next = kNone;
+  s.head = order.front();
+  s.tail = order.back();
+  s.ordered = true;
+}
+
+// Hands the buffered items to `out` in (time, sequence) order: the streams (each sorted
+// first if it came out of order) merged through a heap.
+template <typename Out>
+void RecordSorter::mergeStreams(Out&& out) {
+  HeadHeap heap;
+  std::vector<uint32_t> cursor(used_.size());
+  for (size_t i = 0; i < used_.size(); ++i) {
+    Stream& s = streams_[used_[i]];
+    if (!s.ordered) sortStream(s);
+    cursor[i] = s.head;
+    heap.push({items_[s.head].time, items_[s.head].sequence, i});
+  }
+  while (!heap.empty()) {
+    const size_t i = heap.top().source;
+    const Item& item = items_[cursor[i]];
+    out(item);
+    cursor[i] = item.next;
+    if (cursor[i] != kNone) {
+      heap.replaceTop(items_[cursor[i]].time, items_[cursor[i]].sequence);
+    } else {
+      heap.pop();
+    }
+  }
+}
+
+void RecordSorter::clearBuffer() {
+  for (size_t stream : used_) streams_[stream] = Stream{};
+  used_.clear();
+  items_.clear();
+  arena_.clear();
 }
 
 void RecordSorter::spill() {
-  sortBuffer();
   const std::filesystem::path path =
       prefix_.string() + ".run" + std::to_string(runs_.size()) + ".tmp";
   runs_.push_back(path);
-  FileHandle file(std::fopen(path.c_str(), "wb"));
-  if (!file) throw IoError(path.string(), "cannot create temporary run");
-  std::setvbuf(file.get(), nullptr, _IOFBF, 1 << 16);
-  for (const Item& item : items_) {
-    const RunHeader head{item.time, item.sequence, item.length};
-    if (std::fwrite(&head, sizeof head, 1, file.get()) != 1 ||
-        std::fwrite(arena_.data() + item.offset, 1, item.length, file.get()) != item.length)
-      throw IoError(path.string(), "cannot write temporary run (disk full?)");
-  }
-  if (std::fflush(file.get()) != 0) throw IoError(path.string(), "cannot write temporary run");
-  items_.clear();
-  arena_.clear();
+  RunWriter run(path);
+  mergeStreams([&](const Item& item) { run.add(item, arena_); });
+  run.close();
+  clearBuffer();
 }
 
 void RecordSorter::drain(const std::function<void(std::string_view)>& out) {
-  sortBuffer();
   if (runs_.empty()) {
-    for (const Item& item : items_) out(std::string_view(arena_.data() + item.offset, item.length));
+    mergeStreams(
+        [&](const Item& item) { out(std::string_view(arena_.data() + item.offset, item.length)); });
   } else {
     if (!items_.empty()) spill();
     std::vector<std::unique_ptr<RunReader>> readers;
-    using Entry = std::pair<std::pair<Tick, uint64_t>, size_t>;
-    std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> heap;
+    HeadHeap heap;
     for (const auto& path : runs_) {
-      readers.push_back(std::make_unique<RunReader>(path));
-      if (readers.back()->next())
-        heap.push(
-            {{readers.back()->head_.time, readers.back()->head_.sequence}, readers.size() - 1});
+      readers.push_back(std::make_unique<RunReader>(path, readers.size()));
+      RunReader& r = *readers.back();
+      if (r.next()) heap.push({r.time_, r.key_, readers.size() - 1});
     }
     for (uint64_t merged = 0; !heap.empty(); ++merged) {
       if (merged % 65536 == 0) throwIfInterrupted();  // a long merge stops on a signal too
-      const size_t index = heap.top().second;
-      heap.pop();
-      RunReader& reader = *readers[index];
+      RunReader& reader = *readers[heap.top().source];
       out(reader.line_);
-      if (reader.next()) heap.push({{reader.head_.time, reader.head_.sequence}, index});
+      if (reader.next()) {
+        heap.replaceTop(reader.time_, reader.key_);
+      } else {
+        heap.pop();
+      }
     }
   }
-  items_.clear();
-  arena_.clear();
+  clearBuffer();
   removeRuns();
 }
 

@@ -1,7 +1,11 @@
 // External sort of Paraver record lines by (time, record rank, arrival): records are
-// buffered up to a memory limit, then sorted and spilled as a run to a temporary file in
-// the output's directory; drain() merges the runs (k-way, a heap) and removes the files.
+// buffered up to a memory limit, then spilled as a sorted run to a temporary file in the
+// output's directory; drain() merges the runs (k-way, a heap) and removes the files.
 // So the writer never holds the whole trace, whatever order the events come in.
+//
+// Records come in streams (the writer's: one per location and record rank) that are
+// mostly in order already: a buffer is not sorted as a whole, its streams are merged with
+// a heap, and only a stream that came out of order is sorted first.
 #pragma once
 
 #include <cstdint>
@@ -31,24 +35,41 @@ class RecordSorter {
   RecordSorter& operator=(const RecordSorter&) = delete;
 
   // `rank` orders records of equal time (Paraver: communications, events, states).
-  void add(Tick time, uint8_t rank, std::string_view line);
+  // `stream`: a small number grouping records that usually come in order (any value is
+  // correct; a good grouping is only faster).
+  void add(Tick time, uint8_t rank, size_t stream, std::string_view line);
+  void add(Tick time, uint8_t rank, std::string_view line) { add(time, rank, rank, line); }
   // Hands every record line to `out` in order, then removes the temporary files.
   void drain(const std::function<void(std::string_view)>& out);
   size_t runCount() const { return runs_.size(); }
   uint64_t recordCount() const { return sequence_; }
 
- private:
+  static constexpr uint32_t kNone = UINT32_MAX;
   struct Item {
     Tick time;
     uint64_t sequence;  // arrival order, keeps the sort stable; rank in the top byte
     size_t offset;
     uint32_t length;
+    uint32_t next;  // the stream's next item, or kNone
   };
-  void sortBuffer();
+
+ private:
+  // A stream's items, chained through Item::next in one buffer (its memory is fixed,
+  // however the records are spread over the streams).
+  struct Stream {
+    uint32_t head = kNone, tail = kNone;
+    bool ordered = true;
+  };
+  template <typename Out>
+  void mergeStreams(Out&& out);
+  void sortStream(Stream& s);
   void spill();
+  void clearBuffer();
   void removeRuns();
   std::filesystem::path prefix_;
   size_t limit_;
+  std::vector<Stream> streams_;
+  std::vector<size_t> used_;  // streams holding items
   std::vector<Item> items_;
   std::string arena_;
   std::vector<std::filesystem::path> runs_;

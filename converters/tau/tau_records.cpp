@@ -192,9 +192,9 @@ RecordAppender::RecordAppender(fs::path path, RecordFormat format, size_t flushB
     : path_(std::move(path)), format_(format), flushBytes_(std::max<size_t>(flushBytes, 32)) {}
 
 void RecordAppender::append(const Record& record) {
-  const size_t at = buffer_.size();
-  buffer_.resize(at + format_.size);
-  encodeRecord(record, format_, buffer_.data() + at);
+  unsigned char bytes[32];  // the largest layout; no zero-filling resize of the buffer
+  encodeRecord(record, format_, bytes);
+  buffer_.insert(buffer_.end(), bytes, bytes + format_.size);
   ++written_;
   if (buffer_.size() >= flushBytes_) flush();
 }

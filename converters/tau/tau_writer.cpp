@@ -120,9 +120,13 @@ void TauWriter::numberComms(const Definitions& defs) {
 }
 
 TauWriter::Stream* TauWriter::streamOf(LocationId location) {
+  // Events come location after location: the last one found is most often the next.
+  if (lastStream_ && lastStream_->out && location == lastLocation_) return lastStream_;
   const auto it = streams_.find(location);
   if (it == streams_.end()) return nullptr;
   Stream& s = it->second;
+  lastLocation_ = location;
+  lastStream_ = &s;  // unordered_map: the address stays valid
   if (!s.out) {
     const Place& p = s.place;
     // At most ~64 MB of buffered records in all, whatever the number of threads.
@@ -131,6 +135,11 @@ TauWriter::Stream* TauWriter::streamOf(LocationId location) {
         threadDirectory_ / threadFileName(p.node, p.context, p.thread), format_, flushBytes);
   }
   return &s;
+}
+
+EdfOut& TauWriter::edfOf(Stream& s) {
+  if (!s.edf) s.edf = &edfOf(s.place.node);  // std::map: the address stays valid
+  return *s.edf;
 }
 
 EdfOut& TauWriter::edfOf(uint32_t node) {
@@ -147,8 +156,13 @@ EdfOut& TauWriter::edfOf(uint32_t node) {
 uint64_t TauWriter::micros(Tick t) {
   const uint64_t resolution = defs_->clock.resolution;
   if (resolution == kMicrosPerSecond || resolution == 0) return t;
+  if (resolution % kMicrosPerSecond == 0) {  // the rounding below in 64 bits (it is faster)
+    const uint64_t ticks = resolution / kMicrosPerSecond, rest = t % ticks;
+    if (rest) ++roundedTimes_;
+    return t / ticks + (2 * rest >= ticks ? 1 : 0);
+  }
   const unsigned __int128 scaled = static_cast<unsigned __int128>(t) * kMicrosPerSecond;
-  if (scaled % resolution != 0) lose("event times rounded to microseconds");
+  if (scaled % resolution != 0) ++roundedTimes_;  // counted: a loss's text per event is slow
   return static_cast<uint64_t>((scaled + resolution / 2) / resolution);
 }
 
@@ -163,7 +177,7 @@ void TauWriter::put(Stream& s, int64_t event, int64_t par, uint64_t time) {
 void TauWriter::start(Stream& s, const Event& e, uint64_t time) {
   s.started = true;
   if (e.kind == EventKind::Generic && asSigned(e.fields[0]) == kEvInit) return;
-  EdfOut& edf = edfOf(s.place.node);
+  EdfOut& edf = edfOf(s);
   put(s, edf.idForTracer(kEvInit), kInitParameter, time);
   put(s, edf.idForTracer(kWallClock), static_cast<int64_t>(time / kMicrosPerSecond), time);
   s.synthesized = true;
@@ -171,6 +185,9 @@ void TauWriter::start(Stream& s, const Event& e, uint64_t time) {
 
 LossReport TauWriter::losses() const {
   LossReport report = losses_;
+  if (roundedTimes_) report["event times rounded to microseconds"] += roundedTimes_;
+  if (nonBlocking_)
+    report["non-blocking messages written as TAU messages (request ids dropped)"] += nonBlocking_;
   threadMessages_.report(
       report,
       "message events whose partner is another thread than its rank's first thread (TAU "
@@ -192,9 +209,9 @@ void TauWriter::event(const Event& e) {
   switch (e.kind) {
     case EventKind::Enter:
     case EventKind::Leave: {
-      const auto it = regions_.find(static_cast<Ref>(e.fields[0]));
-      if (it == regions_.end()) return lose("Enter/Leave of undefined regions");
-      const int64_t id = edfOf(s->place.node).idFor(kRegionKey | it->first, it->second);
+      int64_t id = 0;
+      if (!regionId(*s, static_cast<Ref>(e.fields[0]), id))
+        return lose("Enter/Leave of undefined regions");
       return put(*s, id, e.kind == EventKind::Enter ? 1 : -1, time);
     }
     case EventKind::Metric:
@@ -209,6 +226,24 @@ void TauWriter::event(const Event& e) {
     default:
       return lose(std::string(nameOf(e.kind)) + " events (no TAU equivalent)");
   }
+}
+
+// The edf id of `region` in the stream's node; remembered per stream for small refs (two
+// hash look-ups per Enter/Leave otherwise). False if the region is undefined.
+bool TauWriter::regionId(Stream& s, Ref region, int64_t& id) {
+  constexpr Ref kCachedRefs = 1 << 16;
+  if (region < s.regionIds.size() && s.regionIds[region] != kNoId) {
+    id = s.regionIds[region];
+    return true;
+  }
+  const auto it = regions_.find(region);
+  if (it == regions_.end()) return false;
+  id = edfOf(s).idFor(kRegionKey | it->first, it->second);
+  if (region < kCachedRefs) {
+    if (region >= s.regionIds.size()) s.regionIds.resize(region + 1, kNoId);
+    s.regionIds[region] = id;
+  }
+  return true;
 }
 
 uint64_t TauWriter::attribute(const Event& e, Ref attr) const {
@@ -240,7 +275,7 @@ void TauWriter::writeMetric(Stream& s, const Event& e, uint64_t time) {
   const bool single = attribute(e, attrSingle_) != 0;
   const uint64_t valueAt = time + attribute(e, attrValueDelay_);
   const uint64_t endAt = valueAt + attribute(e, attrEndDelay_);
-  EdfOut& edf = edfOf(s.place.node);
+  EdfOut& edf = edfOf(s);
   for (uint64_t i = 0; i < count; ++i) {
     const Ref member = static_cast<Ref>(it->second.members[i]);
     const auto identity = members_.find(member);
@@ -280,17 +315,16 @@ void TauWriter::writeMessage(Stream& s, const Event& e, uint64_t time) {
   if (m.partner > kMaxPartner) lose("message partners above 65535 (truncated)");
   if (e.fields[2] > kMaxTag) lose("message tags above 65535 (clamped)");
   if (e.fields[3] > kMaxLength) lose("message lengths above 2^26-1 bytes (clamped)");
-  if (e.kind == EventKind::MpiIsend || e.kind == EventKind::MpiIrecv)
-    lose("non-blocking messages written as TAU messages (request ids dropped)");
+  if (e.kind == EventKind::MpiIsend || e.kind == EventKind::MpiIrecv) ++nonBlocking_;
   const bool send = isSend(e.kind);
-  const int64_t id = edfOf(s.place.node).idForTracer(send ? kMessageSend : kMessageRecv);
+  const int64_t id = edfOf(s).idForTracer(send ? kMessageSend : kMessageRecv);
   put(s, id, packMessage(m), time);
 }
 
 void TauWriter::writeGeneric(Stream& s, const Event& e, uint64_t time) {
   const int64_t type = asSigned(e.fields[0]);
   const int64_t value = asSigned(e.fields[1]);
-  EdfOut& edf = edfOf(s.place.node);
+  EdfOut& edf = edfOf(s);
   if (tracerEventById(type)) return put(s, edf.idForTracer(type), value, time);
   if (edf.defines(type)) return put(s, type, value, time);
   lose("Generic events of other formats (no TAU event id)");
@@ -316,7 +350,7 @@ void TauWriter::end() {
   for (auto& [location, s] : streams_) {
     if (!s.out) continue;
     if (s.synthesized) {
-      EdfOut& edf = edfOf(s.place.node);
+      EdfOut& edf = edfOf(s);
       const uint64_t last = s.lastTime;
       put(s, edf.idForTracer(kFlushClose), 0, last);
       put(s, edf.idForTracer(kWallClock), static_cast<int64_t>(last / kMicrosPerSecond), last);

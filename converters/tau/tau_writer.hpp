@@ -2,6 +2,7 @@
 // plus events.<node>.edf, or (WriteOptions::merged) one tau.trc + tau.edf.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -36,7 +37,10 @@ class TauWriter : public TraceSink {
     bool started = false;
     bool synthesized = false;  // bookkeeping records added by this writer
     uint64_t lastTime = 0;
+    EdfOut* edf = nullptr;           // edfOf(place.node), looked up once
+    std::vector<int64_t> regionIds;  // by region ref: its edf id, or kNoId (regionId)
   };
+  static constexpr int64_t kNoId = INT64_MIN;
   struct MetricInfo {
     std::vector<Ref> members;
   };
@@ -46,7 +50,9 @@ class TauWriter : public TraceSink {
   void numberComms(const Definitions& defs);
   Stream* streamOf(LocationId location);
   EdfOut& edfOf(uint32_t node);
+  EdfOut& edfOf(Stream& s);
   uint64_t micros(Tick t);
+  bool regionId(Stream& s, Ref region, int64_t& id);
   void put(Stream& s, int64_t event, int64_t par, uint64_t time);
   void start(Stream& s, const Event& e, uint64_t time);
   void writeMetric(Stream& s, const Event& e, uint64_t time);
@@ -64,6 +70,8 @@ class TauWriter : public TraceSink {
   RecordFormat format_;
   bool tauOrigin_ = false;
   std::unordered_map<LocationId, Stream> streams_;
+  LocationId lastLocation_ = 0;
+  Stream* lastStream_ = nullptr;     // streamOf(lastLocation_)
   std::map<uint32_t, EdfOut> edfs_;  // by node; the merged edf under key 0
   std::unordered_map<Ref, EdfIdentity> regions_;
   std::unordered_map<Ref, EdfIdentity> members_;
@@ -72,7 +80,8 @@ class TauWriter : public TraceSink {
   std::optional<RankMap> ranks_;
   Ref attrSingle_ = kUndefinedRef, attrValueDelay_ = kUndefinedRef, attrEndDelay_ = kUndefinedRef;
   LossReport losses_;
-  ThreadMessageLosses threadMessages_;  // model/thread_messages.hpp
+  uint64_t roundedTimes_ = 0, nonBlocking_ = 0;  // the losses of every event, counted apart
+  ThreadMessageLosses threadMessages_;           // model/thread_messages.hpp
 };
 
 // Merges sorted per-thread files into one file sorted by (time, file order).

@@ -1,12 +1,27 @@
 #include "model/text_dump.hpp"
 
+#include <charconv>
 #include <cstdio>
 
 namespace mtf {
 
 namespace {
 
-void appendName(std::string& out, const Definitions& defs, const std::string& refKind,
+// append(pointer, length): append(pointer, pointer) is the slow iterator-range overload.
+void appendNumber(std::string& out, uint64_t v) {
+  char digits[24];
+  const char* end = std::to_chars(digits, digits + sizeof digits, v).ptr;
+  out.append(digits, static_cast<size_t>(end - digits));
+}
+
+void appendSigned(std::string& out, int64_t v) {
+  char digits[24];
+  const char* end = std::to_chars(digits, digits + sizeof digits, v).ptr;
+  out.append(digits, static_cast<size_t>(end - digits));
+}
+
+// (string_view comparisons test the length first: most fail there, without a memcmp.)
+void appendName(std::string& out, const Definitions& defs, std::string_view refKind,
                 uint64_t value) {
   std::string_view name;
   if (refKind == "string") {
@@ -28,23 +43,25 @@ void appendName(std::string& out, const Definitions& defs, const std::string& re
   out += "\")";
 }
 
-std::string formatValue(const FieldSpec& spec, uint64_t value, const Definitions& defs) {
+void appendValue(std::string& out, const FieldSpec& spec, uint64_t value, const Definitions& defs) {
   switch (spec.type) {
     case FieldType::I64:
-      return std::to_string(asSigned(value));
+      return appendSigned(out, asSigned(value));
     case FieldType::F64: {
       char buf[64];
-      std::snprintf(buf, sizeof buf, "%.17g", asDouble(value));
-      return buf;
+      const int n = std::snprintf(buf, sizeof buf, "%.17g", asDouble(value));
+      out.append(buf, static_cast<size_t>(n));
+      return;
     }
-    case FieldType::Ref: {
-      if (spec.refKind != "loc" && value == kUndefinedRef) return "undef";
-      std::string out = std::to_string(value);
-      appendName(out, defs, spec.refKind, value);
-      return out;
-    }
+    case FieldType::Ref:
+      if (value == kUndefinedRef && std::string_view(spec.refKind) != "loc") {
+        out += "undef";
+        return;
+      }
+      appendNumber(out, value);
+      return appendName(out, defs, spec.refKind, value);
     default:
-      return std::to_string(value);
+      return appendNumber(out, value);
   }
 }
 
@@ -59,7 +76,11 @@ void appendFields(std::string& out, const KindSchema& schema, const std::vector<
     out += spec.name;
     out += '=';
     // A record's own id is printed bare; references name what they point at.
-    out += spec.name == "self" ? std::to_string(fields[i]) : formatValue(spec, fields[i], defs);
+    if (std::string_view(spec.name) == "self") {
+      appendNumber(out, fields[i]);
+    } else {
+      appendValue(out, spec, fields[i], defs);
+    }
   }
 }
 
@@ -84,17 +105,30 @@ std::string formatDefinition(const DefRecord& record, const Definitions& defs) {
   return out;
 }
 
-std::string formatEvent(const Event& event, const Definitions& defs) {
-  std::string out = "L" + std::to_string(event.location) + ' ' + std::to_string(event.time) + ' ';
+void appendEvent(std::string& out, const Event& event, const Definitions& defs) {
+  out += 'L';
+  appendNumber(out, event.location);
+  out += ' ';
+  appendNumber(out, event.time);
+  out += ' ';
   const KindSchema& schema = schemaOf(event.kind);
   out += schema.name;
   if (!event.fields.empty()) appendFields(out, schema, event.fields, defs);
-  if (!event.attributes.empty()) {
-    out += " |";
-    for (const EventAttribute& a : event.attributes)
-      out += " attr" + std::to_string(a.attribute) + ":" + std::to_string(a.type) + "=" +
-             std::to_string(a.value);
+  if (event.attributes.empty()) return;
+  out += " |";
+  for (const EventAttribute& a : event.attributes) {
+    out += " attr";
+    appendNumber(out, a.attribute);
+    out += ':';
+    appendNumber(out, a.type);
+    out += '=';
+    appendNumber(out, a.value);
   }
+}
+
+std::string formatEvent(const Event& event, const Definitions& defs) {
+  std::string out;
+  appendEvent(out, event, defs);
   return out;
 }
 
@@ -110,10 +144,18 @@ void TextDumpSink::begin(const Definitions& defs) {
 }
 
 void TextDumpSink::event(const Event& e) {
-  out_ << formatEvent(e, *defs_) << '\n';
+  appendEvent(buffer_, e, *defs_);
+  buffer_ += '\n';
+  if (buffer_.size() >= kBufferBytes) flushBuffer();
+}
+
+void TextDumpSink::flushBuffer() {
+  out_.write(buffer_.data(), static_cast<std::streamsize>(buffer_.size()));
+  buffer_.clear();
 }
 
 void TextDumpSink::end() {
+  flushBuffer();
   out_.flush();
 }
 

@@ -13,6 +13,8 @@ namespace mtf {
 std::string formatDefinition(const DefRecord& record, const Definitions& defs);
 // "L0 1234 Enter region=3(\"main\")" — an event on one line, attributes after " |".
 std::string formatEvent(const Event& event, const Definitions& defs);
+// The same appended to `out` (no allocation once `out` has grown).
+void appendEvent(std::string& out, const Event& event, const Definitions& defs);
 
 class TextDumpSink : public TraceSink {
  public:
@@ -23,7 +25,10 @@ class TextDumpSink : public TraceSink {
   void end() override;
 
  private:
+  static constexpr size_t kBufferBytes = size_t{1} << 20;  // written in large blocks
+  void flushBuffer();
   std::ostream& out_;
+  std::string buffer_;
   bool withDefinitions_;
   const Definitions* defs_ = nullptr;
 };
