@@ -263,7 +263,7 @@ void ColumnEncoder::finishPayload(uint64_t firstEvent, int zlibLevel, PendingChu
 
 void compressChunk(PendingChunk& pending, ChunkEntropyCoder& coder) {
   std::vector<uint8_t>& encoded = pending.chunk.encoded;
-  encoded.assign({kCodingMarker, kColumnCoding, uint8_t{coder.dictionary ? 1 : 0}});
+  encoded.assign({kCodingMarker, kColumnCoding, static_cast<uint8_t>(coder.dictionary ? 1 : 0)});
   putVarint(encoded, pending.payload.size());
   const uint8_t* data = pending.payload.data();
   const size_t size = pending.payload.size();
