@@ -43,7 +43,9 @@ std::map<LocationId, PositionRange> iterationPositions(const program::ProgramMod
   std::map<uint32_t, std::vector<const program::Occurrence*>> byProcess;
   for (const program::Occurrence& o : runs) byProcess[o.process].push_back(&o);
   std::map<LocationId, PositionRange> out;
-  for (const auto& [process, own] : byProcess) {
+  for (const auto& entry : byProcess) {
+    const uint32_t process = entry.first;
+    const std::vector<const program::Occurrence*>& own = entry.second;  // lambdas: no bindings
     const uint64_t total = own.size() * loop.count;
     if (range.last > total)
       throw TimeSpecError("--iterations " + std::to_string(range.first) + "-" +

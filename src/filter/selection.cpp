@@ -112,13 +112,15 @@ std::unordered_set<LocationId> selectLocations(const std::string& text, const De
     if (std::find(names.begin(), names.end(), l.name) == names.end()) names.emplace_back(l.name);
   }
   std::sort(ids.begin(), ids.end());
-  for (const auto& [first, last] : list.ranges)
+  for (const auto& range : list.ranges) {
+    const auto first = range.first, last = range.second;  // lambdas cannot capture bindings
     if (std::none_of(kept.begin(), kept.end(),
                      [&](LocationId id) { return id >= first && id <= last; }))
       throw InputError(input, "",
                        "--locations: no location " + std::to_string(first) +
                            (last != first ? "-" + std::to_string(last) : "") +
                            " (the trace's locations are " + shortened(rankRanges(ids)) + ")");
+  }
   for (const std::string& name : list.names)
     if (std::find(names.begin(), names.end(), name) == names.end())
       throw InputError(
