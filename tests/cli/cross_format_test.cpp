@@ -10,6 +10,7 @@
 #include <set>
 #include <sstream>
 
+#include "cli/cut_counts.hpp"
 #include "cli/run_command.hpp"
 #include "converters/otf2/otf2_test_util.hpp"
 
@@ -18,7 +19,13 @@ using mtf::test::run;
 
 namespace {
 
-using Counts = std::map<std::string, uint64_t>;
+// The kind classes each format holds and the "dropped:" report: cut_counts.hpp.
+using mtf::test::byClass;
+using mtf::test::classesHeldBy;
+using mtf::test::countByKind;
+using mtf::test::Counts;
+using mtf::test::droppedByKind;
+using mtf::test::parseDump;
 
 struct Input {
   const char* name;
@@ -47,68 +54,9 @@ const Output kOutputs[] = {{"otf2", "out/t.otf2"},
                            {"mtf", "t.mtf"},
                            {"mtf-xml", "t.mtf.xml"}};
 
-// The class a kind counts in when a format cannot keep the kind itself: Paraver and TAU
-// have one record for a message whatever the MPI call, and Paraver one record per metric
-// value. Kinds outside every class are compared only where the format keeps every kind.
-std::string classOf(const std::string& kind) {
-  if (kind == "MpiSend" || kind == "MpiIsend") return "messages sent";
-  if (kind == "MpiRecv" || kind == "MpiIrecv") return "messages received";
-  if (kind == "Metric") return "metric values";
-  return kind;
-}
-
-// The classes each format holds; empty: every kind, as it is.
-std::set<std::string> classesHeldBy(const std::string& format) {
-  const std::set<std::string> common = {"Enter", "Leave", "messages sent", "messages received",
-                                        "metric values"};
-  if (format == "tau") return common;
-  if (format == "paraver") {  // collectives as Extrae's global OP pairs
-    std::set<std::string> paraver = common;
-    paraver.insert({"MpiCollectiveBegin", "MpiCollectiveEnd"});
-    return paraver;
-  }
-  return {};
-}
-
 // Events by kind from `mtf dump --events-only`, a Metric counted once per value.
 Counts eventsByKind(const std::string& dump) {
-  Counts counts;
-  std::istringstream in(dump);
-  std::string line;
-  while (std::getline(in, line)) {
-    std::istringstream words(line);
-    std::string location, time, kind, countField;
-    if (!(words >> location >> time >> kind) || location.empty() || location[0] != 'L') continue;
-    uint64_t weight = 1;
-    if (kind == "Metric" && words >> countField >> countField && countField.rfind("count=", 0) == 0)
-      weight = std::stoull(countField.substr(6));
-    counts[kind] += weight;
-  }
-  return counts;
-}
-
-// "  1440 MpiIrecvRequest events (...)" lines of a writer's "dropped:" report.
-Counts droppedByKind(const std::string& stderrText) {
-  Counts dropped;
-  std::istringstream in(stderrText);
-  std::string line;
-  while (std::getline(in, line)) {
-    std::istringstream words(line);
-    uint64_t n = 0;
-    std::string kind, what;
-    if (line.rfind("  ", 0) == 0 && words >> n >> kind >> what && what == "events")
-      dropped[kind] += n;
-  }
-  return dropped;
-}
-
-Counts byClass(const Counts& kinds, const std::set<std::string>& held) {
-  Counts classes;
-  for (const auto& [kind, n] : kinds) {
-    const std::string c = held.empty() ? kind : classOf(kind);
-    if (held.empty() || held.count(c)) classes[c] += n;
-  }
-  return classes;
+  return countByKind(parseDump(dump));
 }
 
 // The otf2-print record an mtf kind is written as: other formats' generic records go into

@@ -84,8 +84,8 @@ const Dumped& inputDump(const std::string& trace) {
   return it->second;
 }
 
-// The classes a format keeps (as tests/cli/cross_format_test.cpp): point-to-point
-// events count as one class, since a selection loses them in pairs or halves.
+// The classes a format keeps (as tests/cli/cut_counts.hpp's, which cross_format_test.cpp uses):
+// point-to-point events count as one class, since a selection loses them in pairs or halves.
 std::string classOf(const std::string& kind) {
   if (kind == "MpiSend" || kind == "MpiIsend" || kind == "MpiRecv" || kind == "MpiIrecv")
     return "messages";
