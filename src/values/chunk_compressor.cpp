@@ -28,7 +28,7 @@ ChunkCompressor::ChunkCompressor(Deliver deliver, uint8_t timeMode, int level, s
                                  DictionaryGate::DeliverDictionary deliverDictionary)
     : deliver_(std::move(deliver)),
       timeMode_(timeMode),
-      zlibLevel_(level),
+      level_(level),
       gate_(level, deliver_, std::move(deliverDictionary)),
       maxQueued_(maxQueued ? maxQueued : 1) {
   worker_ = std::thread([this] { run(); });
@@ -70,7 +70,7 @@ void ChunkCompressor::finish() {
 void ChunkCompressor::encode(const RawChunk& raw, ColumnEncoder& encoder, PendingChunk& pending) {
   encoder.addEvents(raw.contexts.data(), raw.times.data(), raw.valueCounts.data(),
                     raw.values.data(), raw.size());
-  encoder.finishPayload(raw.firstEvent, zlibLevel_, pending);
+  encoder.finishPayload(raw.firstEvent, level_, pending);
 }
 
 void ChunkCompressor::run() {
