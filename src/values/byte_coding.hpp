@@ -128,7 +128,12 @@ class ByteReader {
     return data_[pos_++];
   }
   std::string string() {
-    const uint64_t n = count(remaining(), "string length");
+    // The bound is taken after the length's own varint: bytes the varint used are not
+    // left for the string.
+    const size_t start = pos_;
+    const uint64_t n = varint();
+    if (n > remaining())
+      throw CodingError{start, "string length too large (" + std::to_string(n) + ")"};
     std::string s(reinterpret_cast<const char*>(data_ + pos_), n);
     pos_ += n;
     return s;

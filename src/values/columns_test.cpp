@@ -368,5 +368,17 @@ TEST(Columns, ByteBufferKeepsWrittenBytes) {
   EXPECT_EQ(std::vector<uint8_t>(copy.begin(), copy.end()), (std::vector<uint8_t>{10, 11, 7}));
 }
 
+// A string's length is bounded by the bytes after its varint: the length 3 below counts
+// its own byte, so reading it would run one byte past the end.
+TEST(Columns, ByteReaderStringStaysInsideItsBytes) {
+  const std::vector<uint8_t> cut{3, 'a', 'b'};
+  ByteReader reader(cut);
+  EXPECT_THROW(reader.string(), CodingError);
+  const std::vector<uint8_t> whole{2, 'a', 'b'};
+  ByteReader complete(whole);
+  EXPECT_EQ(complete.string(), "ab");
+  EXPECT_TRUE(complete.atEnd());
+}
+
 }  // namespace
 }  // namespace mtf::values
