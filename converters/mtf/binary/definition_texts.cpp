@@ -323,11 +323,13 @@ std::vector<std::pair<std::string, std::string>> readAffixes(ByteReader& r,
   return affixes;
 }
 
-// Pieces are a few bytes each but may repeat a long text: a bound before memory runs out.
-constexpr size_t kMaxPropertySize = size_t{1} << 30;
+// Derived texts and property pieces are a few bytes each but may repeat a long text: a
+// bound on what they expand to, before memory runs out (real definitions are megabytes).
+constexpr size_t kMaxTextBytes = size_t{1} << 30;
 
+// `total`: the bytes expanded so far, texts and properties.
 std::string readProperty(ByteReader& r, const std::vector<DefRecord>& records,
-                         const std::vector<size_t>& order) {
+                         const std::vector<size_t>& order, size_t& total) {
   std::string value;
   size_t previous = static_cast<size_t>(-1);
   for (uint64_t pieces = r.count(r.remaining(), "piece count"); pieces > 0; --pieces) {
@@ -335,8 +337,9 @@ std::string readProperty(ByteReader& r, const std::vector<DefRecord>& records,
     const size_t at = r.position();
     const size_t n = previous + 1 + static_cast<size_t>(unzigzag(r.varint()));
     if (n >= order.size()) throw CodingError{at, "property piece refers to no text"};
+    total += records[order[n]].text.size();
+    if (total > kMaxTextBytes) throw CodingError{at, "properties too large"};
     value += records[order[n]].text;
-    if (value.size() > kMaxPropertySize) throw CodingError{at, "property too large"};
     previous = n;
   }
   value += r.string();
@@ -362,6 +365,7 @@ void readTextsV4(ByteReader& r, std::vector<DefRecord>& records,
     field = r.varint();
   }
   const auto affixes = readAffixes(r, records, c, tags);
+  size_t total = 0;  // bytes the references expand to
   for (size_t n = 0, k = 0; n < c.order.size(); ++n) {
     const size_t i = c.order[n];
     if (tags[n] == kLiteral) {
@@ -370,6 +374,8 @@ void readTextsV4(ByteReader& r, std::vector<DefRecord>& records,
       const size_t s = c.source(records, i, fields[k].second);
       if (s == records.size())
         throw CodingError{fields[k].first, "derived text names no string coded before it"};
+      total += affixes[k].first.size() + records[s].text.size() + affixes[k].second.size();
+      if (total > kMaxTextBytes) throw CodingError{fields[k].first, "derived texts too large"};
       records[i].text = affixes[k].first + records[s].text + affixes[k].second;
       ++k;
     }
@@ -377,7 +383,7 @@ void readTextsV4(ByteReader& r, std::vector<DefRecord>& records,
   }
   for (uint64_t n = r.count(r.remaining(), "property count"); n > 0; --n) {
     std::string key = r.string();
-    properties[key] = readProperty(r, records, c.order);
+    properties[key] = readProperty(r, records, c.order, total);
   }
 }
 
