@@ -39,6 +39,13 @@ def kind_tables(doc_path):
     return table("mtf-event-kinds"), table("mtf-definition-kinds")
 
 
+# appendix C: the well-known strings of version 4's texts, one a line, numbered from 0
+def well_known_strings(doc_path):
+    text = open(doc_path, encoding="utf-8").read()
+    block = re.search(r"```mtf-well-known-strings\n(.*?)```", text, re.S).group(1)
+    return [line.encode() for line in block.strip("\n").split("\n")]
+
+
 # ---------------------------------------------------------------- section 3: file layout
 MAGIC = b"\x89MTF\r\n\x1a\n"
 END_MAGIC = b"MTF-END\n"
@@ -169,7 +176,7 @@ class Archive:
 
 # ---------------------------------------------------------------- section 5: definitions
 # section 5.3: version 4's texts, in columns, derived or literal; then the properties
-def texts_v4(r, kinds, fields, def_kinds):
+def texts_v4(r, kinds, fields, def_kinds, well_known):
     n = len(kinds)
     by_self = {}
     for i in range(n):
@@ -196,9 +203,16 @@ def texts_v4(r, kinds, fields, def_kinds):
 
     order = sorted(range(n), key=lambda i: (column(i), i))
     tags = [r.varint() for _ in range(n)]
-    if any(tag > 1 for tag in tags):
+    if any(tag > 2 for tag in tags):
         raise Bad("unknown definition text tag")
     derived_fields = [r.varint() for tag in tags if tag == 1]
+    known, previous = [], -1
+    for _ in range(tags.count(2)):
+        previous = previous + 1 + unzigzag(r.varint())
+        if not 0 <= previous < len(well_known):
+            raise Bad("no well-known string %d" % previous)
+        known.append(well_known[previous])
+    known = iter(known)
     affixes, current = [], None
     for position, i in enumerate(order):
         if column(i) != current:
@@ -211,6 +225,9 @@ def texts_v4(r, kinds, fields, def_kinds):
     for position, i in enumerate(order):
         if tags[position] == 0:
             texts[i] = r.string()
+            continue
+        if tags[position] == 2:
+            texts[i] = next(known)
             continue
         field, (prefix, suffix) = derived_fields[k], affixes[k]
         k += 1
@@ -247,7 +264,7 @@ def number_template(r, previous):
 
 
 class Definitions:
-    def __init__(self, content, def_kinds, version):
+    def __init__(self, content, def_kinds, version, well_known=()):
         r = Reader(content)
         self.resolution, self.offset, self.length, self.realtime = (r.varint() for _ in range(4))
         self.format, self.creator, self.version = (r.string() for _ in range(3))
@@ -257,7 +274,7 @@ class Definitions:
             self.records = self.records_v3(r, b"".join(value for _, value in self.properties))
         elif version >= 4:
             kinds, fields = self.record_columns(r)
-            texts, self.properties = texts_v4(r, kinds, fields, def_kinds)
+            texts, self.properties = texts_v4(r, kinds, fields, def_kinds, well_known)
             self.records = list(zip(kinds, fields, texts))
         else:
             self.records = []
@@ -558,7 +575,7 @@ def main():
         "/docs/mtf-format.md"
     event_kinds, def_kinds = kind_tables(doc)
     archive = Archive(open(path, "rb").read())
-    defs = Definitions(archive.structure(2), def_kinds, archive.version)
+    defs = Definitions(archive.structure(2), def_kinds, archive.version, well_known_strings(doc))
     defs.rank_map()
     sigs = decode_signatures(archive.structure(3), event_kinds)
     nodes = (decode_node_columns if archive.version >= 4 else decode_nodes)(archive.structure(4))

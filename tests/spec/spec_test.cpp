@@ -164,7 +164,8 @@ TEST(SpecReader, DecodesThePropertiesAsTheFilesTheyKeep) {
         run("/usr/bin/python3 -B -c 'import sys; sys.path.insert(0, \"" + kSource +
             "/tests/spec\"); import mtf_spec_reader as m; a = m.Archive(open(sys.argv[1], "
             "\"rb\").read()); "
-            "d = m.Definitions(a.structure(2), m.kind_tables(sys.argv[2])[1], a.version); "
+            "d = m.Definitions(a.structure(2), m.kind_tables(sys.argv[2])[1], a.version, "
+        "m.well_known_strings(sys.argv[2])); "
             "assert a.version == 4; "
             "sys.exit(0 if dict(d.properties)[sys.argv[3].encode()] == open(sys.argv[4], "
             "\"rb\").read() else 3)' '" +

@@ -4,6 +4,8 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "converters/mtf/binary/well_known_strings.hpp"
+
 namespace mtf::mtfbin {
 
 using compaction::ByteReader;
@@ -15,7 +17,7 @@ using compaction::zigzag;
 
 namespace {
 
-constexpr uint64_t kLiteral = 0, kDerived = 1;
+constexpr uint64_t kLiteral = 0, kDerived = 1, kWellKnown = 2;
 
 // The fixed fields of `kind` that name a String definition.
 const std::vector<size_t>& stringFields(DefKind kind) {
@@ -265,8 +267,9 @@ void putProperty(std::vector<uint8_t>& out, std::string_view value, const PieceF
 void putTextsV4(std::vector<uint8_t>& out, const std::vector<DefRecord>& records,
                 const std::map<std::string, std::string>& properties) {
   TextColumns c(records);
-  std::vector<uint8_t> tags, fields, affixes, literals;
+  std::vector<uint8_t> tags, fields, known, affixes, literals;
   std::vector<uint64_t> previousPrefix, previousSuffix;
+  uint64_t previousKnown = UINT64_MAX;  // -1
   uint64_t column = UINT64_MAX;
   for (size_t i : c.order) {
     const std::string& text = records[i].text;
@@ -276,7 +279,11 @@ void putTextsV4(std::vector<uint8_t>& out, const std::vector<DefRecord>& records
       previousSuffix.clear();
     }
     Derivation d;
-    if (findDerivation(records, c, i, d)) {
+    if (const auto k = wellKnownIndex(text)) {
+      putVarint(tags, kWellKnown);
+      putVarint(known, zigzag(static_cast<int64_t>(*k - previousKnown - 1)));
+      previousKnown = *k;
+    } else if (findDerivation(records, c, i, d)) {
       putVarint(tags, kDerived);
       putVarint(fields, d.field);
       putTemplate(affixes, std::string_view(text).substr(0, d.at), previousPrefix);
@@ -288,7 +295,7 @@ void putTextsV4(std::vector<uint8_t>& out, const std::vector<DefRecord>& records
     }
     c.done[i] = true;
   }
-  for (const auto* stream : {&tags, &fields, &affixes, &literals})
+  for (const auto* stream : {&tags, &fields, &known, &affixes, &literals})
     out.insert(out.end(), stream->begin(), stream->end());
   std::vector<std::string_view> ordered;
   for (size_t i : c.order) ordered.push_back(records[i].text);
@@ -348,28 +355,51 @@ std::string readProperty(ByteReader& r, const std::vector<DefRecord>& records,
 
 }  // namespace
 
+namespace {
+
+// The well-known strings the texts of tag 2 name, in text order.
+std::vector<std::string_view> readWellKnown(ByteReader& r, size_t count) {
+  const std::span<const std::string_view> table = wellKnownStrings();
+  std::vector<std::string_view> texts(count);
+  uint64_t previous = UINT64_MAX;  // -1
+  for (std::string_view& text : texts) {
+    const size_t at = r.position();
+    const uint64_t k = previous + 1 + static_cast<uint64_t>(unzigzag(r.varint()));
+    if (k >= table.size()) throw CodingError{at, "no well-known string " + std::to_string(k)};
+    text = table[k];
+    previous = k;
+  }
+  return texts;
+}
+
+}  // namespace
+
 void readTextsV4(ByteReader& r, std::vector<DefRecord>& records,
                  std::map<std::string, std::string>& properties) {
   TextColumns c(records);
   std::vector<uint64_t> tags(records.size());
-  size_t derived = 0;
+  size_t derived = 0, wellKnown = 0;
   for (uint64_t& tag : tags) {
     const size_t at = r.position();
     tag = r.varint();
-    if (tag > kDerived) throw CodingError{at, "unknown text tag " + std::to_string(tag)};
+    if (tag > kWellKnown) throw CodingError{at, "unknown text tag " + std::to_string(tag)};
     derived += tag == kDerived;
+    wellKnown += tag == kWellKnown;
   }
   std::vector<std::pair<size_t, uint64_t>> fields(derived);  // position, field
   for (auto& [at, field] : fields) {
     at = r.position();
     field = r.varint();
   }
+  const std::vector<std::string_view> known = readWellKnown(r, wellKnown);
   const auto affixes = readAffixes(r, records, c, tags);
   size_t total = 0;  // bytes the references expand to
-  for (size_t n = 0, k = 0; n < c.order.size(); ++n) {
+  for (size_t n = 0, k = 0, w = 0; n < c.order.size(); ++n) {
     const size_t i = c.order[n];
     if (tags[n] == kLiteral) {
       records[i].text = r.string();
+    } else if (tags[n] == kWellKnown) {
+      records[i].text = known[w++];
     } else {
       const size_t s = c.source(records, i, fields[k].second);
       if (s == records.size())

@@ -5,8 +5,13 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
 #include "converters/mtf/binary/definitions_codec.hpp"
 #include "converters/mtf/binary/lzma_codec.hpp"
+#include "converters/mtf/binary/well_known_strings.hpp"
 
 namespace mtf::mtfbin {
 namespace {
@@ -147,6 +152,62 @@ TEST(DefinitionTexts, DamageIsACodingError) {
   bad[bad.size() - 3] = 4;  // text 2: there are 1
   Definitions back3;
   EXPECT_THROW(decodeDefinitionsSection(bad, back3, 4), CodingError);
+}
+
+// The table the writer and reader know is the one docs/mtf-format.md lists (appendix C),
+// from which the spec reader takes it.
+TEST(DefinitionTexts, WellKnownStringsAreTheDocumentsAppendixC) {
+  std::ifstream doc(std::filesystem::path(MTF_SOURCE_DIR) / "docs/mtf-format.md");
+  ASSERT_TRUE(doc) << "docs/mtf-format.md";
+  std::stringstream text;
+  text << doc.rdbuf();
+  const std::string all = text.str();
+  const std::string open = "```mtf-well-known-strings\n";
+  const size_t start = all.find(open);
+  ASSERT_NE(start, std::string::npos);
+  const size_t end = all.find("```", start + open.size());
+  std::istringstream block(all.substr(start + open.size(), end - start - open.size()));
+  std::vector<std::string> listed;
+  for (std::string line; std::getline(block, line);) listed.push_back(line);
+  const auto table = wellKnownStrings();
+  ASSERT_EQ(listed.size(), table.size());
+  for (size_t i = 0; i < table.size(); ++i) {
+    EXPECT_EQ(listed[i], table[i]) << i;
+    EXPECT_EQ(wellKnownIndex(table[i]), i);
+  }
+  EXPECT_FALSE(wellKnownIndex("MPI_Not_a_function").has_value());
+}
+
+// Score-P defines a region for each MPI function it wraps: named by number, their names
+// cost next to nothing.
+TEST(DefinitionTexts, WellKnownNamesCostNextToNothing) {
+  Definitions defs, spelled;
+  const auto table = wellKnownStrings();
+  for (size_t i = 0; i < table.size(); i += 2) {
+    const uint64_t self = i / 2;
+    for (Definitions* d : {&defs, &spelled}) {
+      const std::string name = d == &defs ? std::string(table[i]) : "X" + std::string(table[i]);
+      d->add({DefKind::String, {self}, name});
+      d->add({DefKind::Region, {self, self, self, kUndefined, 1, 4, 0, kUndefined, 0, 0}, ""});
+    }
+  }
+  roundTrip(defs);
+  roundTrip(spelled);
+  const std::vector<uint8_t> known = encodeDefinitionsSection(defs),
+                             literal = encodeDefinitionsSection(spelled);
+  const size_t packedKnown = lzmaCompress(known.data(), known.size()).size();
+  const size_t packedLiteral = lzmaCompress(literal.data(), literal.size()).size();
+  EXPECT_LT(packedKnown * 4, packedLiteral) << packedKnown << " against " << packedLiteral;
+  // A number past the table is refused: one String, tag 2, number 407 + 1 + zigzag.
+  Definitions one;
+  one.add({DefKind::String, {0}, std::string(table.back())});
+  std::vector<uint8_t> bad = encodeDefinitionsSection(one);
+  // ... tag 02, number zigzag(406 - (-1) - 1) = 812 (ac 06), no properties 00.
+  ASSERT_EQ(bad[bad.size() - 3], 0xacu);
+  roundTrip(one);
+  bad[bad.size() - 3] = 0xb0;  // 814: number 407
+  Definitions back;
+  EXPECT_THROW(decodeDefinitionsSection(bad, back, 4), CodingError);
 }
 
 }  // namespace
