@@ -1,9 +1,9 @@
 // The texts of an archive of version 4 (docs/mtf-format.md section 5.3): the definitions'
 // texts in columns (the strings one kind of definition names in one field side by side),
-// each either literal or derived from another string of the same definition (a prefix, that
-// string, a suffix: TAU's canonical name and edf line from a region's name), then the
-// properties as pieces of literal text and references to those texts (TAU's edf is its
-// regions' edf lines).
+// each either literal, named by number (MPI's function names: well_known_strings.hpp) or
+// derived from another string of the same definition (a prefix, that string, a suffix:
+// TAU's canonical name and edf line from a region's name), then the properties as pieces
+// of literal text and references to those texts (TAU's edf is its regions' edf lines).
 #pragma once
 
 #include <cstdint>

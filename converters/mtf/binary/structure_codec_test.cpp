@@ -6,6 +6,7 @@
 
 #include "converters/mtf/binary/definitions_codec.hpp"
 #include "converters/mtf/binary/lzma_codec.hpp"
+#include "converters/mtf/binary/node_columns.hpp"
 
 namespace mtf::mtfbin {
 namespace {
@@ -96,6 +97,37 @@ TEST(DefinitionsV3, DamageIsACodingError) {
   group.add({DefKind::Group, {0, 0, 4, 4, 0, 2, 7}, ""});
   Definitions back2;
   EXPECT_THROW(decodeDefinitionsSection(encodeDefinitionsV3(group), back2, 3), CodingError);
+}
+
+// Version 4's nodes: no event counts stored, the reader's sums equal the writer's.
+TEST(NodeColumns, RoundTripComputesEventCountsAndRefusesDamage) {
+  using compaction::Edge;
+  using compaction::EdgeType;
+  using compaction::Node;
+  using compaction::NodeKind;
+  compaction::CompactModel m;
+  m.nodes = {Node{NodeKind::Other, 4, compaction::kNoSig, {}, 1},
+             Node{NodeKind::Call, 1, 2, {Edge{0, 3, EdgeType::Regular}}, 5},
+             Node{NodeKind::Call, 7, compaction::kNoSig, {Edge{1, 1, EdgeType::Recursive}}, 6},
+             Node{NodeKind::Sequence,
+                  compaction::kNoSig,
+                  compaction::kNoSig,
+                  {Edge{1, 2, EdgeType::Regular}, Edge{2, 1, EdgeType::Sequence}},
+                  16}};
+  const std::vector<uint8_t> bytes = encodeNodeColumns(m);
+  compaction::CompactModel back;
+  decodeNodeColumns(bytes, back);
+  EXPECT_EQ(back.nodes, m.nodes);
+  for (size_t cut = 0; cut < bytes.size(); ++cut) {
+    compaction::CompactModel part;
+    EXPECT_THROW(decodeNodeColumns({bytes.begin(), bytes.begin() + cut}, part), CodingError);
+  }
+  std::vector<uint8_t> bad = bytes;
+  bad[1] = 5;  // node kind 5
+  EXPECT_THROW(decodeNodeColumns(bad, back), CodingError);
+  bad = bytes;
+  bad.back() = 3;  // edge type 3
+  EXPECT_THROW(decodeNodeColumns(bad, back), CodingError);
 }
 
 TEST(ColumnIndexV3, RoundTripsAnyEntries) {
