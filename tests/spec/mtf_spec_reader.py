@@ -43,7 +43,9 @@ def kind_tables(doc_path):
 def well_known_strings(doc_path):
     text = open(doc_path, encoding="utf-8").read()
     block = re.search(r"```mtf-well-known-strings\n(.*?)```", text, re.S).group(1)
-    return [line.encode() for line in block.strip("\n").split("\n")]
+    strings = [line.encode() for line in block.strip("\n").split("\n")]
+    # then each mtf-well-known-text block, verbatim
+    return strings + [t.encode() for t in re.findall(r"```mtf-well-known-text\n(.*?)```", text, re.S)]
 
 
 # ---------------------------------------------------------------- section 3: file layout
@@ -244,9 +246,9 @@ def texts_v4(r, kinds, fields, def_kinds, well_known):
         for _ in range(r.varint()):
             value += r.string()
             previous = previous + 1 + unzigzag(r.varint())
-            if not 0 <= previous < n:
+            if not 0 <= previous < n + len(well_known):
                 raise Bad("property piece refers to no text")
-            value += texts[order[previous]]
+            value += texts[order[previous]] if previous < n else well_known[previous - n]
         properties.append((key, value + r.string()))
     return texts, properties
 

@@ -299,6 +299,7 @@ void putTextsV4(std::vector<uint8_t>& out, const std::vector<DefRecord>& records
     out.insert(out.end(), stream->begin(), stream->end());
   std::vector<std::string_view> ordered;
   for (size_t i : c.order) ordered.push_back(records[i].text);
+  for (std::string_view known : wellKnownStrings()) ordered.push_back(known);  // n >= N
   const PieceFinder finder(std::move(ordered));
   putVarint(out, properties.size());
   for (const auto& [key, value] : properties) {
@@ -343,10 +344,15 @@ std::string readProperty(ByteReader& r, const std::vector<DefRecord>& records,
     value += r.string();
     const size_t at = r.position();
     const size_t n = previous + 1 + static_cast<size_t>(unzigzag(r.varint()));
-    if (n >= order.size()) throw CodingError{at, "property piece refers to no text"};
-    total += records[order[n]].text.size();
+    // Texts, then the well-known strings.
+    const size_t known = n - order.size();
+    if (n >= order.size() && known >= wellKnownStrings().size())
+      throw CodingError{at, "property piece refers to no text"};
+    const std::string_view text =
+        n < order.size() ? std::string_view(records[order[n]].text) : wellKnownStrings()[known];
+    total += text.size();
     if (total > kMaxTextBytes) throw CodingError{at, "properties too large"};
-    value += records[order[n]].text;
+    value += text;
     previous = n;
   }
   value += r.string();

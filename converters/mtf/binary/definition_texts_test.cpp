@@ -116,6 +116,17 @@ TEST(DefinitionTexts, PropertiesReferToTheTextsTheyRepeat) {
   roundTrip(plain);
 }
 
+// Paraver's default states and colours (appendix C) cost a piece in any property.
+TEST(DefinitionTexts, PropertiesReferToWellKnownTexts) {
+  const std::string_view states = wellKnownStrings().back();
+  ASSERT_GT(states.size(), 1000u);
+  Definitions defs;
+  defs.info.properties["paraver.pcf"] =
+      "DEFAULT_OPTIONS\n\n" + std::string(states) + "\n\nEVENT_TYPE\n0 42 user\n";
+  EXPECT_LT(encodeDefinitionsSection(defs).size(), 80u);
+  roundTrip(defs);
+}
+
 TEST(DefinitionTexts, DamageIsACodingError) {
   const Definitions defs = tauLike(20);
   const std::vector<uint8_t> good = encodeDefinitionsSection(defs);
@@ -149,7 +160,9 @@ TEST(DefinitionTexts, DamageIsACodingError) {
   bad = encodeDefinitionsSection(piece);
   // ... 01 "p", 01 piece, 01 "<", 00 (text 0), 01 ">"
   ASSERT_EQ(bad[bad.size() - 3], 0u);
-  bad[bad.size() - 3] = 4;  // text 2: there are 1
+  // Text 409: there are 1, then the 408 well-known strings.
+  bad[bad.size() - 3] = 0xb2;  // zigzag(409 - 0) = 818: b2 06
+  bad.insert(bad.end() - 2, 0x06);
   Definitions back3;
   EXPECT_THROW(decodeDefinitionsSection(bad, back3, 4), CodingError);
 }
@@ -169,6 +182,12 @@ TEST(DefinitionTexts, WellKnownStringsAreTheDocumentsAppendixC) {
   std::istringstream block(all.substr(start + open.size(), end - start - open.size()));
   std::vector<std::string> listed;
   for (std::string line; std::getline(block, line);) listed.push_back(line);
+  // Then each block's text, verbatim (its last newline included).
+  const std::string openText = "```mtf-well-known-text\n";
+  for (size_t at = all.find(openText); at != std::string::npos; at = all.find(openText, at + 1)) {
+    const size_t from = at + openText.size();
+    listed.push_back(all.substr(from, all.find("```", from) - from));
+  }
   const auto table = wellKnownStrings();
   ASSERT_EQ(listed.size(), table.size());
   for (size_t i = 0; i < table.size(); ++i) {
@@ -198,14 +217,16 @@ TEST(DefinitionTexts, WellKnownNamesCostNextToNothing) {
   const size_t packedKnown = lzmaCompress(known.data(), known.size()).size();
   const size_t packedLiteral = lzmaCompress(literal.data(), literal.size()).size();
   EXPECT_LT(packedKnown * 4, packedLiteral) << packedKnown << " against " << packedLiteral;
-  // A number past the table is refused: one String, tag 2, number 407 + 1 + zigzag.
+  // A number past the table is refused: one String, tag 2, its number.
   Definitions one;
-  one.add({DefKind::String, {0}, std::string(table.back())});
+  one.add({DefKind::String, {0}, "MPI_Wtime"});
+  ASSERT_EQ(wellKnownIndex("MPI_Wtime"), 406u);
+  ASSERT_EQ(table.size(), 408u);
   std::vector<uint8_t> bad = encodeDefinitionsSection(one);
   // ... tag 02, number zigzag(406 - (-1) - 1) = 812 (ac 06), no properties 00.
   ASSERT_EQ(bad[bad.size() - 3], 0xacu);
   roundTrip(one);
-  bad[bad.size() - 3] = 0xb0;  // 814: number 407
+  bad[bad.size() - 3] = 0xb0;  // 816: number 408
   Definitions back;
   EXPECT_THROW(decodeDefinitionsSection(bad, back, 4), CodingError);
 }

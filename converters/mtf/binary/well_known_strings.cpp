@@ -1,6 +1,7 @@
 #include "converters/mtf/binary/well_known_strings.hpp"
 
 #include <unordered_map>
+#include <vector>
 
 namespace mtf::mtfbin {
 
@@ -8,7 +9,7 @@ namespace {
 
 // docs/mtf-format.md appendix C, in its order (a test checks that the two agree): the C
 // functions of MPI as Open MPI 4.1's mpi.h declares them, and MPI's predefined
-// communicators, sorted by their bytes.
+// communicators, sorted by their bytes; then the texts of its blocks.
 constexpr std::string_view kStrings[] = {
     "MPI_Abort",
     "MPI_Accumulate",
@@ -419,16 +420,97 @@ constexpr std::string_view kStrings[] = {
     "MPI_Wtime",
 };
 
+// Then the texts of appendix C's blocks: the default state names and colours of Paraver
+// traces (Extrae writes them into every .pcf).
+constexpr std::string_view kParaverStates = R"(STATES
+0    Idle
+1    Running
+2    Not created
+3    Waiting a message
+4    Blocking Send
+5    Synchronization
+6    Test/Probe
+7    Scheduling and Fork/Join
+8    Wait/WaitAll
+9    Blocked
+10    Immediate Send
+11    Immediate Receive
+12    I/O
+13    Group Communication
+14    Tracing Disabled
+15    Others
+16    Send Receive
+17    Memory transfer
+18    Profiling
+19    On-line analysis
+20    Remote memory access
+21    Atomic memory operation
+22    Memory ordering operation
+23    Distributed locking
+24    Overhead
+25    One-sided op
+26    Startup latency
+27    Waiting links
+28    Data copy
+29    RTT
+30    Allocating memory
+31    Freeing memory
+
+
+STATES_COLOR
+0    {117,195,255}
+1    {0,0,255}
+2    {255,255,255}
+3    {255,0,0}
+4    {255,0,174}
+5    {179,0,0}
+6    {0,255,0}
+7    {255,255,0}
+8    {235,0,0}
+9    {0,162,0}
+10    {255,0,255}
+11    {100,100,177}
+12    {172,174,41}
+13    {255,144,26}
+14    {2,255,177}
+15    {192,224,0}
+16    {66,66,66}
+17    {255,0,96}
+18    {169,169,169}
+19    {169,0,0}
+20    {0,109,255}
+21    {200,61,68}
+22    {200,66,0}
+23    {0,41,0}
+24    {139,121,177}
+25    {116,116,116}
+26    {200,50,89}
+27    {255,171,98}
+28    {0,68,189}
+29    {52,43,0}
+30    {255,46,0}
+31    {100,216,32}
+)";
+
+const std::vector<std::string_view>& allStrings() {
+  static const std::vector<std::string_view> all = [] {
+    std::vector<std::string_view> v(std::begin(kStrings), std::end(kStrings));
+    v.push_back(kParaverStates);
+    return v;
+  }();
+  return all;
+}
+
 }  // namespace
 
 std::span<const std::string_view> wellKnownStrings() {
-  return kStrings;
+  return allStrings();
 }
 
 std::optional<size_t> wellKnownIndex(std::string_view text) {
   static const std::unordered_map<std::string_view, size_t> index = [] {
     std::unordered_map<std::string_view, size_t> m;
-    for (size_t i = 0; i < std::size(kStrings); ++i) m.emplace(kStrings[i], i);
+    for (size_t i = 0; i < allStrings().size(); ++i) m.emplace(allStrings()[i], i);
     return m;
   }();
   const auto found = index.find(text);
