@@ -4,6 +4,7 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "converters/mtf/binary/definitions_codec.hpp"
 #include "converters/mtf/binary/well_known_strings.hpp"
 
 namespace mtf::mtfbin {
@@ -110,7 +111,7 @@ void putTemplate(std::vector<uint8_t>& out, std::string_view s, std::vector<uint
 std::string readTemplate(ByteReader& r, std::vector<uint64_t>& previous) {
   const uint64_t count = r.count(r.remaining(), "number count");
   std::vector<std::string> parts(count + 1);
-  for (std::string& part : parts) part = r.string();
+  for (std::string& part : parts) part = readString(r);
   std::vector<uint64_t> numbers(count);
   std::string text = parts[0];
   for (size_t j = 0; j < count; ++j) {
@@ -341,7 +342,7 @@ std::string readProperty(ByteReader& r, const std::vector<DefRecord>& records,
   std::string value;
   size_t previous = static_cast<size_t>(-1);
   for (uint64_t pieces = r.count(r.remaining(), "piece count"); pieces > 0; --pieces) {
-    value += r.string();
+    value += readString(r);
     const size_t at = r.position();
     const size_t n = previous + 1 + static_cast<size_t>(unzigzag(r.varint()));
     // Texts, then the well-known strings.
@@ -355,7 +356,7 @@ std::string readProperty(ByteReader& r, const std::vector<DefRecord>& records,
     value += text;
     previous = n;
   }
-  value += r.string();
+  value += readString(r);
   return value;
 }
 
@@ -403,7 +404,7 @@ void readTextsV4(ByteReader& r, std::vector<DefRecord>& records,
   for (size_t n = 0, k = 0, w = 0; n < c.order.size(); ++n) {
     const size_t i = c.order[n];
     if (tags[n] == kLiteral) {
-      records[i].text = r.string();
+      records[i].text = readString(r);
     } else if (tags[n] == kWellKnown) {
       records[i].text = known[w++];
     } else {
@@ -418,7 +419,7 @@ void readTextsV4(ByteReader& r, std::vector<DefRecord>& records,
     c.done[i] = true;
   }
   for (uint64_t n = r.count(r.remaining(), "property count"); n > 0; --n) {
-    std::string key = r.string();
+    std::string key = readString(r);
     properties[key] = readProperty(r, records, c.order, total);
   }
 }

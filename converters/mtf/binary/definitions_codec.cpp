@@ -27,9 +27,9 @@ void readTraceFacts(ByteReader& r, Definitions& defs) {
   defs.clock.globalOffset = r.varint();
   defs.clock.traceLength = r.varint();
   defs.clock.realtime = r.varint();
-  defs.info.format = r.string();
-  defs.info.creator = r.string();
-  defs.info.version = r.string();
+  defs.info.format = readString(r);
+  defs.info.creator = readString(r);
+  defs.info.version = readString(r);
 }
 
 }  // namespace
@@ -46,8 +46,8 @@ void putDefinitionsHead(std::vector<uint8_t>& out, const Definitions& defs) {
 void readDefinitionsHead(ByteReader& r, Definitions& defs) {
   readTraceFacts(r, defs);
   for (uint64_t n = r.count(r.remaining(), "property count"); n > 0; --n) {
-    std::string key = r.string();
-    defs.info.properties[key] = r.string();
+    std::string key = readString(r);
+    defs.info.properties[key] = readString(r);
   }
 }
 
@@ -183,7 +183,7 @@ void readTexts(ByteReader& r, std::vector<DefRecord>& records, const std::string
     const size_t at = r.position();
     const uint64_t tag = r.varint();
     if (tag == 0) {
-      rec.text = r.string();
+      rec.text = readString(r);
       continue;
     }
     const uint64_t start = previousStart + static_cast<uint64_t>(compaction::unzigzag(r.varint()));

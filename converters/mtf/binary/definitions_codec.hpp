@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "model/definitions.hpp"
@@ -25,6 +26,16 @@ void decodeDefinitionsSection(const std::vector<uint8_t>& raw, Definitions& defs
 // The part versions 2 and 3 share: clock, format, creator, version and properties.
 void putDefinitionsHead(std::vector<uint8_t>& out, const Definitions& defs);
 void readDefinitionsHead(compaction::ByteReader& r, Definitions& defs);
+
+// A string (varint length, bytes) that ends inside the data. (ByteReader::string bounds
+// the length by the bytes left before its varint, so it may read up to 10 bytes past
+// the end.)
+inline std::string readString(compaction::ByteReader& r) {
+  const uint64_t n = r.varint();
+  if (n > r.remaining()) throw compaction::CodingError{r.position(), "string runs past the end"};
+  const uint8_t* p = r.take(n);
+  return std::string(reinterpret_cast<const char*>(p), n);
+}
 
 // True if `fields` has exactly the fields its schema implies (repeated group included).
 bool fieldCountFits(const KindSchema& s, const std::vector<uint64_t>& fields);
