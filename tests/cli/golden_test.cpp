@@ -75,6 +75,12 @@ TEST(Golden, VersionTwoArchiveStillReads) {
   checkGolden({"gen-wavefront-4", "", "$SOURCE/tests/golden/archives/gen-wavefront-4.v2.mtf"});
 }
 
+// The worked example as version 3 wrote it (before version 4's definition texts and node
+// columns): the same events as today.
+TEST(Golden, VersionThreeArchiveStillReads) {
+  checkGolden({"spec-example", "", "$SOURCE/tests/golden/archives/example.v3.mtf"});
+}
+
 TEST(Golden, GeneratedHalo) {
   checkGolden({"gen-halo-4", "$GEN halo --ranks 4 --iterations 2 --seed 3 -q -o $DIR/h.otf2",
                "$DIR/h.otf2"});

@@ -39,6 +39,15 @@ def kind_tables(doc_path):
     return table("mtf-event-kinds"), table("mtf-definition-kinds")
 
 
+# appendix C: the well-known strings of version 4's texts, one a line, numbered from 0
+def well_known_strings(doc_path):
+    text = open(doc_path, encoding="utf-8").read()
+    block = re.search(r"```mtf-well-known-strings\n(.*?)```", text, re.S).group(1)
+    strings = [line.encode() for line in block.strip("\n").split("\n")]
+    # then each mtf-well-known-text block, verbatim
+    return strings + [t.encode() for t in re.findall(r"```mtf-well-known-text\n(.*?)```", text, re.S)]
+
+
 # ---------------------------------------------------------------- section 3: file layout
 MAGIC = b"\x89MTF\r\n\x1a\n"
 END_MAGIC = b"MTF-END\n"
@@ -46,7 +55,7 @@ KIND_NAMES = {1: "Columns", 2: "Definitions", 3: "Signatures", 4: "Nodes", 5: "L
               6: "Annotations", 7: "Index", 8: "Structure"}
 # section 4.1: the kinds a version 1 or 2 index may list (no Structure chunk there)
 INDEX_KINDS = (1, 2, 3, 4, 5, 6, 7)
-# section 3.2: the sections of a version 3 Structure chunk, in order
+# section 3.2: the sections of a version 3 or 4 Structure chunk, in order
 SECTIONS = ["Index", "Definitions", "Signatures", "Nodes", "Locations", "Annotations",
             "ColumnDictionary"]
 
@@ -70,7 +79,7 @@ class Archive:
         if len(data) < 48 or data[:8] != MAGIC:
             raise Bad("not an MTF archive")
         self.version = struct.unpack_from("<I", data, 8)[0]
-        if self.version not in (1, 2, 3):
+        if self.version not in (1, 2, 3, 4):
             raise Bad("archive version %d is not supported" % self.version)
         trailer = data[-32:]
         if trailer[24:] != END_MAGIC:
@@ -168,14 +177,107 @@ class Archive:
 
 
 # ---------------------------------------------------------------- section 5: definitions
+# section 5.3: version 4's texts, in columns, derived or literal; then the properties
+def texts_v4(r, kinds, fields, def_kinds, well_known):
+    n = len(kinds)
+    by_self = {}
+    for i in range(n):
+        if kinds[i] == 0 and fields[i]:
+            by_self.setdefault(fields[i][0], i)
+
+    def string_fields(kind):
+        return [f for f, (_, ftype, repeated) in enumerate(def_kinds[kind][1])
+                if ftype == "string" and not repeated]
+
+    owner = {}
+    for i in range(n):
+        if kinds[i] != 0:
+            for f in string_fields(kinds[i]):
+                if f < len(fields[i]) and fields[i][f] in by_self:
+                    owner.setdefault(by_self[fields[i][f]], (i, f))
+
+    def column(i):
+        if kinds[i] != 0:
+            return (2,)
+        if i not in owner:
+            return (1,)
+        return (0, kinds[owner[i][0]], owner[i][1])
+
+    order = sorted(range(n), key=lambda i: (column(i), i))
+    tags = [r.varint() for _ in range(n)]
+    if any(tag > 2 for tag in tags):
+        raise Bad("unknown definition text tag")
+    derived_fields = [r.varint() for tag in tags if tag == 1]
+    known, previous = [], -1
+    for _ in range(tags.count(2)):
+        previous = previous + 1 + unzigzag(r.varint())
+        if not 0 <= previous < len(well_known):
+            raise Bad("no well-known string %d" % previous)
+        known.append(well_known[previous])
+    known = iter(known)
+    affixes, current = [], None
+    for position, i in enumerate(order):
+        if column(i) != current:
+            current, previous_prefix, previous_suffix = column(i), [], []
+        if tags[position] == 1:
+            prefix, previous_prefix = number_template(r, previous_prefix)
+            suffix, previous_suffix = number_template(r, previous_suffix)
+            affixes.append((prefix, suffix))
+    texts, k = [None] * n, 0
+    for position, i in enumerate(order):
+        if tags[position] == 0:
+            texts[i] = r.string()
+            continue
+        if tags[position] == 2:
+            texts[i] = next(known)
+            continue
+        field, (prefix, suffix) = derived_fields[k], affixes[k]
+        k += 1
+        record = owner[i][0] if i in owner else None
+        if (record is None or field not in string_fields(kinds[record])
+                or field >= len(fields[record]) or fields[record][field] not in by_self
+                or texts[by_self[fields[record][field]]] is None
+                or by_self[fields[record][field]] == i):
+            raise Bad("derived text names no string decoded before it")
+        texts[i] = prefix + texts[by_self[fields[record][field]]] + suffix
+    properties = []
+    for _ in range(r.varint()):
+        key, value, previous = r.string(), b"", -1
+        for _ in range(r.varint()):
+            value += r.string()
+            previous = previous + 1 + unzigzag(r.varint())
+            if not 0 <= previous < n + len(well_known):
+                raise Bad("property piece refers to no text")
+            value += texts[order[previous]] if previous < n else well_known[previous - n]
+        properties.append((key, value + r.string()))
+    return texts, properties
+
+
+# a text cut at its numbers, each number predicted from the column's previous template
+def number_template(r, previous):
+    count = r.varint()
+    parts = [r.string() for _ in range(count + 1)]
+    numbers, text = [], parts[0]
+    for j in range(count):
+        predicted = previous[j] + 1 if j < len(previous) else 0
+        numbers.append((predicted + unzigzag(r.varint())) & MASK)
+        text += str(numbers[j]).encode() + parts[j + 1]
+    return text, numbers
+
+
 class Definitions:
-    def __init__(self, content, def_kinds, version):
+    def __init__(self, content, def_kinds, version, well_known=()):
         r = Reader(content)
         self.resolution, self.offset, self.length, self.realtime = (r.varint() for _ in range(4))
         self.format, self.creator, self.version = (r.string() for _ in range(3))
-        self.properties = [(r.string(), r.string()) for _ in range(r.varint())]
-        if version >= 3:
+        if version <= 3:
+            self.properties = [(r.string(), r.string()) for _ in range(r.varint())]
+        if version == 3:
             self.records = self.records_v3(r, b"".join(value for _, value in self.properties))
+        elif version >= 4:
+            kinds, fields = self.record_columns(r)
+            texts, self.properties = texts_v4(r, kinds, fields, def_kinds, well_known)
+            self.records = list(zip(kinds, fields, texts))
         else:
             self.records = []
             for _ in range(r.varint()):
@@ -194,7 +296,7 @@ class Definitions:
 
     # section 5.2: kinds, then per kind its field counts and field columns, then the texts
     @staticmethod
-    def records_v3(r, property_text):
+    def record_columns(r):
         kinds = [r.varint() for _ in range(r.varint())]
         fields = [None] * len(kinds)
         for kind in sorted(set(kinds)):
@@ -207,6 +309,11 @@ class Definitions:
                     if f < len(fields[i]):
                         previous = (previous + unzigzag(r.varint())) & MASK
                         fields[i][f] = previous
+        return kinds, fields
+
+    @staticmethod
+    def records_v3(r, property_text):
+        kinds, fields = Definitions.record_columns(r)
         texts, previous_start, previous_end = [], 0, 0
         for _ in kinds:
             tag = r.varint()
@@ -314,6 +421,35 @@ class Signature:
 
 # ---------------------------------------------------------------- section 7: nodes
 CALL, LEAVES, SEQUENCE = 0, (1, 2, 3), 4
+
+
+# section 7.1: version 4's nodes, column by column; event counts computed from the children
+def decode_node_columns(content):
+    r = Reader(content)
+    nodes = [{"kind": r.byte()} for _ in range(r.varint())]
+    for node in nodes:
+        node["sig"] = r.optional_id()
+    for node in nodes:
+        node["leave"] = None
+        if node["kind"] == CALL:
+            code = r.varint()
+            if code:
+                node["leave"] = ((node["sig"] or 0) + unzigzag(code - 1)) & MASK
+    for node in nodes:
+        node["edges"] = [None] * r.varint()
+    children = [[r.varint() for _ in node["edges"]] for node in nodes]
+    repetitions = [[r.varint() + 1 for _ in node["edges"]] for node in nodes]
+    for i, node in enumerate(nodes):
+        node["edges"] = [(child, reps, r.byte()) for child, reps in zip(children[i], repetitions[i])]
+        if any(child >= i for child, _, _ in node["edges"]):
+            raise Bad("a child does not precede its parent")
+        own = 1 if node["kind"] in LEAVES else 0
+        if node["kind"] == CALL:
+            own = 1 + (node["leave"] is not None)
+        node["events"] = own + sum(nodes[c]["events"] * n for c, n, _ in node["edges"])
+    if not r.at_end():
+        raise Bad("bytes after the last node")
+    return nodes
 
 
 def decode_nodes(content):
@@ -441,10 +577,10 @@ def main():
         "/docs/mtf-format.md"
     event_kinds, def_kinds = kind_tables(doc)
     archive = Archive(open(path, "rb").read())
-    defs = Definitions(archive.structure(2), def_kinds, archive.version)
+    defs = Definitions(archive.structure(2), def_kinds, archive.version, well_known_strings(doc))
     defs.rank_map()
     sigs = decode_signatures(archive.structure(3), event_kinds)
-    nodes = decode_nodes(archive.structure(4))
+    nodes = (decode_node_columns if archive.version >= 4 else decode_nodes)(archive.structure(4))
     locations = decode_locations(archive.structure(5))
     decode_annotations(Reader(archive.structure(6)))
     dictionary = archive.dictionary()

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <regex>
 #include <sstream>
+#include <tuple>
 
 #include "cli/run_command.hpp"
 #include "example_trace.hpp"
@@ -112,6 +113,9 @@ TEST(SpecReader, DecodesTheExampleAsMtfDump) {
   if (!pythonPresent(why)) GTEST_SKIP() << why;
   expectReaderAgrees(kExample);
   expectReaderAgrees(kSource + "/tests/golden/archives/example.v2.mtf");  // version 2
+  expectReaderAgrees(kSource + "/tests/golden/archives/example.v3.mtf");  // version 3
+  // Version 3's texts that refer to the properties (a TAU edf).
+  expectReaderAgrees(kSource + "/tests/golden/archives/opencl-l5.v3.mtf");
 }
 
 // Chunks of thousands of noisy events: Huffman-coded and sparse time planes.
@@ -140,6 +144,37 @@ TEST(SpecReader, DecodesGeneratedAndRealArchives) {
 
 // A GPU trace whose metric locations repeat each other: its archive gets a column
 // dictionary (section 10.7), and chunks compressed with it decode from the document too.
+// `mtf dump` prints no properties: the spec reader's own properties of version 4 (pieces
+// of the definitions' texts, 5.3) must be the files the trace's readers keep in them.
+TEST(SpecReader, DecodesThePropertiesAsTheFilesTheyKeep) {
+  std::string why;
+  if (!pythonPresent(why)) GTEST_SKIP() << why;
+  const std::string dir = freshTempDir("spec-properties");
+  const std::string data = MTF_DATA_DIR;
+  for (const auto& [trace, property, file] :
+       {std::tuple<std::string, std::string, std::string>{"tau/opencl-l9", "tau.edf.0",
+                                                          "tau/opencl-l9/events.0.edf"},
+        {"paraver/paraver-kernel-qsort/qsort_beo3.prv", "paraver.pcf",
+         "paraver/paraver-kernel-qsort/qsort_beo3.pcf"}}) {
+    const std::string out = dir + "/p.mtf";
+    ASSERT_EQ(
+        run(mtfProgram() + " -q convert " + data + "/" + trace + " -o " + out + " --force").status,
+        0);
+    const CommandResult python =
+        run("/usr/bin/python3 -B -c 'import sys; sys.path.insert(0, \"" + kSource +
+            "/tests/spec\"); import mtf_spec_reader as m; a = m.Archive(open(sys.argv[1], "
+            "\"rb\").read()); "
+            "d = m.Definitions(a.structure(2), m.kind_tables(sys.argv[2])[1], a.version, "
+        "m.well_known_strings(sys.argv[2])); "
+            "assert a.version == 4; "
+            "sys.exit(0 if dict(d.properties)[sys.argv[3].encode()] == open(sys.argv[4], "
+            "\"rb\").read() else 3)' '" +
+            out + "' " + kDoc + " " + property + " '" + data + "/" + file + "'");
+    EXPECT_EQ(python.status, 0) << trace << ": " << python.output.substr(0, 2000);
+  }
+  fs::remove_all(dir);
+}
+
 TEST(SpecReader, DecodesAnArchiveWithAColumnDictionary) {
   std::string why;
   if (!pythonPresent(why)) GTEST_SKIP() << why;

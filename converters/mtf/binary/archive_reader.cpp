@@ -56,7 +56,7 @@ void ArchiveReader::loadStructure() {
     e.offset = file_.indexOffset();
     SectionSizes raw;
     decodeChunk(file_, e, file_.fileSize() - kTrailerSize, [&](const std::vector<uint8_t>& bytes) {
-      decodeStructure(bytes, *model_, index_, &raw);
+      decodeStructure(bytes, file_.version(), *model_, index_, &raw);
     });
     checkLayout(file_, index_);
     apportionStructure(sizes_, file_.fileSize() - kTrailerSize - e.offset, raw);

@@ -129,7 +129,7 @@ TEST_F(ArchiveTest, BitFlipInEveryChunkKindIsRefusedWithItsOffset) {
       raw.readChunk(structureAt, ChunkKind::Structure, good.size() - kTrailerSize, "structure");
   compaction::CompactModel model;
   std::vector<IndexEntry> index;
-  decodeStructure(content, model, index);
+  decodeStructure(content, kVersion, model, index);
   ASSERT_FALSE(index.empty());
   const IndexEntry& columns = index.front();
   const uint64_t structureStored = good.size() - kTrailerSize - structureAt - kChunkHeaderSize;

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <string_view>
 
+#include "converters/mtf/binary/definition_texts.hpp"
+
 namespace mtf::mtfbin {
 
 using compaction::ByteReader;
@@ -10,12 +12,30 @@ using compaction::CodingError;
 using compaction::putString;
 using compaction::putVarint;
 
-void putDefinitionsHead(std::vector<uint8_t>& out, const Definitions& defs) {
+namespace {
+
+void putTraceFacts(std::vector<uint8_t>& out, const Definitions& defs) {
   const ClockProperties& c = defs.clock;
   for (uint64_t v : {c.resolution, c.globalOffset, c.traceLength, c.realtime}) putVarint(out, v);
   putString(out, defs.info.format);
   putString(out, defs.info.creator);
   putString(out, defs.info.version);
+}
+
+void readTraceFacts(ByteReader& r, Definitions& defs) {
+  defs.clock.resolution = r.varint();
+  defs.clock.globalOffset = r.varint();
+  defs.clock.traceLength = r.varint();
+  defs.clock.realtime = r.varint();
+  defs.info.format = readString(r);
+  defs.info.creator = readString(r);
+  defs.info.version = readString(r);
+}
+
+}  // namespace
+
+void putDefinitionsHead(std::vector<uint8_t>& out, const Definitions& defs) {
+  putTraceFacts(out, defs);
   putVarint(out, defs.info.properties.size());
   for (const auto& [key, value] : defs.info.properties) {
     putString(out, key);
@@ -24,16 +44,10 @@ void putDefinitionsHead(std::vector<uint8_t>& out, const Definitions& defs) {
 }
 
 void readDefinitionsHead(ByteReader& r, Definitions& defs) {
-  defs.clock.resolution = r.varint();
-  defs.clock.globalOffset = r.varint();
-  defs.clock.traceLength = r.varint();
-  defs.clock.realtime = r.varint();
-  defs.info.format = r.string();
-  defs.info.creator = r.string();
-  defs.info.version = r.string();
+  readTraceFacts(r, defs);
   for (uint64_t n = r.count(r.remaining(), "property count"); n > 0; --n) {
-    std::string key = r.string();
-    defs.info.properties[key] = r.string();
+    std::string key = readString(r);
+    defs.info.properties[key] = readString(r);
   }
 }
 
@@ -109,12 +123,8 @@ void putTexts(std::vector<uint8_t>& out, const Definitions& defs) {
   }
 }
 
-}  // namespace
-
-std::vector<uint8_t> encodeDefinitionsV3(const Definitions& defs) {
-  std::vector<uint8_t> out;
-  putDefinitionsHead(out, defs);
-  const std::vector<DefRecord>& records = defs.records();
+// Record count, kinds, then per kind its field counts and field columns.
+void putRecordColumns(std::vector<uint8_t>& out, const std::vector<DefRecord>& records) {
   putVarint(out, records.size());
   std::vector<std::vector<size_t>> byKind(kDefKindCount);
   for (size_t i = 0; i < records.size(); ++i) {
@@ -122,7 +132,23 @@ std::vector<uint8_t> encodeDefinitionsV3(const Definitions& defs) {
     byKind[static_cast<size_t>(records[i].kind)].push_back(i);
   }
   for (const std::vector<size_t>& ofKind : byKind) putKindColumns(out, records, ofKind);
+}
+
+}  // namespace
+
+std::vector<uint8_t> encodeDefinitionsV3(const Definitions& defs) {
+  std::vector<uint8_t> out;
+  putDefinitionsHead(out, defs);
+  putRecordColumns(out, defs.records());
   putTexts(out, defs);
+  return out;
+}
+
+std::vector<uint8_t> encodeDefinitionsSection(const Definitions& defs) {
+  std::vector<uint8_t> out;
+  putTraceFacts(out, defs);
+  putRecordColumns(out, defs.records());
+  putTextsV4(out, defs.records(), defs.info.properties);
   return out;
 }
 
@@ -157,7 +183,7 @@ void readTexts(ByteReader& r, std::vector<DefRecord>& records, const std::string
     const size_t at = r.position();
     const uint64_t tag = r.varint();
     if (tag == 0) {
-      rec.text = r.string();
+      rec.text = readString(r);
       continue;
     }
     const uint64_t start = previousStart + static_cast<uint64_t>(compaction::unzigzag(r.varint()));
@@ -172,9 +198,13 @@ void readTexts(ByteReader& r, std::vector<DefRecord>& records, const std::string
 
 }  // namespace
 
-void decodeDefinitionsV3(const std::vector<uint8_t>& raw, Definitions& defs) {
+void decodeDefinitionsSection(const std::vector<uint8_t>& raw, Definitions& defs,
+                              uint32_t version) {
   ByteReader r(raw);
-  readDefinitionsHead(r, defs);
+  if (version == 3)
+    readDefinitionsHead(r, defs);
+  else
+    readTraceFacts(r, defs);
   std::vector<DefRecord> records(r.count(r.remaining(), "definition count"));
   std::vector<std::vector<size_t>> byKind(kDefKindCount);
   for (size_t i = 0; i < records.size(); ++i) {
@@ -186,7 +216,10 @@ void decodeDefinitionsV3(const std::vector<uint8_t>& raw, Definitions& defs) {
     byKind[kind].push_back(i);
   }
   for (const std::vector<size_t>& ofKind : byKind) readKindColumns(r, records, ofKind);
-  readTexts(r, records, propertyText(defs));
+  if (version == 3)
+    readTexts(r, records, propertyText(defs));
+  else
+    readTextsV4(r, records, defs.info.properties);
   const size_t end = r.position();
   if (!r.atEnd()) throw CodingError{end, "unexpected bytes after the last definition"};
   for (DefRecord& rec : records) {

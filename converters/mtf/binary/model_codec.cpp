@@ -85,7 +85,7 @@ void decodeDefinitions(const std::vector<uint8_t>& raw, Definitions& defs) {
     rec.kind = static_cast<DefKind>(kind);
     rec.fields.resize(r.count(r.remaining(), "definition field count"));
     for (uint64_t& f : rec.fields) f = r.varint();
-    rec.text = r.string();
+    rec.text = readString(r);
     if (!fieldCountFits(schemaOf(rec.kind), rec.fields))
       throw CodingError{at, std::string(nameOf(rec.kind)) + " definition with a wrong field count"};
     defs.add(std::move(rec));
@@ -185,7 +185,7 @@ namespace {
 void readAnnotations(ByteReader& r, std::vector<compaction::Annotation>& a) {
   a.resize(r.count(r.remaining(), "annotation count"));
   for (compaction::Annotation& x : a) {
-    x.name = r.string();
+    x.name = readString(r);
     x.data = getBlob(r);
   }
 }

@@ -8,6 +8,7 @@
 
 #include "compaction/test_support.hpp"
 #include "converters/mtf/binary/archive.hpp"
+#include "converters/mtf/binary/archive_io.hpp"
 #include "registry/registry.hpp"
 
 namespace mtf::mtfbin {
@@ -49,6 +50,28 @@ TEST_P(RealTrace, RoundTripsThroughMtfBinaryExactly) {
   const auto f = reader.model()->totalFigures();
   EXPECT_EQ(f.events, original.events.size());
   EXPECT_LE(f.dagNodes, f.treeNodes);
+}
+
+// An archive of version 3 (tests/golden/archives/opencl-l5.v3.mtf, written by mtf before
+// version 4, its texts references into the TAU edf held as a property) still reads to
+// exactly what the TAU reader makes of the trace today.
+TEST(VersionThree, TauArchiveReadsAsItsTrace) {
+  const fs::path input = fs::path(MTF_DATA_DIR) / "tau/opencl-l5";
+  const fs::path v3 = fs::path(MTF_SOURCE_DIR) / "tests/golden/archives/opencl-l5.v3.mtf";
+  ASSERT_EQ(ChunkFileReader(v3).version(), 3u);
+  compaction::testing::CollectingSink original, back;
+  openTrace(input, ReadOptions{})->read(original);
+  ArchiveSource(v3, ReadOptions{}).read(back);
+  EXPECT_EQ(back.defs.records(), original.defs.records());
+  EXPECT_EQ(back.defs.clock, original.defs.clock);
+  EXPECT_EQ(back.defs.info.properties, original.defs.info.properties);
+  std::map<LocationId, std::vector<Event>> a, b;
+  for (const Event& e : original.events) a[e.location].push_back(e);
+  for (const Event& e : back.events) b[e.location].push_back(e);
+  ASSERT_EQ(a.size(), b.size());
+  for (auto& [loc, events] : a)
+    EXPECT_EQ(compaction::testing::firstDifference(b[loc], events, original.defs), "")
+        << "location " << loc;
 }
 
 INSTANTIATE_TEST_SUITE_P(Traces, RealTrace, ::testing::ValuesIn(mtf::test::realTraces()),

@@ -3,6 +3,7 @@
 #include <unordered_map>
 
 #include "converters/mtf/binary/definitions_codec.hpp"
+#include "converters/mtf/binary/node_columns.hpp"
 
 namespace mtf::mtfbin {
 
@@ -81,9 +82,9 @@ std::vector<uint8_t> encodeStructure(const compaction::CompactModel& m,
                                      const std::vector<IndexEntry>& index, SectionSizes* sizes) {
   const std::vector<uint8_t> sections[kSectionCount] = {
       encodeColumnIndex(index),
-      encodeDefinitionsV3(m.definitions),
+      encodeDefinitionsSection(m.definitions),
       encodeSignatures(m),
-      encodeNodes(m),
+      encodeNodeColumns(m),
       encodeLocations(m),
       encodeAnnotations(m.annotations),
       m.columnDictionary ? m.columnDictionary->content() : std::vector<uint8_t>{}};
@@ -98,20 +99,23 @@ std::vector<uint8_t> encodeStructure(const compaction::CompactModel& m,
 
 namespace {
 
-void decodeSection(size_t s, const std::vector<uint8_t>& bytes, compaction::CompactModel& m,
-                   std::vector<IndexEntry>& index) {
+void decodeSection(size_t s, const std::vector<uint8_t>& bytes, uint32_t version,
+                   compaction::CompactModel& m, std::vector<IndexEntry>& index) {
   switch (static_cast<Section>(s)) {
     case Section::Index:
       index = decodeColumnIndex(bytes);
       break;
     case Section::Definitions:
-      decodeDefinitionsV3(bytes, m.definitions);
+      decodeDefinitionsSection(bytes, m.definitions, version);
       break;
     case Section::Signatures:
       decodeSignatures(bytes, m);
       break;
     case Section::Nodes:
-      decodeNodes(bytes, m);
+      if (version == 3)
+        decodeNodes(bytes, m);
+      else
+        decodeNodeColumns(bytes, m);
       break;
     case Section::Locations:
       decodeLocations(bytes, m);
@@ -128,7 +132,7 @@ void decodeSection(size_t s, const std::vector<uint8_t>& bytes, compaction::Comp
 
 }  // namespace
 
-void decodeStructure(const std::vector<uint8_t>& raw, compaction::CompactModel& m,
+void decodeStructure(const std::vector<uint8_t>& raw, uint32_t version, compaction::CompactModel& m,
                      std::vector<IndexEntry>& index, SectionSizes* sizes) {
   ByteReader r(raw);
   for (size_t s = 0; s < kSectionCount; ++s) {
@@ -136,7 +140,7 @@ void decodeStructure(const std::vector<uint8_t>& raw, compaction::CompactModel& 
     const size_t start = r.position();
     const uint8_t* p = r.take(size);
     try {
-      decodeSection(s, std::vector<uint8_t>(p, p + size), m, index);
+      decodeSection(s, std::vector<uint8_t>(p, p + size), version, m, index);
     } catch (const CodingError& err) {
       throw CodingError{start + err.offset, std::string(sectionName(s)) + ": " + err.what};
     }

@@ -1,8 +1,9 @@
-// The content of the Structure chunk of an archive of version 3 (docs/mtf-format.md
+// The content of the Structure chunk of an archive of version 3 or 4 (docs/mtf-format.md
 // section 3.2): the column index and every part of the model in one LZMA2 stream, as
 // sections (a varint length, then the bytes): index, definitions, signatures, nodes,
 // locations, annotations, column dictionary (empty if the archive has none:
-// values/column_dictionary.hpp).
+// values/column_dictionary.hpp). Version 4 codes the definitions' texts
+// (definition_texts.hpp) and the nodes (node_columns.hpp) anew.
 #pragma once
 
 #include <array>
@@ -29,8 +30,9 @@ using SectionSizes = std::array<uint64_t, kSectionCount>;  // raw bytes of each 
 std::vector<uint8_t> encodeStructure(const compaction::CompactModel& m,
                                      const std::vector<IndexEntry>& index,
                                      SectionSizes* sizes = nullptr);
-// Throws compaction::CodingError (offset within `raw`) on bad data.
-void decodeStructure(const std::vector<uint8_t>& raw, compaction::CompactModel& m,
+// `version`: the archive's (3 or 4: how the definitions are coded). Throws
+// compaction::CodingError (offset within `raw`) on bad data.
+void decodeStructure(const std::vector<uint8_t>& raw, uint32_t version, compaction::CompactModel& m,
                      std::vector<IndexEntry>& index, SectionSizes* sizes = nullptr);
 
 // Version 3's column index: per entry the location index, the gap since the end of the

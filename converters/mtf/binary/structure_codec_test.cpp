@@ -6,6 +6,7 @@
 
 #include "converters/mtf/binary/definitions_codec.hpp"
 #include "converters/mtf/binary/lzma_codec.hpp"
+#include "converters/mtf/binary/node_columns.hpp"
 
 namespace mtf::mtfbin {
 namespace {
@@ -53,7 +54,7 @@ TEST(DefinitionsV3, RoundTripIsLosslessAndRefersToTheProperties) {
   const Definitions defs = tauLikeDefinitions();
   const std::vector<uint8_t> v3 = encodeDefinitionsV3(defs);
   Definitions back;
-  decodeDefinitionsV3(v3, back);
+  decodeDefinitionsSection(v3, back, 3);
   expectSame(defs, back);
   // The 120 texts that repeat the property (about 3,900 bytes) are references.
   size_t repeated = 0;
@@ -66,7 +67,7 @@ TEST(DefinitionsV3, RoundTripIsLosslessAndRefersToTheProperties) {
 
 TEST(DefinitionsV3, EmptyDefinitionsRoundTrip) {
   Definitions defs, back;
-  decodeDefinitionsV3(encodeDefinitionsV3(defs), back);
+  decodeDefinitionsSection(encodeDefinitionsV3(defs), back, 3);
   expectSame(defs, back);
 }
 
@@ -75,7 +76,8 @@ TEST(DefinitionsV3, DamageIsACodingError) {
   const std::vector<uint8_t> good = encodeDefinitionsV3(defs);
   for (size_t cut : {good.size() / 2, good.size() - 1}) {
     Definitions back;
-    EXPECT_THROW(decodeDefinitionsV3({good.begin(), good.begin() + cut}, back), CodingError);
+    EXPECT_THROW(decodeDefinitionsSection({good.begin(), good.begin() + cut}, back, 3),
+                 CodingError);
   }
   // A reference past the end of the properties.
   Definitions one;
@@ -85,16 +87,47 @@ TEST(DefinitionsV3, DamageIsACodingError) {
   ASSERT_EQ(bad.back(), 12u);  // tag 1, start 0 + 2 (zigzag 4), end 0 + 6 (zigzag 12)
   bad.back() = 14;             // end 7: still inside
   Definitions inside;
-  decodeDefinitionsV3(bad, inside);
+  decodeDefinitionsSection(bad, inside, 3);
   EXPECT_EQ(inside.records().front().text, "cdefg");
   bad.back() = 18;  // end 9: past the 8 bytes of the properties
   Definitions back;
-  EXPECT_THROW(decodeDefinitionsV3(bad, back), CodingError);
+  EXPECT_THROW(decodeDefinitionsSection(bad, back, 3), CodingError);
   // A Group whose member count disagrees with its members.
   Definitions group;
   group.add({DefKind::Group, {0, 0, 4, 4, 0, 2, 7}, ""});
   Definitions back2;
-  EXPECT_THROW(decodeDefinitionsV3(encodeDefinitionsV3(group), back2), CodingError);
+  EXPECT_THROW(decodeDefinitionsSection(encodeDefinitionsV3(group), back2, 3), CodingError);
+}
+
+// Version 4's nodes: no event counts stored, the reader's sums equal the writer's.
+TEST(NodeColumns, RoundTripComputesEventCountsAndRefusesDamage) {
+  using compaction::Edge;
+  using compaction::EdgeType;
+  using compaction::Node;
+  using compaction::NodeKind;
+  compaction::CompactModel m;
+  m.nodes = {Node{NodeKind::Other, 4, compaction::kNoSig, {}, 1},
+             Node{NodeKind::Call, 1, 2, {Edge{0, 3, EdgeType::Regular}}, 5},
+             Node{NodeKind::Call, 7, compaction::kNoSig, {Edge{1, 1, EdgeType::Recursive}}, 6},
+             Node{NodeKind::Sequence,
+                  compaction::kNoSig,
+                  compaction::kNoSig,
+                  {Edge{1, 2, EdgeType::Regular}, Edge{2, 1, EdgeType::Sequence}},
+                  16}};
+  const std::vector<uint8_t> bytes = encodeNodeColumns(m);
+  compaction::CompactModel back;
+  decodeNodeColumns(bytes, back);
+  EXPECT_EQ(back.nodes, m.nodes);
+  for (size_t cut = 0; cut < bytes.size(); ++cut) {
+    compaction::CompactModel part;
+    EXPECT_THROW(decodeNodeColumns({bytes.begin(), bytes.begin() + cut}, part), CodingError);
+  }
+  std::vector<uint8_t> bad = bytes;
+  bad[1] = 5;  // node kind 5
+  EXPECT_THROW(decodeNodeColumns(bad, back), CodingError);
+  bad = bytes;
+  bad.back() = 3;  // edge type 3
+  EXPECT_THROW(decodeNodeColumns(bad, back), CodingError);
 }
 
 TEST(ColumnIndexV3, RoundTripsAnyEntries) {
@@ -139,13 +172,13 @@ TEST(StructureV3, SectionsRoundTripAndDamageNamesTheSection) {
   compaction::CompactModel back;
   std::vector<IndexEntry> backIndex;
   SectionSizes backSizes{};
-  decodeStructure(raw, back, backIndex, &backSizes);
+  decodeStructure(raw, kVersion, back, backIndex, &backSizes);
   EXPECT_EQ(back.definitions.records(), m.definitions.records());
   EXPECT_EQ(backIndex.size(), 1u);
   EXPECT_EQ(backSizes, sizes);
   std::vector<uint8_t> extra = raw;
   extra.push_back(0);
-  EXPECT_THROW(decodeStructure(extra, back, backIndex), CodingError);
+  EXPECT_THROW(decodeStructure(extra, kVersion, back, backIndex), CodingError);
   std::vector<uint8_t> bad = raw;
   std::vector<uint8_t> lengthOfDefinitions;
   compaction::putVarint(lengthOfDefinitions, sizes[1]);
@@ -153,7 +186,7 @@ TEST(StructureV3, SectionsRoundTripAndDamageNamesTheSection) {
   for (size_t i = 0; i < 10; ++i) bad[1 + sizes[0] + lengthOfDefinitions.size() + i] = 0xFF;
   try {
     compaction::CompactModel again;
-    decodeStructure(bad, again, backIndex);
+    decodeStructure(bad, kVersion, again, backIndex);
     ADD_FAILURE() << "accepted damaged definitions";
   } catch (const CodingError& e) {
     EXPECT_NE(e.what.find("definitions"), std::string::npos) << e.what;
