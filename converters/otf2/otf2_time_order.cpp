@@ -1,7 +1,8 @@
 // The OTF2 reader's global time order: one event reader per location, each reading a
 // few hundred events ahead into batches of its own, and a heap that hands on the
 // earliest head event (of equal times, the location defined first). Memory is bounded
-// by the locations' read-ahead, whatever the length of the trace.
+// by the locations' read-ahead and the library's chunk per open event file, whatever
+// the length of the trace; traces with many locations are not read this way.
 #include <sys/resource.h>
 
 #include <algorithm>
@@ -18,6 +19,10 @@ namespace {
 constexpr size_t kMostAhead = 256, kLeastAhead = 16, kAheadInAll = size_t{1} << 16;
 // File descriptors kept free for everything else while every event file is open.
 constexpr size_t kSpareFiles = 64;
+// The library holds a chunk of each open event file (Score-P's default: 1 MiB): all
+// the locations' chunks together stay below this, or the trace is read location after
+// location (memory would grow with the number of locations).
+constexpr uint64_t kOpenChunkBytes = uint64_t{64} << 20;
 
 struct LocationQueue {
   OTF2_LocationRef location = 0;
@@ -117,6 +122,10 @@ void mergeQueues(std::vector<std::unique_ptr<LocationQueue>>& queues, TraceSink&
 
 bool Otf2Reader::canReadInTimeOrder(const std::vector<OTF2_LocationRef>& locations) const {
   if (states_.any() || locations.size() < 2) return false;
+  uint64_t chunkEvents = 0, chunkDefinitions = 0;
+  if (OTF2_Reader_GetChunkSize(reader_.get(), &chunkEvents, &chunkDefinitions) != OTF2_SUCCESS ||
+      chunkEvents == 0 || locations.size() > kOpenChunkBytes / chunkEvents)
+    return false;
   rlimit files{};
   if (getrlimit(RLIMIT_NOFILE, &files) != 0) return false;
   return files.rlim_cur == RLIM_INFINITY || locations.size() + kSpareFiles < files.rlim_cur;
