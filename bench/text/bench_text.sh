@@ -7,7 +7,8 @@
 # --inner 160`, generated once in WORK: slow, not for CI), then the largest real OTF2
 # trace, ../shared/traces/otf2/casita-jacobi-gpu, if present (TRACES=... replaces both).
 #   wall  elapsed seconds; cpu  user + system seconds; rss  peak memory (MB)
-# The outputs (and the Paraver writer's sorted runs, beside the .prv) go to OUT_DIR
+# The outputs (and the Paraver writer's sorted runs, beside the .prv, for traces it cannot
+# take in time order: paraver_writer_stream.cpp) go to OUT_DIR
 # (default WORK): on a disk the kernel's write-back of ~0.7 GB of text is system time of
 # its own (1.5 s for 740 MB on this machine's /tmp, 0.3 s on /dev/shm), so OUT_DIR=/dev/shm
 # shows the writers' own work.

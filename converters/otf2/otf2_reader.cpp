@@ -196,8 +196,9 @@ void Otf2Reader::readLocalDefinitions(Lane& lane) {
   takeLibraryMessage();
 }
 
-void Otf2Reader::readLocationEvents(Lane& lane, OTF2_LocationRef location,
-                                    OTF2_EvtReaderCallbacks* callbacks) {
+OTF2_EvtReader* Otf2Reader::openEvtReader(Lane& lane, OTF2_LocationRef location,
+                                          OTF2_EvtReaderCallbacks* callbacks,
+                                          EventReadState& state) {
   OTF2_EvtReader* evtReader = OTF2_Reader_GetEvtReader(lane.reader, location);
   if (!evtReader) {
     const std::string why = takeLibraryMessage();
@@ -206,13 +207,19 @@ void Otf2Reader::readLocationEvents(Lane& lane, OTF2_LocationRef location,
                        "its event file " + eventFileName(location) + " is missing");
     throw InputError(input_.string(), placeLocation(location), "cannot read events: " + why);
   }
-  EventReadState& state = lane.state;
   OTF2_Reader_RegisterEvtCallbacks(lane.reader, evtReader, callbacks, &state);
   // Mapping tables and clock offsets: see mappedLocations.
   if (!lane.mappedLocations.count(location)) {
     OTF2_EvtReader_ApplyMappingTables(evtReader, false);
     OTF2_EvtReader_ApplyClockOffsets(evtReader, false);
   }
+  return evtReader;
+}
+
+void Otf2Reader::readLocationEvents(Lane& lane, OTF2_LocationRef location,
+                                    OTF2_EvtReaderCallbacks* callbacks) {
+  EventReadState& state = lane.state;
+  OTF2_EvtReader* evtReader = openEvtReader(lane, location, callbacks, state);
   uint64_t records = 0;
   const OTF2_ErrorCode status =
       states_.statesOf.count(location)
@@ -270,6 +277,14 @@ OTF2_ErrorCode Otf2Reader::readWithStates(Lane& lane, OTF2_EvtReader* owner,
   return status;
 }
 
+void Otf2Reader::useConvention(EventReadState& state) const {
+  state.stateParameter = convention_.stateParameter;
+  state.stateEndAttribute = convention_.stateEndAttribute;
+  state.genericParameter = convention_.genericParameter;
+  state.genericTypeAttribute = convention_.genericTypeAttribute;
+  state.conventionInUse = convention_.any();
+}
+
 // Reads the events of the lane's locations, location after location, through its own
 // reader handle (the library's readers are not shared between threads).
 void Otf2Reader::readLane(Lane& lane) {
@@ -280,11 +295,7 @@ void Otf2Reader::readLane(Lane& lane) {
   }
   readLocalDefinitions(lane);
   EventReadState& state = lane.state;
-  state.stateParameter = convention_.stateParameter;
-  state.stateEndAttribute = convention_.stateEndAttribute;
-  state.genericParameter = convention_.genericParameter;
-  state.genericTypeAttribute = convention_.genericTypeAttribute;
-  state.conventionInUse = convention_.any();
+  useConvention(state);
   const EvtCallbacksHandle callbacks(OTF2_EvtReaderCallbacks_New());
   registerEventCallbacks(callbacks.get());
   const OTF2_ErrorCode status = OTF2_Reader_OpenEvtFiles(lane.reader);
@@ -305,7 +316,9 @@ void Otf2Reader::read(TraceSink& sink) {
       locations.push_back(location.id);
   sink.begin(defs);
   Progress progress("reading " + input_.filename().string(), options_.progress);
-  if (sink.prefersBatches() && locations.size() >= 2) {
+  if (canReadInTimeOrder(locations) && sink.takeTimeOrder()) {
+    readInTimeOrder(locations, sink, progress);
+  } else if (sink.prefersBatches() && locations.size() >= 2) {
     readInLanes(locations, sink, progress);
   } else {
     Lane lane{reader_.get(), std::move(locations)};

@@ -23,9 +23,11 @@ class Otf2Reader : public TraceSource {
   // properties "MTF::<key>" (into info.properties).
   const Definitions& definitions() override;
   // Streams every event location after location (definition order); memory does not
-  // grow with the number of events. A sink that prefers batches gets them from two lanes
-  // read at once (see readInLanes): each location's events still come in order, but the
-  // two halves of the locations are interleaved, a bundle of batches at a time.
+  // grow with the number of events. A sink that takes time order (TraceSink::
+  // takeTimeOrder) gets every event in global time order instead (readInTimeOrder). A sink that
+  // prefers batches gets them from two lanes read at once (see readInLanes): each location's events
+  // still come in order, but the two halves of the locations are interleaved, a bundle of batches
+  // at a time.
   void read(TraceSink& sink) override;
   EventOrder order() const override { return EventOrder::ByLocation; }
   // Reads only the events of these locations (their event files alone are opened); empty:
@@ -63,6 +65,17 @@ class Otf2Reader : public TraceSource {
   void readLocalDefinitions(Lane& lane);
   void readLocationEvents(Lane& lane, OTF2_LocationRef location,
                           OTF2_EvtReaderCallbacks* callbacks);
+  // The event reader of `location`, its callbacks given `state` (throws if it has none).
+  OTF2_EvtReader* openEvtReader(Lane& lane, OTF2_LocationRef location,
+                                OTF2_EvtReaderCallbacks* callbacks, EventReadState& state);
+  void useConvention(EventReadState& state) const;
+  // Global time order (otf2_time_order.cpp): every location's event reader open at once,
+  // a bounded buffer of read-ahead events each, merged by a heap. Not for archives with
+  // states locations (their States go back among the owner's events by position), nor
+  // for more locations than the process may open files.
+  bool canReadInTimeOrder(const std::vector<OTF2_LocationRef>& locations) const;
+  void readInTimeOrder(const std::vector<OTF2_LocationRef>& locations, TraceSink& sink,
+                       Progress& progress);
   // Reads `owner`'s events with the States of its states location put back among them.
   OTF2_ErrorCode readWithStates(Lane& lane, OTF2_EvtReader* owner, OTF2_LocationRef ownerLocation,
                                 uint64_t& records);

@@ -2,6 +2,8 @@
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
+#include <vector>
 
 #include "util/error.hpp"
 
@@ -43,6 +45,40 @@ void OutputFile::close() {
     const bool flushed = std::fflush(f) == 0;
     if (std::fclose(f) != 0 || !flushed) throw IoError(path_, "write failed (disk full?)");
   }
+}
+
+void OutputFile::reserveHead(size_t bytes) {
+  if (!plain_ || std::fseek(plain_.get(), static_cast<long>(bytes), SEEK_SET) != 0)
+    throw IoError(path_, "cannot leave room for the header");
+  reserved_ = bytes;
+}
+
+void OutputFile::closeWithHead(std::string_view head) {
+  flush();
+  if (head.size() == reserved_) {
+    if (std::fseek(plain_.get(), 0, SEEK_SET) != 0 ||
+        std::fwrite(head.data(), 1, head.size(), plain_.get()) != head.size())
+      throw IoError(path_, "write failed (disk full?)");
+    close();
+    return;
+  }
+  close();
+  const std::string copy = path_ + ".head.tmp";
+  {
+    FileHandle in(std::fopen(path_.c_str(), "rb"));
+    OutputFile out(copy, false);
+    if (!in || std::fseek(in.get(), static_cast<long>(reserved_), SEEK_SET) != 0)
+      throw IoError(path_, "cannot read back");
+    out.write(head);
+    std::vector<char> block(kBufferSize);
+    for (size_t got; (got = std::fread(block.data(), 1, block.size(), in.get())) > 0;)
+      out.write(std::string_view(block.data(), got));
+    if (std::ferror(in.get())) throw IoError(path_, "cannot read back");
+    out.close();
+  }
+  std::error_code error;
+  std::filesystem::rename(copy, path_, error);
+  if (error) throw IoError(path_, "cannot replace: " + error.message());
 }
 
 void writeSmallFile(const std::string& path, std::string_view text) {

@@ -25,12 +25,18 @@ class OutputFile {
   }
   // Flushes and closes; throws IoError on failure (e.g. disk full).
   void close();
+  // Leaves the first `bytes` of a plain file for a head written at the end (called first).
+  void reserveHead(size_t bytes);
+  // Writes `head` into the space reserveHead() left and closes. A head of another size
+  // than reserved goes before the rest through a copy of the file (slower, as correct).
+  void closeWithHead(std::string_view head);
 
  private:
   static constexpr size_t kBufferSize = size_t{1} << 20;
   void flush();
   std::string path_;
   std::string buffer_;
+  size_t reserved_ = 0;
   FileHandle plain_;
   GzHandle gz_;
 };

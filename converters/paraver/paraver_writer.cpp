@@ -73,6 +73,9 @@ void ParaverWriter::begin(const Definitions& defs) {
   for (const LocationView& l : defs.locations())
     places = std::max(places, layout_->placeOf(l.id)->slot);
   states_.assign(places, {});
+  uint64_t position = 0;
+  for (const LocationView& l : defs.locations())
+    states_[layout_->placeOf(l.id)->slot - 1].position = position++;
   cpuAttr_ = findAttribute(defs, kCpuAttribute);
   newLineAttr_ = findAttribute(defs, kNewLineAttribute);
   logicalSendAttr_ = findAttribute(defs, kLogicalSendAttribute);
@@ -81,6 +84,10 @@ void ParaverWriter::begin(const Definitions& defs) {
   globalOpAttr_ = findAttribute(defs, kGlobalOpAttribute);
   commIdAttr_ = findAttribute(defs, kCommIdAttribute);
   threadMessages_ = ThreadMessageAttributes(defs);
+  timeOrdered_ = false;
+  phase_ = 0;
+  body_.reset();
+  streamable_ = canStream();
 }
 
 bool ParaverWriter::attribute(const Event& e, Ref attribute, uint64_t& value) const {
@@ -93,6 +100,7 @@ void ParaverWriter::event(const Event& e) {
     ++losses_["events of locations the definitions do not declare"];
     return;
   }
+  if (timeOrdered_ && sorter_->bufferedBytes() >= nextRelease_) releaseBefore(e.time);
   LocationState& state = states_[place->slot - 1];
   uint64_t cpu = place->cpu;
   attribute(e, cpuAttr_, cpu);
@@ -256,8 +264,18 @@ void ParaverWriter::addPair(const Context& c, uint64_t type, std::string_view va
 
 void ParaverWriter::closeLine(LocationState& s) {
   if (!s.lineOpen) return;
-  sorter_->add(s.lineTime, kEventRank, streamOf(&s - states_.data(), kEventRank), s.line);
+  addRecord(s.lineTime, kEventRank, s, s.line);
   s.lineOpen = false;
+}
+
+void ParaverWriter::addRecord(Tick time, uint8_t rank, LocationState& emitter,
+                              std::string_view line) {
+  const size_t stream = streamOf(&emitter - states_.data(), rank);
+  if (timeOrdered_) {
+    sorter_->addOrdered(time, rank, stream, recordOrder(emitter), line);
+  } else {
+    sorter_->add(time, rank, stream, line);
+  }
 }
 
 void ParaverWriter::stateEvent(const Context& c) {
@@ -272,7 +290,7 @@ void ParaverWriter::stateRecord(const ThreadPlace& place, uint64_t cpu, Tick beg
   appendField(line, begin);
   appendField(line, end);
   appendField(line, state);
-  sorter_->add(begin, kStateRank, streamOf(place.slot - 1, kStateRank), line);
+  addRecord(begin, kStateRank, states_[place.slot - 1], line);
 }
 
 void ParaverWriter::changeState(LocationState& s, const ThreadPlace& place, Tick time,
@@ -293,7 +311,8 @@ void ParaverWriter::messageEvent(const Context& c, bool send) {
     ++losses_["messages whose peer rank has no location (no communication record)"];
     return;
   }
-  MessageHalf half{&c.place, c.cpu, c.time, c.time, e.fields[3]};
+  MessageHalf half{&c.place, c.cpu,       c.time,
+                   c.time,   e.fields[3], timeOrdered_ ? recordOrder(c.state) : 0};
   uint64_t other = 0;
   if (attribute(e, send ? logicalSendAttr_ : logicalRecvAttr_, other)) {
     half.logical = layout_->convertTime(other);
@@ -322,7 +341,8 @@ void ParaverWriter::messageEvent(const Context& c, bool send) {
   } else {
     communicationRecord(partnerHalf, half, tag);
   }
-  if (queues.sends.empty() && queues.receives.empty()) messages_.erase(key);
+  // Time-ordered input opens and closes a channel's queues at every message: kept.
+  if (!timeOrdered_ && queues.sends.empty() && queues.receives.empty()) messages_.erase(key);
 }
 
 // A message the reader gave an id (model/thread_messages.hpp): its halves meet by it.
@@ -355,8 +375,13 @@ void ParaverWriter::communicationRecord(const MessageHalf& send, const MessageHa
   appendField(line, receive.physical);
   appendField(line, send.size);
   appendField(line, tag);
-  sorter_->add(send.logical, kCommunicationRank, streamOf(send.place->slot - 1, kCommunicationRank),
-               line);
+  const size_t stream = streamOf(send.place->slot - 1, kCommunicationRank);
+  if (timeOrdered_) {  // where the later half's event would have given it
+    sorter_->addOrdered(send.logical, kCommunicationRank, stream,
+                        std::max(send.order, receive.order), line);
+  } else {
+    sorter_->add(send.logical, kCommunicationRank, stream, line);
+  }
 }
 
 // 4:cpu:appl:task:thread:time:comm:send_size:recv_size:global_op_id:root
@@ -373,11 +398,12 @@ void ParaverWriter::globalOpEvent(const Context& c) {
   appendField(line, c.e.fields[4]);
   appendField(line, op);
   appendField(line, c.e.fields[2]);
-  sorter_->add(c.time, kEventRank, streamOf(c.place.slot - 1, kEventRank), line);
+  addRecord(c.time, kEventRank, c.state, line);
 }
 
 void ParaverWriter::end() {
   Tick endTime = 0;
+  phase_ = 1;
   for (const LocationView& l : defs_->locations()) {
     const ThreadPlace* place = layout_->placeOf(l.id);
     LocationState& s = states_[place->slot - 1];
@@ -402,10 +428,15 @@ void ParaverWriter::end() {
             std::to_string(defs_->clock.resolution) + "/s does not divide 1e9)"] = roundedTimes_;
   endTime =
       std::max(endTime, layout_->convertTime(defs_->clock.globalOffset + defs_->clock.traceLength));
-  OutputFile prv(prvPath_.string(), endsWith(prvPath_.string(), ".gz"));
-  prv.write(layout_->headerText(endTime, comms_->lines()));
-  sorter_->drain([&prv](std::string_view line) { prv.line(line); });
-  prv.close();
+  const std::string header = layout_->headerText(endTime, comms_->lines());
+  if (body_) {
+    finishBody(header);
+  } else {
+    OutputFile prv(prvPath_.string(), endsWith(prvPath_.string(), ".gz"));
+    prv.write(header);
+    sorter_->drain([&prv](std::string_view line) { prv.line(line); });
+    prv.close();
+  }
   writeSmallFile(companionPath(prvPath_.string(), ".pcf"),
                  layout_->pcfText(genericTypes_, wroteCollectives_));
   const std::string row = layout_->rowText();

@@ -22,6 +22,7 @@
 #include <unordered_map>
 
 #include "converters/paraver/collective_comms.hpp"
+#include "converters/paraver/output_file.hpp"
 #include "converters/paraver/record_sorter.hpp"
 #include "converters/paraver/writer_layout.hpp"
 #include "model/mpi_ranks.hpp"
@@ -38,6 +39,10 @@ class ParaverWriter : public TraceSink {
   void begin(const Definitions& defs) override;
   void event(const Event& e) override;
   void end() override;
+  // True when the output is the same whatever order the locations' events interleave in
+  // (see canStream): the writer then writes as the events come, sorting only records
+  // that wait for a later one (paraver_writer_stream.cpp).
+  bool takeTimeOrder() override;
   LossReport losses() const override { return losses_; }
   // The .prv actually written (x.prv.gz when compression was asked for x.prv).
   const std::filesystem::path& prvPath() const { return prvPath_; }
@@ -56,12 +61,15 @@ class ParaverWriter : public TraceSink {
     Tick lastTime = 0;
     uint64_t placeCpu = 0;
     std::string placeText;  // "cpu:appl:task:thread" for placeCpu (appendPlace)
+    uint64_t position = 0;  // of the location in the definitions
+    uint64_t records = 0;   // records it gave (recordOrder)
   };
   struct MessageHalf {
     const ThreadPlace* place;
     uint64_t cpu;
     Tick logical, physical;
     uint64_t size;
+    uint64_t order;  // recordOrder() of its event (time-ordered input)
   };
   struct MessageKey {
     uint64_t sender, receiver, comm, tag;  // tasks, or locations (thread channels)
@@ -105,6 +113,20 @@ class ParaverWriter : public TraceSink {
   void communicationRecord(const MessageHalf& send, const MessageHalf& receive, uint64_t tag);
   bool attribute(const Event& e, Ref attribute, uint64_t& value) const;
   void appendPlace(std::string& out, uint64_t cpu, const ThreadPlace& place);
+  void addRecord(Tick time, uint8_t rank, LocationState& emitter, std::string_view line);
+  // Time-ordered input (paraver_writer_stream.cpp).
+  bool canStream() const;
+  bool tasksHaveOneLocation() const;
+  bool communicatorIdsFixed() const;
+  std::vector<std::string> expectedCommunicatorLines() const;
+  void openBody();
+  void releaseBefore(Tick eventTime);
+  void finishBody(const std::string& header);
+  // Where the next record of `s` goes among records of equal time and rank: after those of
+  // the locations before it and its own earlier ones; after all of these in end().
+  uint64_t recordOrder(LocationState& s) {
+    return (phase_ << 55) | (s.position << 35) | s.records++;
+  }
 
   std::filesystem::path prvPath_;
   WriteOptions options_;
@@ -124,9 +146,14 @@ class ParaverWriter : public TraceSink {
       commIdAttr_ = kUndefinedRef;
   LossReport losses_;
   uint64_t roundedTimes_ = 0;
-  uint64_t refusedCpus_ = 0;  // CPUs paraver-kernel would refuse, replaced
-  std::string scratch_;       // a formatted value
-  std::string record_;        // a record line being built
+  uint64_t refusedCpus_ = 0;          // CPUs paraver-kernel would refuse, replaced
+  std::string scratch_;               // a formatted value
+  std::string record_;                // a record line being built
+  bool streamable_ = false;           // canStream(), from the definitions
+  bool timeOrdered_ = false;          // the events come in time order
+  uint64_t phase_ = 0;                // 1 in end()
+  std::unique_ptr<OutputFile> body_;  // the .prv while the events come, in time order
+  size_t nextRelease_ = 0;            // bufferedBytes() at which to release records
 };
 
 }  // namespace mtf::paraver

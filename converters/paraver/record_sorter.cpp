@@ -15,10 +15,9 @@ constexpr int kRankShift = 56;
 constexpr size_t kBlockBytes = size_t{1} << 20;   // writes of a run
 constexpr size_t kReadBytes = size_t{256} << 10;  // reads of each run while merging
 
-// A record in a run: varint(time - the previous record's time), its rank (1 byte),
-// varint(line length), the line. No arrival number: the records of a run all came before
-// those of the next run, so among equal (time, rank) the run's index orders them.
-constexpr size_t kMaxRecordHead = 10 + 1 + 5;
+// A record in a run: varint(time - the previous record's time), varint(its sequence:
+// rank and order), varint(line length), the line.
+constexpr size_t kMaxRecordHead = 10 + 10 + 5;
 
 void putVarint(std::string& out, uint64_t v) {
   while (v >= 0x80) {
@@ -73,8 +72,7 @@ class HeadHeap {
 // Reads one spilled run back, record after record, through a block buffer.
 class RunReader {
  public:
-  RunReader(const std::filesystem::path& path, size_t index)
-      : path_(path), index_(index), buffer_(kReadBytes) {
+  explicit RunReader(const std::filesystem::path& path) : path_(path), buffer_(kReadBytes) {
     file_.reset(std::fopen(path.c_str(), "rb"));
     if (!file_) throw IoError(path.string(), "cannot reopen temporary run");
   }
@@ -82,18 +80,17 @@ class RunReader {
   bool next() {
     ensure(kMaxRecordHead);  // fewer at the end of the file
     if (pos_ == end_) return false;
-    uint64_t delta = 0, length = 0;
-    if (!varint(delta) || pos_ == end_) truncated();
-    const uint64_t rank = static_cast<unsigned char>(buffer_[pos_++]);
+    uint64_t delta = 0, sequence = 0, length = 0;
+    if (!varint(delta) || !varint(sequence)) truncated();
     if (!varint(length) || !ensure(length)) truncated();
     time_ += delta;
-    key_ = (rank << kRankShift) | index_;
+    key_ = sequence;
     line_ = std::string_view(buffer_.data() + pos_, length);
     pos_ += length;
     return true;
   }
   Tick time_ = 0;
-  uint64_t key_ = 0;  // rank, then the run's index
+  uint64_t key_ = 0;  // the record's sequence (rank, then order)
   std::string_view line_;
 
  private:
@@ -118,7 +115,6 @@ class RunReader {
     return end_ >= n;
   }
   std::filesystem::path path_;
-  uint64_t index_;
   FileHandle file_;
   std::vector<char> buffer_;
   size_t pos_ = 0, end_ = 0;
@@ -135,7 +131,7 @@ class RunWriter {
   void add(const RecordSorter::Item& item, const std::string& arena) {
     putVarint(block_, item.time - lastTime_);  // the run is sorted: no negative step
     lastTime_ = item.time;
-    block_ += static_cast<char>(item.sequence >> kRankShift);
+    putVarint(block_, item.sequence);
     putVarint(block_, item.length);
     block_.append(arena, item.offset, item.length);
     if (block_.size() >= kBlockBytes) flush();
@@ -171,9 +167,18 @@ RecordSorter::~RecordSorter() {
 }
 
 void RecordSorter::add(Tick time, uint8_t rank, size_t stream, std::string_view line) {
+  append(time, (uint64_t{rank} << kRankShift) | sequence_++, stream, line);
+}
+
+void RecordSorter::addOrdered(Tick time, uint8_t rank, size_t stream, uint64_t order,
+                              std::string_view line) {
+  ++sequence_;
+  append(time, (uint64_t{rank} << kRankShift) | order, stream, line);
+}
+
+void RecordSorter::append(Tick time, uint64_t sequence, size_t stream, std::string_view line) {
   if (stream >= streams_.size()) streams_.resize(stream + 1);
   Stream& s = streams_[stream];
-  const uint64_t sequence = (uint64_t{rank} << kRankShift) | sequence_++;
   const auto index = static_cast<uint32_t>(items_.size());
   if (s.head == kNone) {
     used_.push_back(stream);
@@ -228,6 +233,58 @@ void RecordSorter::mergeStreams(Out&& out) {
   }
 }
 
+bool RecordSorter::release(Tick bound, const std::function<void(std::string_view)>& out) {
+  if (!runs_.empty()) return false;
+  HeadHeap heap;
+  std::vector<uint32_t> cursor(used_.size());
+  for (size_t i = 0; i < used_.size(); ++i) {
+    Stream& s = streams_[used_[i]];
+    if (!s.ordered) sortStream(s);
+    cursor[i] = s.head;
+    if (items_[s.head].time < bound) heap.push({items_[s.head].time, items_[s.head].sequence, i});
+  }
+  while (!heap.empty()) {
+    const size_t i = heap.top().source;
+    const Item& item = items_[cursor[i]];
+    out(std::string_view(arena_.data() + item.offset, item.length));
+    cursor[i] = item.next;
+    if (cursor[i] != kNone && items_[cursor[i]].time < bound) {
+      heap.replaceTop(items_[cursor[i]].time, items_[cursor[i]].sequence);
+    } else {
+      heap.pop();
+    }
+  }
+  keepFrom(cursor);
+  return true;
+}
+
+// Keeps only the items from each used stream's `heads` on (kNone: none), moved to the
+// front of fresh buffers (the old ones are kept for the next time).
+void RecordSorter::keepFrom(const std::vector<uint32_t>& heads) {
+  if (keptArena_.capacity() < limit_) keptArena_.reserve(limit_);
+  keptItems_.clear();
+  keptArena_.clear();
+  std::vector<size_t> used;
+  for (size_t i = 0; i < used_.size(); ++i) {
+    Stream& s = streams_[used_[i]];
+    s = Stream{};
+    if (heads[i] == kNone) continue;
+    used.push_back(used_[i]);
+    for (uint32_t at = heads[i]; at != kNone; at = items_[at].next) {
+      const Item& item = items_[at];
+      const auto index = static_cast<uint32_t>(keptItems_.size());
+      if (s.head == kNone) s.head = index;
+      if (s.tail != kNone) keptItems_[s.tail].next = index;
+      s.tail = index;
+      keptItems_.push_back({item.time, item.sequence, keptArena_.size(), item.length, kNone});
+      keptArena_.append(arena_, item.offset, item.length);
+    }
+  }
+  used_ = std::move(used);
+  items_.swap(keptItems_);
+  arena_.swap(keptArena_);
+}
+
 void RecordSorter::clearBuffer() {
   for (size_t stream : used_) streams_[stream] = Stream{};
   used_.clear();
@@ -254,7 +311,7 @@ void RecordSorter::drain(const std::function<void(std::string_view)>& out) {
     std::vector<std::unique_ptr<RunReader>> readers;
     HeadHeap heap;
     for (const auto& path : runs_) {
-      readers.push_back(std::make_unique<RunReader>(path, readers.size()));
+      readers.push_back(std::make_unique<RunReader>(path));
       RunReader& r = *readers.back();
       if (r.next()) heap.push({r.time_, r.key_, readers.size() - 1});
     }

@@ -3,6 +3,9 @@
 // output's directory; drain() merges the runs (k-way, a heap) and removes the files.
 // So the writer never holds the whole trace, whatever order the events come in.
 //
+// A writer whose input comes in time order can release() the records before a bound as
+// it goes: then nothing is spilled unless one bound stays behind for long.
+//
 // Records come in streams (the writer's: one per location and record rank) that are
 // mostly in order already: a buffer is not sorted as a whole, its streams are merged with
 // a heap, and only a stream that came out of order is sorted first.
@@ -39,6 +42,16 @@ class RecordSorter {
   // correct; a good grouping is only faster).
   void add(Tick time, uint8_t rank, size_t stream, std::string_view line);
   void add(Tick time, uint8_t rank, std::string_view line) { add(time, rank, rank, line); }
+  // As add(), with `order` (below 2^56) instead of the arrival order among the records of
+  // equal time and rank (a writer that gets its input in another order than the one its
+  // output follows).
+  void addOrdered(Tick time, uint8_t rank, size_t stream, uint64_t order, std::string_view line);
+  // Hands the buffered records of time below `bound` to `out` in order and forgets them
+  // (for a writer that knows no record before `bound` will come); false, doing nothing,
+  // once a run was spilled (the records then wait for drain()).
+  bool release(Tick bound, const std::function<void(std::string_view)>& out);
+  // The memory the buffered records take.
+  size_t bufferedBytes() const { return arena_.size() + items_.size() * sizeof(Item); }
   // Hands every record line to `out` in order, then removes the temporary files.
   void drain(const std::function<void(std::string_view)>& out);
   size_t runCount() const { return runs_.size(); }
@@ -63,6 +76,8 @@ class RecordSorter {
   template <typename Out>
   void mergeStreams(Out&& out);
   void sortStream(Stream& s);
+  void append(Tick time, uint64_t sequence, size_t stream, std::string_view line);
+  void keepFrom(const std::vector<uint32_t>& heads);
   void spill();
   void clearBuffer();
   void removeRuns();
@@ -72,6 +87,8 @@ class RecordSorter {
   std::vector<size_t> used_;  // streams holding items
   std::vector<Item> items_;
   std::string arena_;
+  std::vector<Item> keptItems_;  // release(): the records kept, moved to the front
+  std::string keptArena_;
   std::vector<std::filesystem::path> runs_;
   uint64_t sequence_ = 0;
 };

@@ -156,6 +156,11 @@ EdfOut& TauWriter::edfOf(uint32_t node) {
 uint64_t TauWriter::micros(Tick t) {
   const uint64_t resolution = defs_->clock.resolution;
   if (resolution == kMicrosPerSecond || resolution == 0) return t;
+  if (resolution == 1000 * kMicrosPerSecond) {  // nanoseconds: a division by a constant
+    const uint64_t rest = t % 1000;
+    if (rest) ++roundedTimes_;
+    return t / 1000 + (rest >= 500 ? 1 : 0);
+  }
   if (resolution % kMicrosPerSecond == 0) {  // the rounding below in 64 bits (it is faster)
     const uint64_t ticks = resolution / kMicrosPerSecond, rest = t % ticks;
     if (rest) ++roundedTimes_;

@@ -36,6 +36,11 @@ class TraceSink {
   // hands them to such a sink). A batching reader then hands on batches; otherwise single
   // events, each processed while it is still in the processor's cache.
   virtual bool prefersBatches() const { return false; }
+  // Asked after begin() by a reader that can hand on every event in global time order
+  // (events of equal time in the definitions' order of their locations), at some cost:
+  // true if this sink gains from that (the Paraver writer then writes without sorting
+  // the whole trace); the reader then does so. False: events come in the reader's order.
+  virtual bool takeTimeOrder() { return false; }
   // Called once after the last event: the sink finishes (and commits its output).
   virtual void end() = 0;
   // What this sink had to drop because its format cannot hold it.
@@ -97,6 +102,11 @@ class TeeSink : public TraceSink {
     for (auto* s : sinks_)
       if (s->prefersBatches()) return true;
     return false;
+  }
+  bool takeTimeOrder() override {  // every sink accepts interleaved locations
+    bool any = false;
+    for (auto* s : sinks_) any = s->takeTimeOrder() || any;
+    return any;
   }
   void end() override {
     for (auto* s : sinks_) s->end();

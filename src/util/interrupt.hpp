@@ -54,6 +54,7 @@ class InterruptibleSink : public TraceSink {
   void event(const Event& e) override;
   void events(const SharedEventBatch& batch) override;
   bool prefersBatches() const override { return inner_.prefersBatches(); }
+  bool takeTimeOrder() override { return inner_.takeTimeOrder(); }
   void end() override;
   LossReport losses() const override { return inner_.losses(); }
 

@@ -1,0 +1,212 @@
+// The Paraver writer with time-ordered input (TraceSink::takeTimeOrder): the very file
+// location-after-location input gives, without runs on disk, on real OTF2 traces and on
+// a generated MPI trace with ties, messages and collectives; and the record sorter's
+// release() on its own.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+
+#include "converters/paraver/paraver_test_util.hpp"
+#include "converters/paraver/paraver_writer.hpp"
+#include "converters/paraver/pcf.hpp"
+#include "converters/paraver/record_sorter.hpp"
+#include "model/mpi_ranks.hpp"
+#include "registry/registry.hpp"
+
+namespace mtf::paraver {
+namespace {
+
+using testing::TempDir;
+
+// Passes events on; never takes time order (so the reader reads location after location).
+class ByLocationSink : public TraceSink {
+ public:
+  explicit ByLocationSink(TraceSink& inner) : inner_(inner) {}
+  void begin(const Definitions& d) override { inner_.begin(d); }
+  void event(const Event& e) override { inner_.event(e); }
+  void end() override { inner_.end(); }
+
+ private:
+  TraceSink& inner_;
+};
+
+// The file with the header's date "(dd/mm/yyyy at hh:mm)" left out.
+std::string withoutDate(const std::string& path) {
+  std::string text;
+  EXPECT_TRUE(readSmallFile(path, text)) << path;
+  const size_t open = text.find('('), close = text.find(')');
+  if (open != std::string::npos && close != std::string::npos) text.erase(open, close - open);
+  return text;
+}
+
+void expectNoTemporaryFiles(const TempDir& dir) {
+  for (const auto& entry : std::filesystem::directory_iterator(dir.path()))
+    EXPECT_FALSE(entry.path().string().ends_with(".tmp")) << entry.path();
+}
+
+class RealTraceStream : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(RealTraceStream, TimeOrderedInputWritesTheSameFiles) {
+  const std::string trace = MTF_DATA_DIR "/otf2/" + GetParam() + "/traces.otf2";
+  TempDir dir;
+  ParaverWriter byLocation(dir.file("a.prv"), {});
+  ByLocationSink wrapper(byLocation);
+  openTrace(trace, {})->read(wrapper);
+  ParaverWriter byTime(dir.file("b.prv"), {});  // in time order where it can (canStream)
+  openTrace(trace, {})->read(byTime);
+  EXPECT_EQ(withoutDate(dir.file("a.prv")), withoutDate(dir.file("b.prv")));
+  EXPECT_EQ(withoutDate(dir.file("a.pcf")), withoutDate(dir.file("b.pcf")));
+  EXPECT_EQ(byLocation.losses(), byTime.losses());
+  expectNoTemporaryFiles(dir);
+}
+
+INSTANTIATE_TEST_SUITE_P(Traces, RealTraceStream,
+                         ::testing::Values("fastotf2-mi300", "pipit-ping-pong",
+                                           "pipit-ping-pong-papi", "sst-macro-mpi"),
+                         [](const ::testing::TestParamInfo<std::string>& info) {
+                           std::string name = info.param;
+                           std::replace(name.begin(), name.end(), '-', '_');
+                           return name;
+                         });
+
+// Ranks in a ring: calls, messages to the next rank, an allreduce now and then; many
+// events of different ranks at equal times (the order among them must not change).
+struct RingTrace {
+  Definitions defs;
+  std::vector<Event> events;  // location after location
+
+  RingTrace(int ranks, int steps, bool collectives) {
+    DefinitionBuilder b(defs);
+    const uint64_t node = b.systemTreeNode("node", "node");
+    std::vector<LocationId> locations;
+    for (int r = 0; r <= ranks; ++r) {  // and one more rank, in one long call
+      b.location(r, "rank " + std::to_string(r), b.locationGroup("p" + std::to_string(r), node));
+      locations.push_back(r);
+    }
+    const Ref world = defineMpiWorld(b, locations);
+    const Ref work = b.region("work", RegionRole::Function, Paradigm::User);
+    const Ref send = b.region("MPI_Send", RegionRole::PointToPoint, Paradigm::Mpi);
+    const Ref recv = b.region("MPI_Recv", RegionRole::PointToPoint, Paradigm::Mpi);
+    const Ref reduce = b.region("MPI_Allreduce", RegionRole::CollAll2All, Paradigm::Mpi);
+    std::mt19937 random(3);
+    for (int r = 0; r < ranks; ++r) {
+      Tick t = 0;
+      const auto add = [&](EventKind k, std::initializer_list<uint64_t> f) {
+        Event e;
+        e.set(k, static_cast<LocationId>(r), t += random() % 3, f);
+        events.push_back(e);
+      };
+      for (int s = 0; s < steps; ++s) {
+        add(EventKind::Enter, {work});
+        add(EventKind::Leave, {work});
+        add(EventKind::Enter, {send});
+        add(EventKind::MpiSend, {uint64_t((r + 1) % ranks), world, uint64_t(s % 4), 64});
+        add(EventKind::Leave, {send});
+        add(EventKind::Enter, {recv});
+        add(EventKind::MpiRecv, {uint64_t((r + ranks - 1) % ranks), world, uint64_t(s % 4), 64});
+        add(EventKind::Leave, {recv});
+        if (!collectives || s % 7 != 3) continue;
+        add(EventKind::Enter, {reduce});
+        add(EventKind::MpiCollectiveBegin, {});
+        add(EventKind::MpiCollectiveEnd, {10, world, 0, 8, 8});
+        add(EventKind::Leave, {reduce});
+      }
+    }
+    // Its running state, from the first call's end to the second's start, comes only at
+    // that start: every record after its beginning must wait for it (an OmpFork, which
+    // Paraver cannot hold, ends its last "2:" line before).
+    for (const auto& [kind, region, time] : {std::tuple{EventKind::Enter, send, 1},
+                                             {EventKind::Leave, send, 2},
+                                             {EventKind::OmpFork, 4, 3},
+                                             {EventKind::Enter, send, 2 * steps},
+                                             {EventKind::Leave, send, 2 * steps + 1}}) {
+      Event e;
+      e.set(kind, static_cast<LocationId>(ranks), static_cast<Tick>(time),
+            {static_cast<uint64_t>(region)});
+      events.push_back(e);
+    }
+  }
+  // Writes it location after location, or in time order (ties by location).
+  void writeTo(ParaverWriter& writer, bool timeOrder) {
+    writer.begin(defs);
+    std::vector<Event> order = events;
+    if (timeOrder) {
+      EXPECT_TRUE(writer.takeTimeOrder());
+      std::stable_sort(order.begin(), order.end(),
+                       [](const Event& a, const Event& b) { return a.time < b.time; });
+    }
+    for (const Event& e : order) writer.event(e);
+    writer.end();
+  }
+};
+
+void expectSameBothWays(RingTrace& trace) {
+  TempDir dir;
+  ParaverWriter byLocation(dir.file("a.prv"), {});
+  trace.writeTo(byLocation, false);
+  ParaverWriter byTime(dir.file("b.prv"), {});
+  trace.writeTo(byTime, true);
+  EXPECT_EQ(withoutDate(dir.file("a.prv")), withoutDate(dir.file("b.prv")));
+  EXPECT_EQ(byLocation.losses(), byTime.losses());
+  expectNoTemporaryFiles(dir);
+}
+
+TEST(ParaverWriterStream, RingWithCollectivesIsTheSameInTimeOrder) {
+  RingTrace trace(6, 3000, true);  // several MB of records: released many times
+  expectSameBothWays(trace);
+}
+
+// The header guessed with the communicator's line, which no collective uses: the .prv
+// is copied once behind the shorter header, still the same file.
+TEST(ParaverWriterStream, HeaderOfAnotherSizeThanGuessedIsTheSame) {
+  RingTrace trace(3, 50, false);
+  expectSameBothWays(trace);
+}
+
+TEST(ParaverWriterStream, CompressedOutputDoesNotTakeTimeOrder) {
+  TempDir dir;
+  RingTrace trace(2, 5, false);
+  WriteOptions options;
+  options.compress = true;
+  ParaverWriter writer(dir.file("c.prv"), options);
+  writer.begin(trace.defs);
+  EXPECT_FALSE(writer.takeTimeOrder());
+}
+
+// release() hands on every record before the bound, in (time, rank, order) order; what
+// stays, with what comes later, follows in order: from memory, or from runs when the
+// releases stop and the buffer overflows.
+TEST(RecordSorter, ReleasesInOrderBeforeEachBound) {
+  for (const bool releaseToTheEnd : {true, false}) {
+    TempDir dir;
+    std::vector<std::tuple<Tick, int, uint64_t, std::string>> expected;
+    std::vector<std::string> got;
+    RecordSorter sorter(dir.path() / "x.prv", size_t{1} << 16);
+    std::mt19937_64 random(11);
+    Tick now = 0;
+    const auto out = [&](std::string_view line) { got.emplace_back(line); };
+    constexpr int kRecords = 20000;
+    for (int i = 0; i < kRecords; ++i) {
+      now += random() % 2;
+      const Tick time = now + random() % 50;  // nothing comes before `now`
+      const uint8_t rank = static_cast<uint8_t>(random() % 3);
+      const uint64_t order = (uint64_t(i) * 7919) % kRecords;  // unique, not arrival
+      const std::string line = std::to_string(time) + ":" + std::to_string(i);
+      sorter.addOrdered(time, rank, random() % 4, order, line);
+      expected.emplace_back(time, rank, order, line);
+      if (i % 500 == 499 && (releaseToTheEnd || i < kRecords / 2))
+        EXPECT_EQ(sorter.release(now, out), sorter.runCount() == 0);
+    }
+    EXPECT_EQ(sorter.runCount() > 0, !releaseToTheEnd);
+    EXPECT_GT(got.size(), 0u);
+    sorter.drain(out);
+    std::sort(expected.begin(), expected.end());
+    ASSERT_EQ(got.size(), expected.size());
+    for (size_t i = 0; i < got.size(); ++i) EXPECT_EQ(got[i], std::get<3>(expected[i])) << i;
+    EXPECT_TRUE(std::filesystem::is_empty(dir.path()));
+  }
+}
+
+}  // namespace
+}  // namespace mtf::paraver
