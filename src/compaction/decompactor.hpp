@@ -12,8 +12,11 @@
 
 namespace mtf::compaction {
 
+class FlatExpansions;
+
 // Supplies chunk `chunkIndex` of location `locationIndex` (the binary reader loads it
-// from disk). Without a loader the chunks in the model are used.
+// from disk). Without a loader the chunks in the model are used. Called from several
+// threads at once when the expansion has lanes (ExpandOptions::lanes).
 using ChunkLoader = std::function<ColumnChunk(size_t locationIndex, size_t chunkIndex)>;
 
 struct TimeWindow {
@@ -32,6 +35,12 @@ struct ExpandOptions {
   // and MpiCollectiveBegin events (values 0) at `from - 1`, their messages as counts to
   // `prefix`; the events before `from` of the chunk that holds it come whole.
   PrefixSink* prefix = nullptr;
+  // The model's flat node expansions (expander.hpp), if made: faster, same events.
+  // ModelSource makes them.
+  const FlatExpansions* flat = nullptr;
+  // ModelSource: threads that decode column chunks at once (expansion_lanes.hpp); 0: one
+  // per core (at most 4). The sink sees the same events in the same order whatever it is.
+  size_t lanes = 0;
 };
 
 // Streams the events of location `locationIndex` into `sink` (event() calls only).
@@ -39,7 +48,9 @@ struct ExpandOptions {
 void expandLocation(const CompactModel& model, size_t locationIndex, const ExpandOptions& options,
                     TraceSink& sink);
 
-// A TraceSource over a model: begin(definitions), every location's events, end().
+// A TraceSource over a model: begin(definitions), every location's events (location
+// after location, in the model's order), end(). Column chunks are decoded on
+// ExpandOptions::lanes threads; only the calling thread calls the sink.
 class ModelSource : public TraceSource {
  public:
   ModelSource(std::shared_ptr<const CompactModel> model, ExpandOptions options = {});

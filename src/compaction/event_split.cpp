@@ -1,10 +1,11 @@
 #include "compaction/event_split.hpp"
 
+#include <algorithm>
 #include <array>
 #include <stdexcept>
 
-#include "values/byte_coding.hpp"
 #include "util/error.hpp"
+#include "values/byte_coding.hpp"
 
 namespace mtf::compaction {
 
@@ -317,6 +318,59 @@ void joinEvent(const Signature& sig, const uint64_t* values, LocationId location
   for (size_t i = 0; i < sig.attributes.size(); ++i)
     e.attributes[i] =
         EventAttribute{sig.attributes[i].attribute, sig.attributes[i].type, *values++};
+}
+
+JoinPlan planJoin(const Signature& sig, LocationId location, OwnRanks& ranks) {
+  const KindSchema& schema = checkedSchema(sig.kind);
+  const KindLayout& layout = layoutOf(sig.kind);
+  const size_t fieldCount = shapeOf(sig).fieldCount;
+  JoinPlan plan;
+  plan.kind = sig.kind;
+  plan.fields.assign(fieldCount, 0);
+  plan.commField = layout.commField;
+  bool rankIsValue = false;
+  size_t nextStructural = 0;
+  for (size_t i = 0; i < fieldCount; ++i) {
+    const size_t field = schemaIndex(schema, i);
+    const bool rank = schema.fields[field].type == FieldType::Rank;
+    if (rank) plan.rankFields.push_back(static_cast<uint32_t>(i));
+    if (layout.structural[field]) {
+      plan.fields[i] = sig.fields[nextStructural++];
+    } else {
+      plan.valueFields.push_back(static_cast<uint32_t>(i));
+      rankIsValue = rankIsValue || rank;
+    }
+  }
+  plan.attributes = sig.attributes;
+  plan.valueCount = static_cast<uint32_t>(plan.valueFields.size() + plan.attributes.size());
+  if (layout.commField < 0) return plan;
+  if (rankIsValue || !layout.structural[static_cast<size_t>(layout.commField)]) {
+    plan.ranksPerEvent = true;
+    return plan;
+  }
+  const int64_t own = ranks.rankIn(static_cast<Ref>(plan.fields[layout.commField]), location);
+  if (own >= 0)
+    for (uint32_t i : plan.rankFields)
+      plan.fields[i] = static_cast<uint64_t>(unzigzag(plan.fields[i]) + own);
+  return plan;
+}
+
+void resizeFields(Event& e, size_t count) {
+  if (e.fields.capacity() < count) e.fields.reserve(std::max<size_t>(count, 8));
+  e.fields.resize(count);
+}
+
+void fixRanksPerEvent(const JoinPlan& plan, LocationId location, OwnRanks& ranks, Event& e) {
+  const int64_t own = ranks.rankIn(static_cast<Ref>(e.fields[plan.commField]), location);
+  if (own < 0) return;
+  for (uint32_t i : plan.rankFields)
+    e.fields[i] = static_cast<uint64_t>(unzigzag(e.fields[i]) + own);
+}
+
+const JoinPlan& LocationJoiner::make(SigId sig) {
+  plans_.push_back(planJoin(model_.signatures.at(sig), location_, ranks_));
+  bySig_.at(sig) = &plans_.back();
+  return plans_.back();
 }
 
 }  // namespace mtf::compaction

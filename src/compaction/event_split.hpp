@@ -2,6 +2,7 @@
 // back. Shared by the compactor and the decompactor so both sides agree exactly.
 #pragma once
 
+#include <deque>
 #include <unordered_map>
 #include <vector>
 
@@ -79,5 +80,80 @@ size_t valueCountOf(const Signature& sig);
 // (valueCountOf(sig) of them).
 void joinEvent(const Signature& sig, const uint64_t* values, LocationId location, Tick time,
                OwnRanks& ranks, Event& e);
+
+// joinEvent for the events of one signature at one location, worked out once: the
+// fields with the structural ones in place (rank fields made absolute when the
+// communicator is structural), and where the values go.
+struct JoinPlan {
+  EventKind kind = EventKind::Enter;
+  uint32_t valueCount = 0;            // valueCountOf(sig): the fields' values, then attributes'
+  std::vector<uint64_t> fields;       // the event's fields, the values' places 0
+  std::vector<uint32_t> valueFields;  // the fields the values go to, in order
+  std::vector<SignatureAttribute> attributes;
+  // A rank field or the communicator is a value (no kind has that today): the rank
+  // fields are made absolute per event, as joinEvent does.
+  bool ranksPerEvent = false;
+  int commField = -1;
+  std::vector<uint32_t> rankFields;  // fields of type Rank
+};
+JoinPlan planJoin(const Signature& sig, LocationId location, OwnRanks& ranks);
+// e.fields resized to `count`, with room for a few more (an event slot that is reused for
+// events of several kinds then stops allocating at once).
+void resizeFields(Event& e, size_t count);
+// The rank fields of `e`, joined by `plan` (ranksPerEvent), made absolute.
+void fixRanksPerEvent(const JoinPlan& plan, LocationId location, OwnRanks& ranks, Event& e);
+
+// joinEvent(sig, ...) by its plan.
+inline void joinPlanned(const JoinPlan& plan, const uint64_t* values, LocationId location,
+                        Tick time, OwnRanks& ranks, Event& e) {
+  e.kind = plan.kind;
+  e.location = location;
+  e.time = time;
+  const size_t count = plan.fields.size();
+  if (e.fields.size() != count) [[unlikely]]
+    resizeFields(e, count);
+  uint64_t* fields = e.fields.data();
+  const uint64_t* from = plan.fields.data();
+  for (size_t i = 0; i < count; ++i) fields[i] = from[i];  // a few: no memcpy call
+  const uint32_t* to = plan.valueFields.data();
+  const size_t fieldValues = plan.valueFields.size();
+  for (size_t i = 0; i < fieldValues; ++i) fields[to[i]] = values[i];
+  if (plan.ranksPerEvent) [[unlikely]]
+    fixRanksPerEvent(plan, location, ranks, e);
+  if (plan.attributes.empty()) [[likely]] {
+    e.attributes.clear();
+    return;
+  }
+  e.attributes.resize(plan.attributes.size());
+  for (size_t i = 0; i < plan.attributes.size(); ++i)
+    e.attributes[i] = EventAttribute{plan.attributes[i].attribute, plan.attributes[i].type,
+                                     values[fieldValues + i]};
+}
+
+// The join plans of one location's signatures, each made on first use.
+class LocationJoiner {
+ public:
+  LocationJoiner(const CompactModel& model, LocationId location)
+      : model_(model),
+        location_(location),
+        ranks_(model.definitions),
+        bySig_(model.signatures.size(), nullptr) {}
+  const JoinPlan& plan(SigId sig) {
+    if (const JoinPlan* p = bySig_[sig]) [[likely]]
+      return *p;
+    return make(sig);
+  }
+  void join(const JoinPlan& plan, const uint64_t* values, Tick time, Event& e) {
+    joinPlanned(plan, values, location_, time, ranks_, e);
+  }
+
+ private:
+  const JoinPlan& make(SigId sig);
+  const CompactModel& model_;
+  LocationId location_;
+  OwnRanks ranks_;
+  std::vector<const JoinPlan*> bySig_;
+  std::deque<JoinPlan> plans_;  // a deque: the plans stay where they are as it grows
+};
 
 }  // namespace mtf::compaction

@@ -210,6 +210,13 @@ class ColumnDecoder {
   uint64_t eventCount() const { return eventCount_; }
   // Decodes the next event: its time and `count` values into `values`.
   Tick next(uint32_t context, uint64_t* values, size_t count);
+  // Decodes the next `n` events at once, the same as next() on each in turn: event i has
+  // context contexts[i] and counts[i] values; its time goes to times[i], its values to
+  // `values`, event after event.
+  void nextEvents(const uint32_t* contexts, const uint32_t* counts, size_t n, Tick* times,
+                  uint64_t* values);
+  // Events decoded so far (after a CodingError: the index of the event that failed).
+  uint64_t decodedEvents() const { return nextTime_; }
   // True once every event and every byte has been consumed.
   bool finished() const;
 
@@ -219,8 +226,12 @@ class ColumnDecoder {
   Tick nextTime(ColumnPredictor::Context& state);
   void nextValues(ColumnPredictor::Context& state, Tick time, uint64_t* values, size_t count);
   void readTimePlanes(ByteReader& r, uint8_t coding);
+  // nextEvents of coding 3, one copy per time prediction mode (as the encoder's addRows).
+  template <int Mode>
+  void decodeRows(const uint32_t* contexts, const uint32_t* counts, size_t n, Tick* times,
+                  uint64_t* values);
   std::vector<uint8_t> payload_;
-  std::vector<uint64_t> timeResiduals_;
+  NoZeroFillVector<uint64_t> timeResiduals_;
   size_t nextTime_ = 0;
   size_t valuePos_ = 0, valueEnd_ = 0;
   uint64_t eventCount_ = 0;

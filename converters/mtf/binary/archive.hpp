@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 
 #include "compaction/compactor.hpp"
@@ -84,7 +85,8 @@ class ArchiveReader {
   // Throws InputError naming the byte offset or chunk on any problem.
   explicit ArchiveReader(const std::filesystem::path& path);
   std::shared_ptr<const compaction::CompactModel> model() const { return model_; }
-  // Loads and checks (CRC) column chunk `chunk` of location index `location`.
+  // Loads and checks (CRC) column chunk `chunk` of location index `location`. Safe to
+  // call from several threads at once (the expansion's lanes do).
   compaction::ColumnChunk loadColumns(size_t location, size_t chunk);
   ArchiveSizes sizes() const { return sizes_; }
   // Reads every column chunk and expands every location: all checksums, and that the
@@ -97,6 +99,7 @@ class ArchiveReader {
   void loadStructureChunks();  // versions 1 and 2
   void indexColumns();
   ChunkFileReader file_;
+  std::mutex fileMutex_;  // loadColumns' reads (one file position)
   std::vector<IndexEntry> index_;
   std::vector<std::vector<size_t>> columnEntries_;  // per location: entries of index_
   std::shared_ptr<compaction::CompactModel> model_;

@@ -1,0 +1,225 @@
+#include "compaction/expansion_lanes.hpp"
+
+#include <algorithm>
+#include <condition_variable>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <thread>
+
+#include "compaction/location_expansion.hpp"
+
+namespace mtf::compaction {
+
+namespace {
+
+// Events a lane decoded, handed to the calling thread. A block keeps its events (and their
+// vectors' capacity) from one use to the next: no allocation once warm.
+struct EventBlock {
+  std::vector<Event> events;
+  size_t size = 0;
+  bool unitEnd = false;      // the last block of its unit
+  std::exception_ptr error;  // the unit failed after the events of this block
+};
+
+// The blocks of one lane, filled by it and read by the calling thread in order.
+class BlockRing {
+ public:
+  BlockRing(size_t blocks, size_t blockEvents) : blocks_(blocks) {
+    for (EventBlock& b : blocks_) b.events.resize(blockEvents);
+  }
+  // The lane's next block to fill, once the calling thread has read what it held; nullptr
+  // after stop().
+  EventBlock* acquire() {
+    std::unique_lock lock(mutex_);
+    changed_.wait(lock, [this] { return stopped_ || produced_ - consumed_ < blocks_.size(); });
+    return stopped_ ? nullptr : &blocks_[produced_ % blocks_.size()];
+  }
+  void publish() {
+    {
+      std::lock_guard lock(mutex_);
+      ++produced_;
+    }
+    changed_.notify_one();
+  }
+  // The calling thread's next block, once the lane has filled it.
+  EventBlock& next() {
+    std::unique_lock lock(mutex_);
+    changed_.wait(lock, [this] { return produced_ > consumed_; });
+    return blocks_[consumed_ % blocks_.size()];
+  }
+  void release() {
+    {
+      std::lock_guard lock(mutex_);
+      ++consumed_;
+    }
+    changed_.notify_one();
+  }
+  // The calling thread stops reading (it failed): the lane stops at its next block.
+  void stop() {
+    {
+      std::lock_guard lock(mutex_);
+      stopped_ = true;
+    }
+    changed_.notify_all();
+  }
+
+ private:
+  std::vector<EventBlock> blocks_;
+  // Blocks published by the lane and released by the calling thread (only one side
+  // waits at a time: the ring is either full or empty).
+  size_t produced_ = 0, consumed_ = 0;
+  bool stopped_ = false;
+  std::mutex mutex_;
+  std::condition_variable changed_;
+};
+
+struct Stopped {};  // thrown in a lane whose ring was stopped
+
+// An output of LocationExpansion::expandChunk into a lane's blocks.
+class BlockOutput {
+ public:
+  explicit BlockOutput(BlockRing& ring) : ring_(ring) {}
+  Event& slot() {
+    if (!block_) take();
+    return block_->events[block_->size];
+  }
+  void commit() {
+    if (++block_->size == block_->events.size()) hand(false);
+  }
+  void endUnit() {
+    if (!block_) take();
+    hand(true);
+  }
+  void fail(std::exception_ptr error) {
+    if (!block_) take();
+    block_->error = std::move(error);
+    hand(true);
+  }
+
+ private:
+  void take() {
+    block_ = ring_.acquire();
+    if (!block_) throw Stopped{};
+    block_->size = 0;
+    block_->unitEnd = false;
+    block_->error = nullptr;
+  }
+  void hand(bool unitEnd) {
+    block_->unitEnd = unitEnd;
+    block_ = nullptr;
+    ring_.publish();
+  }
+  BlockRing& ring_;
+  EventBlock* block_ = nullptr;
+};
+
+struct Unit {
+  size_t location;  // index into model.locations
+  size_t chunk;
+};
+
+// Blocks of 512 events, 128 per lane: a chunk of the default 65,536 events fits.
+constexpr size_t kBlockEvents = 512;
+constexpr size_t kRingBlocks = 128;
+
+class Lanes {
+ public:
+  Lanes(const CompactModel& model, const ExpandOptions& options, std::vector<Unit> units,
+        size_t lanes)
+      : model_(model), options_(options), units_(std::move(units)), lanes_(lanes) {}
+  ~Lanes() {
+    for (auto& ring : rings_) ring->stop();
+    for (std::thread& t : threads_) t.join();
+  }
+  void run(TraceSink& sink) {
+    for (size_t lane = 1; lane < lanes_; ++lane)
+      rings_.push_back(std::make_unique<BlockRing>(kRingBlocks, kBlockEvents));
+    for (size_t lane = 1; lane < lanes_; ++lane)
+      threads_.emplace_back([this, lane] { decodeLane(lane); });
+    std::optional<LocationExpansion> expansion;
+    SinkOutput out(sink);
+    for (size_t u = 0; u < units_.size(); ++u) {
+      if (u % lanes_ == 0)
+        expansionOf(expansion, units_[u].location).expandChunk(units_[u].chunk, out);
+      else
+        deliverUnit(*rings_[u % lanes_ - 1], sink);
+    }
+  }
+
+ private:
+  LocationExpansion& expansionOf(std::optional<LocationExpansion>& expansion, size_t location) {
+    if (!expansion || expansion->index() != location) expansion.emplace(model_, location, options_);
+    return *expansion;
+  }
+  // On lane `lane`'s thread: its units into its ring.
+  void decodeLane(size_t lane) {
+    BlockOutput out(*rings_[lane - 1]);
+    std::optional<LocationExpansion> expansion;
+    try {
+      for (size_t u = lane; u < units_.size(); u += lanes_) {
+        expansionOf(expansion, units_[u].location).expandChunk(units_[u].chunk, out);
+        out.endUnit();
+      }
+    } catch (const Stopped&) {
+    } catch (...) {
+      try {
+        out.fail(std::current_exception());  // rethrown by the calling thread, in order
+      } catch (const Stopped&) {
+      }
+    }
+  }
+  void deliverUnit(BlockRing& ring, TraceSink& sink) {
+    for (;;) {
+      EventBlock& block = ring.next();
+      for (size_t i = 0; i < block.size; ++i) sink.event(block.events[i]);
+      const bool end = block.unitEnd;
+      const std::exception_ptr error = block.error;
+      ring.release();
+      if (error) std::rethrow_exception(error);
+      if (end) return;
+    }
+  }
+
+  const CompactModel& model_;
+  const ExpandOptions& options_;
+  const std::vector<Unit> units_;
+  const size_t lanes_;
+  std::vector<std::unique_ptr<BlockRing>> rings_;  // of lanes 1, 2, ...
+  std::vector<std::thread> threads_;
+};
+
+// The chunks to decode, in delivery order (those in the window).
+std::vector<Unit> unitsOf(const CompactModel& model, const std::vector<size_t>& indices,
+                          const TimeWindow& window) {
+  std::vector<Unit> units;
+  for (size_t l : indices) {
+    const std::vector<ColumnChunk>& chunks = model.locations.at(l).columns;
+    for (size_t c = 0; c < chunks.size(); ++c)
+      if (window.all() || (chunks[c].maxTime >= window.from && chunks[c].minTime <= window.to))
+        units.push_back({l, c});
+  }
+  return units;
+}
+
+}  // namespace
+
+size_t defaultExpansionLanes() {
+  return std::clamp<size_t>(std::thread::hardware_concurrency(), 1, 4);
+}
+
+void expandLocations(const CompactModel& model, const std::vector<size_t>& indices,
+                     const ExpandOptions& options, TraceSink& sink) {
+  size_t lanes = options.lanes ? options.lanes : defaultExpansionLanes();
+  std::vector<Unit> units;
+  if (!options.prefix && lanes > 1) units = unitsOf(model, indices, options.window);
+  lanes = std::min(lanes, units.size());
+  if (lanes <= 1) {
+    for (size_t l : indices) LocationExpansion(model, l, options).run(sink);
+    return;
+  }
+  Lanes(model, options, std::move(units), lanes).run(sink);
+}
+
+}  // namespace mtf::compaction
