@@ -34,12 +34,11 @@ class CommunicationStream {
 
  private:
   // What an event of a stored symbol is to the derived stream.
-  enum class Role : uint8_t { Unknown, Enter, MpiEnter, Leave, Communication, Other };
-  Role roleOf(uint32_t stored, const std::vector<Signature>& signatures);
-  void take(uint32_t stored, Role role, const std::vector<Signature>& signatures);
-  void enterOrLeave(Role role);
+  enum class Role : uint8_t { Enter, MpiEnter, Leave, Communication, Other };
+  void learnSymbols(const std::vector<Signature>& signatures);
   void release(uint32_t stored, const std::vector<Signature>& signatures);
   void releaseHeld(const std::vector<Signature>& signatures);
+  void pushReleased();
 
   const SignatureContext& context_;
   std::vector<Role> roles_;            // by stored symbol
