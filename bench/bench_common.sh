@@ -20,6 +20,23 @@ wavefront_trace() {
   echo "$trace"
 }
 
+# bench_trace CHOICE ITERATIONS INNER : the path of the OTF2 trace to measure: CHOICE if it
+# is a path; the 1,024-rank wavefront (32 x 32, 10 iterations of 8 inner steps, 2.7 M
+# events) if it is "ranks1024"; if empty, the 16-rank wavefront of ITERATIONS x INNER
+# (WORK/wavefront-ITERATIONS.otf2). Generated traces are made once in WORK.
+bench_trace() {
+  local trace
+  case $1 in
+    "") trace=$WORK/wavefront-$2.otf2
+        [[ -f $trace ]] || "$GEN" wavefront --ranks 16 --iterations "$2" --inner "$3" -o "$trace" >/dev/null ;;
+    ranks1024) trace=$WORK/wavefront-1024-ranks.otf2
+        [[ -f $trace ]] || "$GEN" wavefront --ranks 1024 --iterations 10 --inner 8 -o "$trace" >/dev/null ;;
+    *) trace=$1
+       [[ -f $trace ]] || { echo "no trace $trace" >&2; exit 1; } ;;
+  esac
+  echo "$trace"
+}
+
 # instructions FILE... : the instructions of the profiles' totals
 instructions() {
   local total=0 f n

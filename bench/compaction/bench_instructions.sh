@@ -13,6 +13,7 @@
 #   chunk thread       value columns coded and deflated (ChunkCompressor::run)
 # Instructions are not time (cache misses, branch misses and the threads' overlap are left
 # out); bench_speed.sh measures time.
+# TRACE=PATH or TRACE=ranks1024: another trace, as for bench_speed.sh.
 # Usage: bench/compaction/bench_instructions.sh [BUILD_DIR]   (default: build)
 set -euo pipefail
 
@@ -24,9 +25,7 @@ if ! command -v valgrind >/dev/null; then
   apt-get install -y -qq valgrind >/dev/null
 fi
 ITERATIONS=${ITERATIONS:-30}
-TRACE=$WORK/wavefront-$ITERATIONS.otf2
-[[ -f $TRACE ]] || "$GEN" wavefront --ranks 16 --iterations "$ITERATIONS" --inner 160 \
-  -o "$TRACE" >/dev/null 2>&1
+TRACE=$(bench_trace "${TRACE:-}" "$ITERATIONS" 160)
 
 # callgrind OUT COMMAND... : runs COMMAND under callgrind, one profile per thread (OUT-NN)
 callgrind() {

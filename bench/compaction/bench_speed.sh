@@ -10,6 +10,9 @@
 # `--no-model` (no program-wide model stored, src/program) is measured as well.
 #   cpu   user + system seconds (the conversion runs four threads: reading, compaction,
 #         NLR, and the value columns' coding and deflate)
+# TRACE=PATH measures another OTF2 trace instead (issue 30 reports the largest real one,
+# ../shared/traces/otf2/casita-jacobi-gpu/traces.otf2); TRACE=ranks1024 the 1,024-rank
+# wavefront (32 x 32 ranks, 10 iterations of 8 inner steps: 2.7 M events), generated once.
 # Usage: bench/compaction/bench_speed.sh [BUILD_DIR]   (default: build)
 set -euo pipefail
 
@@ -17,9 +20,8 @@ BENCH=compaction
 # shellcheck source=bench/bench_common.sh
 source "$(dirname "$0")/../bench_common.sh"
 RUNS=${RUNS:-3}
-TRACE=$WORK/wavefront-249.otf2
-[[ -f $TRACE ]] || "$GEN" wavefront --ranks 16 --iterations 249 --inner 160 -o "$TRACE" >/dev/null
-OUT=$WORK/wavefront-249-speed.mtf
+TRACE=$(bench_trace "${TRACE:-}" 249 160)
+OUT=$WORK/$(basename "$(dirname "$TRACE")")-$(basename "$TRACE" .otf2)-speed.mtf
 
 BARE_WALL="" BARE_CPU="" CONV_WALL="" CONV_CPU="" NOMAP_WALL="" NOMAP_CPU=""
 NOMODEL_WALL="" NOMODEL_CPU=""

@@ -2,8 +2,10 @@
 
 namespace mtf::nlr {
 
-LoopAnnotationSink::LoopAnnotationSink(std::unique_ptr<TraceSink> inner)
-    : inner_(std::move(inner)), nlr_(NlrOptions{}, storedSignatureOptions()) {}
+LoopAnnotationSink::LoopAnnotationSink(std::unique_ptr<TraceSink> inner, bool withCommunication)
+    : inner_(std::move(inner)), nlr_(NlrOptions{}, storedSignatureOptions()) {
+  if (withCommunication) nlr_.deriveCommunicationStream();
+}
 
 void LoopAnnotationSink::begin(const Definitions& defs) {
   nlr_.begin(defs);

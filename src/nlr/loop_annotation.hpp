@@ -25,8 +25,9 @@ inline SignatureOptions storedSignatureOptions() {
 class LoopAnnotationSink : public TraceSink {
  public:
   // `inner` may be null: then the events only go to NLR (no call per event to a sink
-  // that does nothing).
-  explicit LoopAnnotationSink(std::unique_ptr<TraceSink> inner);
+  // that does nothing). `withCommunication`: NLR also runs over the communication stream
+  // derived from the stored one (communication_stream.hpp), for communicationLoops().
+  explicit LoopAnnotationSink(std::unique_ptr<TraceSink> inner, bool withCommunication = false);
   void begin(const Definitions& defs) override;
   void event(const Event& e) override;
   void events(const SharedEventBatch& batch) override;
@@ -36,6 +37,9 @@ class LoopAnnotationSink : public TraceSink {
 
   // (location, encoded loop nest) for every location that had events.
   std::vector<std::pair<LocationId, std::string>> blobs() const;
+  // With `withCommunication`: the loop nests of the communication events in canonical
+  // call order (those the program model is made of), per location.
+  std::vector<LocationLoops> communicationLoops() const { return nlr_.derivedResults(); }
 
  private:
   std::unique_ptr<TraceSink> inner_;

@@ -1,6 +1,7 @@
 #include "nlr/nlr_sink.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace mtf::nlr {
 
@@ -12,6 +13,7 @@ struct NlrSink::LocationState {
   SignatureTable table;
   Nlr nlr;
   uint64_t eventsRead = 0;
+  std::unique_ptr<CommunicationStream> derived;  // with deriveCommunicationStream()
 };
 
 NlrSink::NlrSink(const NlrOptions& nlr, const SignatureOptions& signatures,
@@ -19,6 +21,15 @@ NlrSink::NlrSink(const NlrOptions& nlr, const SignatureOptions& signatures,
     : nlrOptions_(nlr), signatureOptions_(signatures), onlyLocation_(onlyLocation) {}
 
 NlrSink::~NlrSink() = default;
+
+void NlrSink::deriveCommunicationStream() {
+  const SignatureOptions& o = signatureOptions_;
+  // The derivation reads Enters, Leaves and communication events from the stored symbols:
+  // they must be every event's, with every field, in trace order.
+  if (o.fields != kAllFields || o.selection != EventSelection::All || o.canonicalCallOrder)
+    throw std::logic_error("NlrSink: a communication stream derives from the stored view only");
+  deriveCommunication_ = true;
+}
 
 void NlrSink::begin(const Definitions& defs) {
   defs_ = defs;
@@ -33,8 +44,11 @@ void NlrSink::begin(const Definitions& defs) {
   LocationState* state = location < byDenseId_.size() ? byDenseId_[location] : nullptr;
   if (!state) {
     std::unique_ptr<LocationState>& slot = states_[location];
-    if (!slot)
+    if (!slot) {
       slot = std::make_unique<LocationState>(signatureOptions_, *ranks_, location, nlrOptions_);
+      if (deriveCommunication_)
+        slot->derived = std::make_unique<CommunicationStream>(*ranks_, nlrOptions_);
+    }
     state = slot.get();
     if (location < kDenseIds) {
       if (location >= byDenseId_.size()) byDenseId_.resize(location + 1, nullptr);
@@ -50,7 +64,11 @@ void NlrSink::event(const Event& e) {
   if (onlyLocation_ && e.location != *onlyLocation_) return;
   LocationState& state = stateOf(e.location);
   ++state.eventsRead;
-  for (const Signature& s : state.extractor.release(e)) state.nlr.push(state.table.intern(s));
+  for (const Signature& s : state.extractor.release(e)) {
+    const uint32_t symbol = state.table.intern(s);
+    state.nlr.push(symbol);
+    if (state.derived) state.derived->push({&symbol, 1}, state.table.all());
+  }
 }
 
 void NlrSink::eventsOf(const EventBatch& batch) {
@@ -72,16 +90,27 @@ void NlrSink::pushRun(LocationState& state, std::span<const Event> run) {
   runSymbols_.clear();
   state.extractor.appendSymbols(run, state.table, runSymbols_);
   state.nlr.push(runSymbols_, state.table.size());
+  if (state.derived) state.derived->push(runSymbols_, state.table.all());
 }
 
 void NlrSink::end() {
   for (auto& [id, state] : states_) {
     for (const Signature& s : state->extractor.releaseHeld())
       state->nlr.push(state->table.intern(s));
+    if (state->derived) state->derived->finish(state->table.all());
   }
 }
 
 std::vector<LocationLoops> NlrSink::results() const {
+  return resultsOf(false);
+}
+
+std::vector<LocationLoops> NlrSink::derivedResults() const {
+  if (!deriveCommunication_) throw std::logic_error("NlrSink: no communication stream derived");
+  return resultsOf(true);
+}
+
+std::vector<LocationLoops> NlrSink::resultsOf(bool derived) const {
   const DefinitionOrder definitionOrder(defs_);
   std::vector<LocationId> order;
   for (const auto& [id, state] : states_) order.push_back(id);
@@ -98,7 +127,7 @@ std::vector<LocationLoops> NlrSink::results() const {
       loops.name = std::string(defs_.string(def->field("name")));
     loops.worldRank = state.extractor.ownWorldRank();
     loops.eventsRead = state.eventsRead;
-    loops.model = state.nlr.model(state.table.all());
+    loops.model = derived ? state.derived->model() : state.nlr.model(state.table.all());
     out.push_back(std::move(loops));
   }
   return out;

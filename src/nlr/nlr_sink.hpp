@@ -12,6 +12,7 @@
 
 #include "model/event_batch.hpp"
 #include "model/trace_stream.hpp"
+#include "nlr/communication_stream.hpp"
 #include "nlr/nlr.hpp"
 #include "nlr/signature.hpp"
 
@@ -31,6 +32,11 @@ class NlrSink : public TraceSink {
           std::optional<LocationId> onlyLocation = std::nullopt);
   ~NlrSink() override;
 
+  // Before begin(), with the stored view (storedSignatureOptions(): every event, trace
+  // order): also derives each location's communication stream from its symbols and runs
+  // NLR over it (communication_stream.hpp); derivedResults() gives those nests.
+  void deriveCommunicationStream();
+
   void begin(const Definitions& defs) override;
   void event(const Event& e) override;
   void events(const SharedEventBatch& batch) override { eventsOf(*batch); }
@@ -42,6 +48,9 @@ class NlrSink : public TraceSink {
   // One entry per location that had events, in the order of the location definitions
   // (locations without a definition last, by id).
   std::vector<LocationLoops> results() const;
+  // The same with the derived communication nests (deriveCommunicationStream()): equal to
+  // results() of an NlrSink with communicationInCallOrder() over the same events.
+  std::vector<LocationLoops> derivedResults() const;
   const Definitions& definitions() const { return defs_; }
   // Bytes of working state (windows and indexes) over all locations, models excluded.
   size_t workingBytes() const;
@@ -57,10 +66,12 @@ class NlrSink : public TraceSink {
   }
   LocationState& switchTo(LocationId location);
   void pushRun(LocationState& state, std::span<const Event> run);
+  std::vector<LocationLoops> resultsOf(bool derived) const;
 
   NlrOptions nlrOptions_;
   SignatureOptions signatureOptions_;
   std::optional<LocationId> onlyLocation_;
+  bool deriveCommunication_ = false;
   Definitions defs_;
   std::unique_ptr<SignatureContext> ranks_;
   std::unordered_map<LocationId, std::unique_ptr<LocationState>> states_;

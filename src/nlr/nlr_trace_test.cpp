@@ -3,9 +3,11 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <functional>
 #include <sstream>
 #include <unordered_map>
 
+#include "../../tests/data/real_traces.hpp"
 #include "gen/generator.hpp"
 #include "nlr/loop_print.hpp"
 #include "nlr/nlr_sink.hpp"
@@ -173,6 +175,33 @@ TEST(NlrTrace, PingPongIsALoopOnceSizesAreIgnored) {
     for (ElementKey k : l.model.top) hasLoop |= isLoop(k);
     EXPECT_TRUE(hasLoop) << "location " << l.location;
     EXPECT_LT(printedElements(l.model), l.model.eventsIn);
+  }
+}
+
+// The program model's nests derived from the stored loops' stream equal those of NLR over
+// the communication view, on the generated wavefront and on every real trace.
+void expectDerivedEqualsCommunicationView(const std::function<void(TraceSink&)>& read,
+                                          const std::string& what) {
+  NlrSink stored({}, {}), direct({}, programView());
+  stored.deriveCommunicationStream();
+  TeeSink both({&stored, &direct});
+  read(both);
+  const auto derived = stored.derivedResults(), expected = direct.results();
+  ASSERT_EQ(derived.size(), expected.size()) << what;
+  for (size_t i = 0; i < derived.size(); ++i) {
+    EXPECT_EQ(derived[i].location, expected[i].location) << what;
+    EXPECT_EQ(derived[i].worldRank, expected[i].worldRank) << what;
+    EXPECT_EQ(derived[i].model, expected[i].model) << what << " location " << i;
+  }
+}
+
+TEST(NlrTrace, DerivedCommunicationNestsEqualTheCommunicationView) {
+  expectDerivedEqualsCommunicationView(
+      [](TraceSink& sink) { gen::generate(wavefront(20, 12), sink); }, "wavefront");
+  for (const std::string& path : test::realTraces()) {
+    const fs::path trace = fs::path(MTF_DATA_DIR) / path;
+    expectDerivedEqualsCommunicationView([&](TraceSink& sink) { openTrace(trace, {})->read(sink); },
+                                         path);
   }
 }
 

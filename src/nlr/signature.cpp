@@ -12,14 +12,6 @@ namespace {
 // Open regions deeper than this are counted, not stored (a trace of Enters without
 // Leaves must not make the extractor grow with the trace length).
 constexpr size_t kMaxCallDepth = 4096;
-// Events held for canonical order within one MPI call, at most (then released sorted in
-// chunks): a call with millions of events must not grow the extractor.
-constexpr size_t kMaxHeld = 256;
-
-bool isCollectiveEnd(EventKind k) {
-  return k == EventKind::MpiCollectiveEnd || k == EventKind::NonBlockingCollectiveComplete;
-}
-
 }  // namespace
 
 uint32_t parseSignatureFields(const std::string& list) {
@@ -181,7 +173,7 @@ bool SignatureExtractor::signatureInto(const Event& e, Signature& s) {
     s.region = static_cast<Ref>(e.field(0));
   } else if (isMpiPointToPoint(e.kind)) {
     fillPointToPoint(e, s);
-  } else if (isCollectiveEnd(e.kind)) {
+  } else if (isCollectiveEndKind(e.kind)) {
     fillCollective(e, s);
   } else {
     if (!all) return false;
@@ -228,7 +220,7 @@ std::span<const Signature> SignatureExtractor::releaseInCallOrder(const Event& e
     heldReleased_ = true;
     return held_;
   }
-  if (held_.size() >= kMaxHeld) return releaseHeld();
+  if (held_.size() >= kMaxHeldInCall) return releaseHeld();
   return {};
 }
 

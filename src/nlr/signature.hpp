@@ -39,6 +39,18 @@ enum class EventSelection : uint8_t {
   Communication,  // only MPI communication events (send, recv, collective end)
 };
 
+// The events EventSelection::Communication keeps: point-to-point MPI events and the ends
+// of collectives.
+inline constexpr bool isCollectiveEndKind(EventKind k) {
+  return k == EventKind::MpiCollectiveEnd || k == EventKind::NonBlockingCollectiveComplete;
+}
+inline constexpr bool isCommunicationKind(EventKind k) {
+  return isMpiPointToPoint(k) || isCollectiveEndKind(k);
+}
+// Events held for canonical order within one MPI call, at most (then released sorted in
+// chunks): a call with millions of events must not grow the extractor.
+inline constexpr size_t kMaxHeldInCall = 256;
+
 struct SignatureOptions {
   uint32_t fields = kAllFields;
   EventSelection selection = EventSelection::All;

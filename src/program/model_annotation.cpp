@@ -6,10 +6,12 @@
 namespace mtf::program {
 
 nlr::SignatureOptions modelSignatureOptions() {
-  nlr::SignatureOptions signatures;
-  signatures.selection = nlr::EventSelection::Communication;
-  signatures.canonicalCallOrder = true;
-  return signatures;
+  return nlr::communicationInCallOrder();
+}
+
+std::vector<uint8_t> programModelBlob(std::vector<nlr::LocationLoops> locations) {
+  const std::string blob = encodeProgramModel(buildProgramModel(std::move(locations), 2));
+  return {blob.begin(), blob.end()};
 }
 
 ModelAnnotationSink::ModelAnnotationSink(std::unique_ptr<TraceSink> writer)
@@ -32,8 +34,7 @@ void ModelAnnotationSink::events(const SharedEventBatch& batch) {
 
 void ModelAnnotationSink::end() {
   nlr_.end();
-  const std::string blob = encodeProgramModel(buildProgramModel(nlr_.results(), 2));
-  blob_.assign(blob.begin(), blob.end());
+  blob_ = programModelBlob(nlr_.results());
   if (writer_) writer_->end();
 }
 

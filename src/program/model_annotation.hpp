@@ -15,6 +15,10 @@ namespace mtf::program {
 // MPI call in canonical order (the defaults of `mtf loops`). `mtf extract` counts
 // positions in this selection.
 nlr::SignatureOptions modelSignatureOptions();
+// The annotation's bytes: the program model merged from the locations' nests of that
+// selection (NlrSink::results() with modelSignatureOptions(), or the nests derived from
+// the stored loops: LoopAnnotationSink::communicationLoops()).
+std::vector<uint8_t> programModelBlob(std::vector<nlr::LocationLoops> locations);
 
 // NLR beside `writer`; `blob()` holds the encoded model from the start of the writer's
 // end(). `writer` may be null (the model only).

@@ -70,7 +70,7 @@ void ChunkCompressor::finish() {
 void ChunkCompressor::encode(const RawChunk& raw, ColumnEncoder& encoder, PendingChunk& pending) {
   encoder.addEvents(raw.contexts.data(), raw.times.data(), raw.valueCounts.data(),
                     raw.values.data(), raw.size());
-  encoder.finishPayload(raw.firstEvent, level_, pending);
+  encoder.finishPayload(raw.firstEvent, pending);
 }
 
 void ChunkCompressor::run() {

@@ -54,7 +54,7 @@ Delivered throughGate(uint32_t locations, bool shared, uint64_t events = kEvents
       for (uint64_t i = 0; i < events; ++i) encoder.add(0, i, values, 2);
     }
     PendingChunk pending;
-    encoder.finishPayload(0, 19, pending);
+    encoder.finishPayload(0, pending);
     gate.add(l, pending);
   }
   gate.finish();
@@ -120,7 +120,7 @@ TEST(ColumnDictionary, WithoutADictionarySinkChunksPassStraightOn) {
     ColumnEncoder encoder(kEvents);
     addEvents(encoder, l, true);
     PendingChunk pending;
-    encoder.finishPayload(0, 3, pending);
+    encoder.finishPayload(0, pending);
     gate.add(l, pending);
     EXPECT_EQ(order.size(), l + 1u);  // delivered at once, not held
   }

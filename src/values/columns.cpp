@@ -126,20 +126,6 @@ void ColumnEncoder::addRows(const uint32_t* contexts, const Tick* times, const u
 
 namespace {
 
-// Appends a section. Each section ends a deflate block, with Huffman tables of its own:
-// good for planes of different statistics, but a block costs its tables, so a small
-// section is merged into the previous one when both are deflated alike.
-void addSection(std::vector<ZlibSection>& sections, ZlibSection section) {
-  constexpr size_t kSmall = 1024;
-  if (!sections.empty() && sections.back().level == section.level &&
-      sections.back().strategy == section.strategy &&
-      (section.size < kSmall || sections.back().size < kSmall)) {
-    sections.back().size += section.size;
-  } else {
-    sections.push_back(section);
-  }
-}
-
 // Byte `plane` of each residual into bytes[0, n). In blocks of 16: a loop of fixed length
 // over buffers that do not overlap is turned into vector code already at -O2.
 void splitPlane(const uint64_t* __restrict residuals, size_t n, unsigned plane,
@@ -154,37 +140,29 @@ void splitPlane(const uint64_t* __restrict residuals, size_t n, unsigned plane,
 // How a byte plane is coded: as it is, Huffman-coded (huffman.hpp), or as the list of
 // its non-zero bytes (sparse_plane.hpp).
 enum class PlaneCoding : uint8_t { Raw = 0, Huffman = 1, Sparse = 2 };
-struct PlaneChoice {
-  PlaneCoding coding;
-  ZlibSection section;  // how its bytes (raw or coded) are deflated
-};
 
-// How the byte plane bytes[0, n) is coded and deflated, from its order-0 entropy:
+// How the byte plane bytes[0, n) is coded, from its order-0 entropy (zstd then compresses
+// the whole payload; coding 2 deflated each plane in a section of its own, which is why
+// some of the figures below are deflate's):
 // - 7.875 bits per byte or more (the low plane of jittery times is near-uniform noise):
-//   stored. Huffman coding would save under 2% of it (measured: storing the low time plane
-//   of the 16 x 249 x 160 wavefront made its archive 2.5 KB smaller, the Huffman tables
-//   cost more than they saved);
-// - 2 bits per byte or more: Huffman-coded by huffman.hpp, the code stored (LZ77 finds
-//   nothing to match in noise). zlib's Huffman-only deflate, used before, took 7 times
-//   as long for a code 0.4% larger (the wavefront's planes: 0.166 s for 5,466,869 B
-//   against 0.023 s for 5,447,509 B); it was most of the chunk thread's deflate time;
+//   as it is. Huffman coding would save under 2% of it (measured: storing the low time
+//   plane of the 16 x 249 x 160 wavefront made its archive 2.5 KB smaller, the Huffman
+//   tables cost more than they saved);
+// - 2 bits per byte or more: Huffman-coded by huffman.hpp (LZ77 finds nothing to match in
+//   noise). zlib's Huffman-only deflate took 7 times as long for a code 0.4% larger (the
+//   wavefront's planes: 0.166 s for 5,466,869 B against 0.023 s for 5,447,509 B);
 // - under 1/4 bit per byte and mostly zeros (like the high time plane): the list of its
-//   non-zero bytes, deflated (sparse_plane.hpp: half the size and time of Z_RLE);
-// - under 1/4 bit per byte otherwise: run-length matches only (Z_RLE). Searching for
-//   longer-distance matches as well cost the chunk thread ~10% of its instructions and
-//   made the wavefront's archive only 0.1% smaller;
-// - otherwise: deflated at `level`.
-// Planes shorter than 4096 bytes are always deflated: too short to judge.
-PlaneChoice choosePlaneCoding(const uint8_t* bytes, size_t n, int level, ByteCounts& counts) {
-  if (n < 4096) return {PlaneCoding::Raw, {n, level, ZlibStrategy::Default}};
+//   non-zero bytes (sparse_plane.hpp: half the size and time of deflate's Z_RLE);
+// - otherwise: as it is.
+// Planes shorter than 4096 bytes are always kept as they are: too short to judge.
+PlaneCoding choosePlaneCoding(const uint8_t* bytes, size_t n, ByteCounts& counts) {
+  if (n < 4096) return PlaneCoding::Raw;
   counts = countBytes(bytes, n);
   const uint32_t entropy = entropy256(counts, n);
-  if (entropy >= 2016) return {PlaneCoding::Raw, {n, 0, ZlibStrategy::Default}};
-  if (entropy >= 2 * 256) return {PlaneCoding::Huffman, {0, 0, ZlibStrategy::Default}};
-  if (entropy < 256 / 4 && counts[0] >= n / 2)
-    return {PlaneCoding::Sparse, {0, level, ZlibStrategy::Default}};
-  if (entropy < 256 / 4) return {PlaneCoding::Raw, {n, level, ZlibStrategy::Rle}};
-  return {PlaneCoding::Raw, {n, level, ZlibStrategy::Default}};
+  if (entropy >= 2016) return PlaneCoding::Raw;
+  if (entropy >= 2 * 256) return PlaneCoding::Huffman;
+  if (entropy < 256 / 4 && counts[0] >= n / 2) return PlaneCoding::Sparse;
+  return PlaneCoding::Raw;
 }
 
 }  // namespace
@@ -192,58 +170,54 @@ PlaneChoice choosePlaneCoding(const uint8_t* bytes, size_t n, int level, ByteCou
 // Splits the time residuals (fixed 8 bytes each) into byte planes, dropping all-zero
 // high planes, and codes each (choosePlaneCoding): u8 planes, then per plane u8 coding
 // (and for a plane not kept as it is, the varint size of its code), then the planes.
-void ColumnEncoder::putBytePlanes(ByteBuffer& out, std::vector<ZlibSection>& sections, int level) {
+void ColumnEncoder::putBytePlanes(ByteBuffer& out) {
   const size_t n = events_;
   unsigned planes = 0;
   while (planes < 8 && (residualBits_ >> (8 * planes)) != 0) ++planes;
   if (planeBytes_.size() < planes * n) planeBytes_.resize(planes * n);
   codedPlanes_.clear();
-  PlaneChoice choice[8];
-  size_t codedEnd[8];
+  PlaneCoding coding[8];
+  size_t codedEnd[8], size[8];
   out.push_back(static_cast<uint8_t>(planes));
   for (unsigned p = 0; p < planes; ++p) {
     uint8_t* bytes = planeBytes_.data() + p * n;
     splitPlane(timeResiduals_.data(), n, p, bytes);
     ByteCounts counts;
-    choice[p] = choosePlaneCoding(bytes, n, level, counts);
-    out.push_back(static_cast<uint8_t>(choice[p].coding));
-    if (choice[p].coding == PlaneCoding::Raw) continue;
+    coding[p] = choosePlaneCoding(bytes, n, counts);
+    out.push_back(static_cast<uint8_t>(coding[p]));
+    size[p] = n;
+    if (coding[p] == PlaneCoding::Raw) continue;
     const size_t start = codedPlanes_.size();
-    if (choice[p].coding == PlaneCoding::Huffman)
+    if (coding[p] == PlaneCoding::Huffman)
       huffmanEncode(bytes, n, counts, codedPlanes_);
     else
       sparseEncode(bytes, n, n - counts[0], codedPlanes_);
     codedEnd[p] = codedPlanes_.size();
-    choice[p].section.size = codedEnd[p] - start;
-    putVarint(out, choice[p].section.size);
+    size[p] = codedEnd[p] - start;
+    putVarint(out, size[p]);
   }
-  addSection(sections, {out.size(), level, ZlibStrategy::Default});  // the header
   for (unsigned p = 0; p < planes; ++p) {
-    const size_t size = choice[p].section.size;
-    const uint8_t* from = choice[p].coding == PlaneCoding::Raw
+    const uint8_t* from = coding[p] == PlaneCoding::Raw
                               ? planeBytes_.data() + p * n
-                              : codedPlanes_.data() + codedEnd[p] - size;
+                              : codedPlanes_.data() + codedEnd[p] - size[p];
     const size_t at = out.size();
-    out.resize(at + size);
-    std::memcpy(out.data() + at, from, size);
-    addSection(sections, choice[p].section);
+    out.resize(at + size[p]);
+    std::memcpy(out.data() + at, from, size[p]);
   }
 }
 
-void ColumnEncoder::finishPayload(uint64_t firstEvent, int zlibLevel, PendingChunk& out) {
+void ColumnEncoder::finishPayload(uint64_t firstEvent, PendingChunk& out) {
   ByteBuffer& payload = out.payload;
-  out.sections.clear();
   payload.reserve(events_ * 3 + valueBytes_ + 32);
   payload.resize(2 * kMaxVarintBytes + 1);  // room for the header, trimmed to its size
   uint8_t* end = putVarint(putVarint(payload.data(), firstTime_), events_);
   *end++ = predictor_.mode();
   payload.resize(static_cast<size_t>(end - payload.data()));
-  putBytePlanes(payload, out.sections, zlibLevel);
+  putBytePlanes(payload);
   // Not insert(): with this allocator it would copy byte by byte, not with memcpy.
   const size_t valuesAt = payload.size();
   payload.resize(valuesAt + valueBytes_);
   if (valueBytes_ > 0) std::memcpy(payload.data() + valuesAt, valueStream_.data(), valueBytes_);
-  addSection(out.sections, {valueBytes_, zlibLevel, ZlibStrategy::Default});
 
   ColumnChunk& chunk = out.chunk;
   chunk = ColumnChunk{};
@@ -284,13 +258,12 @@ void compressChunk(PendingChunk& pending, ChunkEntropyCoder& coder) {
   coder.zstd.compress(data, size, coder.level, coder.dictionary, encoded);
 }
 
-ColumnChunk ColumnEncoder::finish(uint64_t firstEvent, int zlibLevel) {
-  PendingChunk pending;
-  finishPayload(firstEvent, zlibLevel, pending);
-  ChunkEntropyCoder coder;
-  coder.level = zlibLevel;
-  compressChunk(pending, coder);
-  return std::move(pending.chunk);
+ColumnChunk ColumnEncoder::finish(uint64_t firstEvent, int level) {
+  if (!finishing_) finishing_ = std::make_unique<Finishing>();
+  finishPayload(firstEvent, finishing_->pending);
+  finishing_->coder.level = level;
+  compressChunk(finishing_->pending, finishing_->coder);
+  return std::move(finishing_->pending.chunk);
 }
 
 // A payload never inflates beyond this (events * (8 time bytes + generous values)).

@@ -36,6 +36,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "values/byte_coding.hpp"
@@ -142,9 +143,8 @@ class ColumnPredictor {
 // A finished chunk whose payload is coded but not compressed yet (compressChunk does it,
 // possibly on another thread).
 struct PendingChunk {
-  ColumnChunk chunk;                  // everything but `encoded`
-  ByteBuffer payload;                 // not zero-filled when it grows: every byte is written
-  std::vector<ZlibSection> sections;  // how to deflate the payload, in order
+  ColumnChunk chunk;   // everything but `encoded`
+  ByteBuffer payload;  // not zero-filled when it grows: every byte is written
 };
 // The entropy stage of coding 3: zstd at `level`, with the archive's dictionary if it has
 // one. A payload that is mostly noise (a fast probe at level 7 saves under 25%) keeps the
@@ -172,11 +172,11 @@ class ColumnEncoder {
   bool full() const { return events_ >= chunkEvents_; }
   bool empty() const { return events_ == 0; }
   // Compresses the events added since the last finish() into a chunk whose firstEvent
-  // is `firstEvent`; resets the encoder.
-  ColumnChunk finish(uint64_t firstEvent, int zlibLevel = 19);
+  // is `firstEvent`, at zstd level `level`; resets the encoder.
+  ColumnChunk finish(uint64_t firstEvent, int level = 19);
   // The same in two steps: codes the payload into `out` (its buffers are reused) and
   // resets the encoder; compressChunk(out) then compresses it.
-  void finishPayload(uint64_t firstEvent, int zlibLevel, PendingChunk& out);
+  void finishPayload(uint64_t firstEvent, PendingChunk& out);
   uint64_t events() const { return events_; }
 
  private:
@@ -186,7 +186,7 @@ class ColumnEncoder {
   // Inlined into addRows' loop: a call per event cost more than the values' coding.
   [[gnu::always_inline]] inline void putValues(ColumnPredictor::Context& state, Tick time,
                                                const uint64_t* values, size_t count);
-  void putBytePlanes(ByteBuffer& out, std::vector<ZlibSection>& sections, int level);
+  void putBytePlanes(ByteBuffer& out);
 
   uint64_t chunkEvents_;
   uint64_t events_ = 0;
@@ -199,6 +199,13 @@ class ColumnEncoder {
   TimeRegister register_;
   ByteBuffer planeBytes_;   // the time planes, split (room reused from chunk to chunk)
   ByteBuffer codedPlanes_;  // the Huffman-coded ones
+  // finish()'s payload buffer and zstd context, made by its first call and reused (an
+  // encoder whose chunks are compressed elsewhere never makes them).
+  struct Finishing {
+    PendingChunk pending;
+    ChunkEntropyCoder coder;
+  };
+  std::unique_ptr<Finishing> finishing_;
 };
 
 // Decodes one chunk; the caller supplies each event's context and value count in order

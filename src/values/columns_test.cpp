@@ -97,69 +97,25 @@ TEST(Columns, CorruptChunkIsRefused) {
   EXPECT_THROW(ColumnDecoder{wrongCount}, CodingError);
 }
 
-// One zlib stream deflated in sections of different strategies inflates to the input, and
-// a reused compressor gives the same bytes again (the writer's output must be repeatable).
-TEST(Columns, ZlibSectionsInflateToTheInput) {
-  std::mt19937_64 rng(7);
-  std::vector<uint8_t> data;
-  for (int i = 0; i < 70000; ++i) data.push_back(static_cast<uint8_t>(rng()));  // noise
-  data.resize(data.size() + 50000, 0);                                          // a run
-  for (int i = 0; i < 30000; ++i) data.push_back(static_cast<uint8_t>("abcab"[i % 5]));
-  const std::vector<ZlibSection> sections = {{40000, 0, ZlibStrategy::Default},  // stored
-                                             {30000, 1, ZlibStrategy::Default},
-                                             {50000, 1, ZlibStrategy::Rle},
-                                             {10, 6, ZlibStrategy::Default},
-                                             {29990, 9, ZlibStrategy::Default}};
-  ZlibSectionCompressor zlib;
-  std::vector<uint8_t> first, second, inflated;
-  zlib.compress(data.data(), sections, first);
-  zlib.compress(data.data(), sections, second);
-  EXPECT_EQ(first, second);
-  EXPECT_LT(first.size(), 75000u);
-  ASSERT_TRUE(
-      zlibDecompress(first.data(), first.size(), data.size(), inflated, ZlibFormat::RawDeflate));
-  EXPECT_EQ(inflated, data);
-}
-
-// How each byte plane of `rows`' times is coded (0 as it is, 1 Huffman-coded, 2 sparse) and
-// deflated: read from the payload's plane header and the sections that follow it.
-struct PlaneCodingSeen {
-  int coding;
-  int level;
-  ZlibStrategy strategy;
-  bool operator==(const PlaneCodingSeen&) const = default;
-};
-std::vector<PlaneCodingSeen> planeCoding(const std::vector<Row>& rows) {
+// How each byte plane of `rows`' times is coded (0 as it is, 1 Huffman-coded, 2 sparse):
+// read from the payload's plane header.
+std::vector<int> planeCoding(const std::vector<Row>& rows) {
   ColumnEncoder enc(rows.size(), 0);
   for (const Row& r : rows) enc.add(r.context, r.time, nullptr, 0);
   PendingChunk pending;
-  enc.finishPayload(0, 6, pending);
+  enc.finishPayload(0, pending);
   ByteReader r(pending.payload.data(), pending.payload.size());
   r.varint();
   r.varint();
   r.byte();
   std::vector<int> codings(r.byte());
-  std::vector<uint64_t> sizes;
-  for (int& c : codings) sizes.push_back((c = r.byte()) != 0 ? r.varint() : rows.size());
-  std::vector<PlaneCodingSeen> planes;
-  uint64_t planeStart = r.position();
-  for (size_t p = 0; p < codings.size(); ++p) {
-    // The section holding the plane's first byte (a small plane shares one).
-    uint64_t end = 0;
-    for (const ZlibSection& section : pending.sections) {
-      end += section.size;
-      if (end <= planeStart) continue;
-      planes.push_back({codings[p], section.level, section.strategy});
-      break;
-    }
-    planeStart += sizes[p];
-  }
-  return planes;
+  for (int& c : codings)
+    if ((c = r.byte()) != 0) r.varint();
+  return codings;
 }
 
-// A time plane of near-uniform noise is stored, a noisy one Huffman-coded (and the code
-// stored), one of nearly all zeros listed sparsely (and the list deflated); the chunk
-// decodes to the same times.
+// A time plane of near-uniform noise is kept as it is, a noisy one Huffman-coded, one of
+// nearly all zeros listed sparsely; the chunk decodes to the same times.
 TEST(Columns, PlanesAreCodedByTheirEntropy) {
   std::mt19937_64 rng(5);
   std::vector<Row> rows;
@@ -168,15 +124,13 @@ TEST(Columns, PlanesAreCodedByTheirEntropy) {
     t += 40000 + (rng() & 0x3FF);  // residuals of 10 random bits: byte 0 uniform, byte 1 not
     rows.push_back(Row{7, t, {}});
   }
-  const auto planes = planeCoding(rows);
-  ASSERT_EQ(planes.size(), 3u);  // the first delta, 40000 and more, needs a third plane
-  EXPECT_EQ(planes[0], (PlaneCodingSeen{0, 0, ZlibStrategy::Default}));
-  EXPECT_EQ(planes[1], (PlaneCodingSeen{1, 0, ZlibStrategy::Default}));
-  EXPECT_EQ(planes[2], (PlaneCodingSeen{2, 6, ZlibStrategy::Default}));  // zero but the first
+  // The first delta, 40000 and more, needs a third plane, zero but for that one.
+  EXPECT_EQ(planeCoding(rows), (std::vector<int>{0, 1, 2}));
   EXPECT_TRUE(sameRows(roundTrip(rows), rows));
 }
 
-TEST(Columns, PlaneOfLowButNotNearZeroEntropyIsDeflated) {
+// A plane of low entropy that is not nearly all zeros is kept as it is (zstd codes it).
+TEST(Columns, PlaneOfLowButNotNearZeroEntropyIsKeptAsItIs) {
   std::mt19937_64 rng(9);
   std::vector<Row> rows;
   Tick t = 1000;
@@ -184,9 +138,9 @@ TEST(Columns, PlaneOfLowButNotNearZeroEntropyIsDeflated) {
     t += 40000 + (rng() & 0xFF) + (rng() % 4 == 0 ? 256 : 0);  // byte 1: few values, skewed
     rows.push_back(Row{7, t, {}});
   }
-  const auto planes = planeCoding(rows);
-  ASSERT_GE(planes.size(), 2u);
-  EXPECT_EQ(planes[1], (PlaneCodingSeen{0, 6, ZlibStrategy::Default}));
+  const std::vector<int> codings = planeCoding(rows);
+  ASSERT_GE(codings.size(), 2u);
+  EXPECT_EQ(codings[1], 0);
   EXPECT_TRUE(sameRows(roundTrip(rows), rows));
 }
 
@@ -254,43 +208,41 @@ std::vector<Row> mixedRows(uint64_t seed, size_t n) {
   return rows;
 }
 
-// CRC32 of the coded payloads (not deflated: zlib versions may deflate differently), with
-// their sections and time ranges, of `rows` cut in chunks of `chunkEvents`.
-uint32_t payloadCrc(const std::vector<Row>& rows, uint8_t mode, int level, size_t chunkEvents) {
+// CRC32 of the coded payloads (not compressed: zstd versions may compress differently),
+// with their time ranges, of `rows` cut in chunks of `chunkEvents`.
+uint32_t payloadCrc(const std::vector<Row>& rows, uint8_t mode, size_t chunkEvents) {
   ColumnEncoder enc(chunkEvents, mode);
   PendingChunk pending;
   std::vector<uint8_t> all;
   for (size_t i = 0; i < rows.size(); ++i) {
     enc.add(rows[i].context, rows[i].time, rows[i].values.data(), rows[i].values.size());
     if (!enc.full() && i + 1 < rows.size()) continue;
-    enc.finishPayload(i, level, pending);
+    enc.finishPayload(i, pending);
     const ColumnChunk& chunk = pending.chunk;
     for (uint64_t v : {chunk.firstEvent, chunk.eventCount, chunk.firstTime, chunk.lastTime,
                        chunk.minTime, chunk.maxTime})
       putVarint(all, v);
-    for (const ZlibSection& s : pending.sections) {
-      putVarint(all, s.size);
-      putVarint(all, static_cast<uint64_t>(s.level));
-      putVarint(all, static_cast<uint64_t>(s.strategy));
-    }
     all.insert(all.end(), pending.payload.begin(), pending.payload.end());
   }
   return crc32Of(all.data(), all.size());
 }
 
 // The coded bytes are the archive format: pinned here, so a faster coder must produce
-// exactly the same bytes (both time modes, several levels, chunks small and large enough
-// for noise planes, one encoder reused across chunks). Two pins changed once, on purpose,
-// when near-uniform planes began to be stored instead of Huffman-coded; four changed
-// again with column coding 2 (a coding byte per plane, noisy planes Huffman-coded), and
-// again with coding 3 (slot models and the time register: slot_models.hpp, time_models.hpp).
+// exactly the same bytes (both time modes, chunks small and large enough for noise planes,
+// one encoder reused across chunks). Two pins changed once, on purpose, when near-uniform
+// planes began to be stored instead of Huffman-coded; four changed again with column
+// coding 2 (a coding byte per plane, noisy planes Huffman-coded), and again with coding 3
+// (slot models and the time register: slot_models.hpp, time_models.hpp). All five changed
+// once more when the deflate sections, which coding 3 no longer uses, stopped being
+// computed: the pins had hashed them with the payload; the payloads themselves are the
+// same (their CRCs alone, computed before the change, are the pins below).
 TEST(Columns, CodedBytesArePinned) {
   const std::vector<Row> rows = mixedRows(11, 150000);
-  EXPECT_EQ(payloadCrc(rows, 1, 6, 65536), 1399032968u);
-  EXPECT_EQ(payloadCrc(rows, 0, 6, 65536), 3083696898u);
-  EXPECT_EQ(payloadCrc(rows, 1, 1, 5000), 2021986002u);
-  EXPECT_EQ(payloadCrc(rows, 0, 9, 777), 1837013551u);
-  EXPECT_EQ(payloadCrc(mixedRows(12, 3000), 1, 6, 1), 1013058115u);
+  EXPECT_EQ(payloadCrc(rows, 1, 65536), 2212682949u);
+  EXPECT_EQ(payloadCrc(rows, 0, 65536), 2147350319u);
+  EXPECT_EQ(payloadCrc(rows, 1, 5000), 3245220473u);
+  EXPECT_EQ(payloadCrc(rows, 0, 777), 3517991610u);
+  EXPECT_EQ(payloadCrc(mixedRows(12, 3000), 1, 1), 2183561798u);
 }
 
 // The worker thread codes a chunk exactly like ColumnEncoder does, chunk after chunk.

@@ -48,62 +48,6 @@ std::vector<uint8_t> zlibCompress(const uint8_t* data, size_t size, int level) {
   return out;
 }
 
-struct ZlibSectionCompressor::State {
-  ZStream z{ZStream::Mode::Deflate, 6, ZlibFormat::RawDeflate};
-  // The stream is deflated here, then appended to the caller's vector: this buffer is
-  // reused from call to call and never zero-filled (only its first `used` bytes count).
-  ByteBuffer buffer;
-  size_t used = 0;
-
-  // Deflates the pending input with `flush` until it is consumed and, for Z_BLOCK and
-  // Z_FINISH, everything is out; grows the output as needed.
-  void pump(int flush) {
-    z_stream* s = z.get();
-    for (;;) {
-      if (buffer.size() - used < 256) buffer.resize(buffer.size() + buffer.size() / 4 + 4096);
-      s->next_out = buffer.data() + used;
-      s->avail_out = static_cast<uInt>(std::min<size_t>(buffer.size() - used, 1u << 30));
-      const int rc = deflate(s, flush);
-      used = static_cast<size_t>(s->next_out - buffer.data());
-      if (rc == Z_STREAM_ERROR) throw std::runtime_error("zlib deflate failed");
-      if (flush == Z_FINISH ? rc == Z_STREAM_END : s->avail_in == 0 && s->avail_out > 0) return;
-    }
-  }
-};
-
-ZlibSectionCompressor::ZlibSectionCompressor() : state_(std::make_unique<State>()) {}
-ZlibSectionCompressor::~ZlibSectionCompressor() = default;
-
-void ZlibSectionCompressor::compress(const uint8_t* data, const std::vector<ZlibSection>& sections,
-                                     std::vector<uint8_t>& out) {
-  State& st = *state_;
-  z_stream* s = st.z.get();
-  // Start from the same parameters every time: the output must be repeatable.
-  if (deflateReset(s) != Z_OK || deflateParams(s, 6, Z_DEFAULT_STRATEGY) != Z_OK)
-    throw std::runtime_error("zlib reset failed");
-  size_t total = 0;
-  for (const ZlibSection& sec : sections) total += sec.size;
-  st.used = 0;
-  const size_t bound = total + total / 500 + 64 + 16 * sections.size();
-  if (st.buffer.size() < bound) st.buffer.resize(bound);
-  for (const ZlibSection& sec : sections) {
-    static constexpr int kStrategy[] = {Z_DEFAULT_STRATEGY, Z_RLE};
-    st.pump(Z_BLOCK);  // the previous section is out: its parameters no longer apply
-    if (deflateParams(s, sec.level, kStrategy[static_cast<int>(sec.strategy)]) != Z_OK)
-      throw std::runtime_error("zlib parameters refused");
-    for (size_t done = 0; done < sec.size;) {
-      const size_t n = std::min<size_t>(sec.size - done, 1u << 30);
-      s->next_in = const_cast<Bytef*>(data + done);
-      s->avail_in = static_cast<uInt>(n);
-      st.pump(Z_NO_FLUSH);
-      done += n;
-    }
-    data += sec.size;
-  }
-  st.pump(Z_FINISH);
-  out.insert(out.end(), st.buffer.data(), st.buffer.data() + st.used);
-}
-
 bool zlibDecompress(const uint8_t* data, size_t size, size_t expectedSize,
                     std::vector<uint8_t>& out, ZlibFormat format) {
   ZStream z(ZStream::Mode::Inflate, 0, format);

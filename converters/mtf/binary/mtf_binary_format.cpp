@@ -1,5 +1,7 @@
 #include "converters/mtf/binary/mtf_binary_format.hpp"
 
+#include <optional>
+
 #include "converters/mtf/binary/analysed_writer.hpp"
 #include "converters/mtf/binary/archive.hpp"
 #include "converters/mtf/binary/background_sink.hpp"
@@ -13,12 +15,16 @@ namespace mtf {
 namespace {
 
 // The loop nests stored per location (on by default) and the program-wide model
-// (src/program, its own NLR over communication events only), computed beside the writer.
+// (src/program: NLR over the communication events only), computed beside the writer. With
+// both, the model's NLR runs on the communication stream derived from the stored loops'
+// symbols, on the loops' thread (nlr/communication_stream.hpp: the same nests, without a
+// second pass over the events); without loops, on a thread of its own.
 class AnalysedArchive : public TraceSink {
  public:
   AnalysedArchive(std::unique_ptr<TraceSink> writer, bool loops, bool model)
-      : loops_(loops ? std::make_unique<nlr::LoopAnnotationSink>(nullptr) : nullptr),
-        model_(model ? std::make_unique<program::ModelAnnotationSink>(nullptr) : nullptr),
+      : loops_(loops ? std::make_unique<nlr::LoopAnnotationSink>(nullptr, model) : nullptr),
+        model_(model && !loops ? std::make_unique<program::ModelAnnotationSink>(nullptr) : nullptr),
+        withModel_(model),
         inner_(std::move(writer), {loops_.get(), model_.get()}) {}
   void begin(const Definitions& defs) override { inner_.begin(defs); }
   void event(const Event& e) override { inner_.event(e); }
@@ -27,11 +33,17 @@ class AnalysedArchive : public TraceSink {
   LossReport losses() const override { return inner_.losses(); }
   bool prefersBatches() const override { return true; }
   const nlr::LoopAnnotationSink* loops() const { return loops_.get(); }
-  const program::ModelAnnotationSink* model() const { return model_.get(); }
+  // The annotation "program.model" (after end()), if asked for.
+  std::optional<std::vector<uint8_t>> modelBlob() const {
+    if (model_) return model_->blob();
+    if (withModel_) return program::programModelBlob(loops_->communicationLoops());
+    return std::nullopt;
+  }
 
  private:
   std::unique_ptr<nlr::LoopAnnotationSink> loops_;
-  std::unique_ptr<program::ModelAnnotationSink> model_;
+  std::unique_ptr<program::ModelAnnotationSink> model_;  // without loops_
+  bool withModel_;
   mtfbin::WriterWithAnalyses inner_;
 };
 
@@ -58,15 +70,15 @@ FormatEntry mtfBinaryFormat() {
         std::make_unique<mtfbin::BackgroundSink>(std::move(writer), 4096, mtfbin::kQueuedBatches);
     // Loops (on by default): NLR runs beside the writer, on a thread of its own; each
     // location's loop nest becomes its annotation "nlr.loops" (src/nlr/loop_annotation.hpp)
-    // through the model hook. The program-wide model (on by default, src/program) runs on
-    // the same thread and becomes the trace-wide annotation "program.model".
+    // through the model hook. The program-wide model (on by default, src/program) becomes
+    // the trace-wide annotation "program.model".
     const nlr::LoopAnnotationSink* loops = nullptr;
-    const program::ModelAnnotationSink* programModel = nullptr;
+    const AnalysedArchive* analyses = nullptr;
     if (options.loops || options.model) {
       auto annotated =
           std::make_unique<AnalysedArchive>(std::move(sink), options.loops, options.model);
       loops = annotated->loops();
-      programModel = annotated->model();
+      analyses = annotated.get();
       sink = std::move(annotated);
     }
     // --patterns: detection runs beside the writer and its results become the trace-wide
@@ -78,12 +90,13 @@ FormatEntry mtfBinaryFormat() {
       sink = std::move(annotated);
     }
     sink = std::make_unique<mtfbin::BatchingSink>(std::move(sink));
-    archive->setModelHook([loops, annotator, programModel](compaction::CompactModel& model) {
+    archive->setModelHook([loops, annotator, analyses](compaction::CompactModel& model) {
       if (loops) mtfbin::attachLoopNests(*loops, model);
       if (annotator)
         model.annotations.push_back({patterns::kPatternsAnnotation, annotator->blob()});
-      if (programModel)
-        model.annotations.push_back({program::kModelAnnotationName, programModel->blob()});
+      if (analyses)
+        if (std::optional<std::vector<uint8_t>> blob = analyses->modelBlob())
+          model.annotations.push_back({program::kModelAnnotationName, std::move(*blob)});
     });
     return sink;
   };

@@ -1,0 +1,102 @@
+#include "nlr/communication_stream.hpp"
+
+#include <utility>
+
+namespace mtf::nlr {
+
+namespace {
+
+constexpr uint32_t kNone = 0xFFFFFFFFu;
+
+}  // namespace
+
+SignatureOptions communicationInCallOrder() {
+  SignatureOptions options;
+  options.selection = EventSelection::Communication;
+  options.canonicalCallOrder = true;
+  return options;
+}
+
+// Roles and derived symbols of the stored symbols new since the last call.
+void CommunicationStream::learnSymbols(const std::vector<Signature>& signatures) {
+  for (size_t stored = roles_.size(); stored < signatures.size(); ++stored) {
+    const Signature& s = signatures[stored];
+    Role role = Role::Other;
+    if (s.kind == EventKind::Enter)
+      role = context_.isMpiRegion(s.region) ? Role::MpiEnter : Role::Enter;
+    else if (s.kind == EventKind::Leave)
+      role = Role::Leave;
+    else if (isCommunicationKind(s.kind))
+      role = Role::Communication;
+    roles_.push_back(role);
+    symbolOf_.push_back(kNone);
+  }
+}
+
+// SignatureExtractor::releaseInCallOrder, on stored symbols: outside an outermost MPI call
+// a communication event goes out at once; inside, it is held until the call's Leave (or a
+// nested call's Enter or Leave, or kMaxHeldInCall held), then the held go out sorted.
+void CommunicationStream::push(std::span<const uint32_t> stored,
+                               const std::vector<Signature>& signatures) {
+  learnSymbols(signatures);
+  for (const uint32_t symbol : stored) {
+    switch (roles_[symbol]) {
+      case Role::Other:
+        break;
+      case Role::Communication:
+        if (heldDepth_ == 0) {
+          release(symbol, signatures);
+        } else {
+          held_.push_back(symbol);
+          if (held_.size() >= kMaxHeldInCall) releaseHeld(signatures);
+        }
+        break;
+      case Role::Leave: {
+        if (!held_.empty()) releaseHeld(signatures);
+        const uint64_t before = depth_;
+        if (depth_ > 0) --depth_;
+        if (before == heldDepth_) heldDepth_ = 0;
+        break;
+      }
+      default:  // an Enter
+        if (!held_.empty()) releaseHeld(signatures);
+        ++depth_;
+        if (heldDepth_ == 0 && roles_[symbol] == Role::MpiEnter) heldDepth_ = depth_;
+    }
+  }
+  pushReleased();
+}
+
+void CommunicationStream::finish(const std::vector<Signature>& signatures) {
+  learnSymbols(signatures);
+  releaseHeld(signatures);
+  pushReleased();
+}
+
+void CommunicationStream::pushReleased() {
+  if (released_.empty()) return;
+  nlr_.push(released_, signatures_.size());
+  released_.clear();
+}
+
+// A derived symbol is numbered when first released, as a SignatureTable interning the
+// released signatures numbers them.
+void CommunicationStream::release(uint32_t stored, const std::vector<Signature>& signatures) {
+  uint32_t& own = symbolOf_[stored];
+  if (own == kNone) [[unlikely]] {
+    own = static_cast<uint32_t>(signatures_.size());
+    signatures_.push_back(signatures[stored]);
+  }
+  released_.push_back(own);
+}
+
+// Sorted by signature (insertion sort, stable, as the extractor's: a call holds few events).
+void CommunicationStream::releaseHeld(const std::vector<Signature>& signatures) {
+  for (size_t i = 1; i < held_.size(); ++i)
+    for (size_t j = i; j > 0 && signatures[held_[j]] < signatures[held_[j - 1]]; --j)
+      std::swap(held_[j], held_[j - 1]);
+  for (const uint32_t stored : held_) release(stored, signatures);
+  held_.clear();
+}
+
+}  // namespace mtf::nlr
