@@ -42,6 +42,7 @@
 #include "values/column_chunk.hpp"
 #include "values/slot_models.hpp"
 #include "values/time_models.hpp"
+#include "values/value_streams.hpp"
 #include "values/zlib_codec.hpp"
 #include "values/zstd_codec.hpp"
 
@@ -50,10 +51,10 @@ namespace mtf::values {
 // ColumnChunk::encoded of the current coding starts with these two bytes; that of
 // coding 1 (archive version 1) starts with the payload size, never 0.
 inline constexpr uint8_t kCodingMarker = 0;
-inline constexpr uint8_t kColumnCoding = 3;
-// The oldest coding with a marker (coding 1 has none); codings 2 and 3 are read.
+inline constexpr uint8_t kColumnCoding = 4;
+// The oldest coding with a marker (coding 1 has none); codings 2 to 4 are read.
 inline constexpr uint8_t kFirstMarkedCoding = 2;
-// Coding 2 holds at most this many events per chunk (the encoder's chunks: 65,536 by
+// Codings 2 to 4 hold at most this many events per chunk (the encoder's chunks: 65,536 by
 // default, compactor.hpp).
 inline constexpr uint64_t kMaxChunkEvents = uint64_t{1} << 22;
 
@@ -127,6 +128,8 @@ class ColumnPredictor {
     if (c.valueCount != count) newModelSlots(c, count);
     return slotPool_.data() + c.valueOffset;
   }
+  // The slots given out by slots() since the last reset (numbered from 0, in that order).
+  size_t slotCount() const { return slotPool_.size(); }
 
  private:
   Context& firstUse(uint32_t id);
@@ -193,8 +196,7 @@ class ColumnEncoder {
   Tick firstTime_ = 0, previousTime_ = 0, minTime_ = 0, maxTime_ = 0;
   std::vector<uint64_t> timeResiduals_;  // its first events_ entries; the rest is room
   uint64_t residualBits_ = 0;            // the OR of the residuals: how many planes
-  std::vector<uint8_t> valueStream_;     // its first valueBytes_ bytes; the rest is room
-  size_t valueBytes_ = 0;
+  ValueStreamWriter valueStreams_;       // the value residuals, by slot (value_streams.hpp)
   ColumnPredictor predictor_;
   TimeRegister register_;
   ByteBuffer planeBytes_;   // the time planes, split (room reused from chunk to chunk)
@@ -222,7 +224,7 @@ class ColumnDecoder {
   std::vector<uint8_t> payload_;
   std::vector<uint64_t> timeResiduals_;
   size_t nextTime_ = 0;
-  size_t valuePos_ = 0, valueEnd_ = 0;
+  ValueStreamReader valueStreams_;
   uint64_t eventCount_ = 0;
   Tick previousTime_ = 0;
   uint8_t coding_ = kColumnCoding;
