@@ -283,14 +283,15 @@ uint32_t payloadCrc(const std::vector<Row>& rows, uint8_t mode, int level, size_
 // for noise planes, one encoder reused across chunks). Two pins changed once, on purpose,
 // when near-uniform planes began to be stored instead of Huffman-coded; four changed
 // again with column coding 2 (a coding byte per plane, noisy planes Huffman-coded), and
-// again with coding 3 (slot models and the time register: slot_models.hpp, time_models.hpp).
+// again with coding 3 (slot models and the time register: slot_models.hpp, time_models.hpp),
+// and with coding 4 (value streams by slot: value_streams.hpp).
 TEST(Columns, CodedBytesArePinned) {
   const std::vector<Row> rows = mixedRows(11, 150000);
-  EXPECT_EQ(payloadCrc(rows, 1, 6, 65536), 1399032968u);
-  EXPECT_EQ(payloadCrc(rows, 0, 6, 65536), 3083696898u);
-  EXPECT_EQ(payloadCrc(rows, 1, 1, 5000), 2021986002u);
-  EXPECT_EQ(payloadCrc(rows, 0, 9, 777), 1837013551u);
-  EXPECT_EQ(payloadCrc(mixedRows(12, 3000), 1, 6, 1), 1013058115u);
+  EXPECT_EQ(payloadCrc(rows, 1, 6, 65536), 1197109783u);
+  EXPECT_EQ(payloadCrc(rows, 0, 6, 65536), 57429987u);
+  EXPECT_EQ(payloadCrc(rows, 1, 1, 5000), 2925009374u);
+  EXPECT_EQ(payloadCrc(rows, 0, 9, 777), 407610914u);
+  EXPECT_EQ(payloadCrc(mixedRows(12, 3000), 1, 6, 1), 2093500324u);
 }
 
 // The worker thread codes a chunk exactly like ColumnEncoder does, chunk after chunk.
@@ -351,6 +352,28 @@ TEST(Columns, RawChunkKeepsRowsWhenItGrows) {
 TEST(Columns, MixedRowsRoundTrip) {
   const std::vector<Row> rows = mixedRows(13, 20000);
   EXPECT_TRUE(sameRows(roundTrip(rows), rows));
+}
+
+// Coding 4: the chunk names its coding, and its slots with many values (the counters of
+// two contexts, 300 each) read from streams of their own, which must all be read to the end.
+TEST(Columns, CodingFourChunksKeepBusySlotsApart) {
+  std::vector<Row> rows;
+  for (uint64_t i = 0; i < 600; ++i)
+    rows.push_back({static_cast<uint32_t>(i % 2), 1000 * i, {i * i * (1 + i % 2), 5}});
+  rows.push_back({7, 700000, {1}});  // a slot of one value: the shared stream
+  EXPECT_TRUE(sameRows(roundTrip(rows), rows));
+  ColumnEncoder enc(rows.size());
+  for (const Row& r : rows) enc.add(r.context, r.time, r.values.data(), r.values.size());
+  const ColumnChunk chunk = enc.finish(0);
+  ASSERT_GE(chunk.encoded.size(), 2u);
+  EXPECT_EQ(chunk.encoded[0], kCodingMarker);
+  EXPECT_EQ(chunk.encoded[1], 4);
+  ColumnDecoder dec(chunk);
+  uint64_t values[2];
+  for (size_t i = 0; i + 1 < rows.size(); ++i) dec.next(rows[i].context, values, 2);
+  EXPECT_FALSE(dec.finished());  // the last event's value is still unread
+  dec.next(7, values, 1);
+  EXPECT_TRUE(dec.finished());
 }
 
 // A ByteBuffer grows without zero-filling, but keeps what was written when it grows or
