@@ -74,7 +74,7 @@ inline void ColumnEncoder::putValues(ColumnPredictor::Context& state, Tick time,
   SlotState* slots = predictor_.slots(state, count);
   const uint32_t firstSlot = state.valueOffset;
   for (size_t i = 0; i < count; ++i) {
-    const SlotModel model = bestModel(slots[i]);
+    const SlotModel model = bestModel(slots[i], kSlotModels);
     valueStreams_.put(zigzagDifference(values[i], predictionOf(slots[i], model, time)),
                       firstSlot + static_cast<uint32_t>(i));
     if (model == SlotModel::TimeOffset) register_ = {values[i], true};
@@ -427,8 +427,9 @@ void ColumnDecoder::nextValues(ColumnPredictor::Context& state, Tick time, uint6
   if (coding_ >= 3) {
     SlotState* slots = predictor_.slots(state, count);
     const uint32_t firstSlot = state.valueOffset;  // coding 3: every slot reads stream 0
+    const unsigned models = coding_ >= 4 ? kSlotModels : kCodingThreeModels;
     for (size_t i = 0; i < count; ++i) {
-      const SlotModel model = bestModel(slots[i]);
+      const SlotModel model = bestModel(slots[i], models);
       const uint64_t residual = valueStreams_.next(payload, firstSlot + static_cast<uint32_t>(i));
       values[i] = predictionOf(slots[i], model, time) + static_cast<uint64_t>(unzigzag(residual));
       if (model == SlotModel::TimeOffset) register_ = {values[i], true};

@@ -284,13 +284,13 @@ uint32_t payloadCrc(const std::vector<Row>& rows, uint8_t mode, int level, size_
 // when near-uniform planes began to be stored instead of Huffman-coded; four changed
 // again with column coding 2 (a coding byte per plane, noisy planes Huffman-coded), and
 // again with coding 3 (slot models and the time register: slot_models.hpp, time_models.hpp),
-// and with coding 4 (value streams by slot: value_streams.hpp).
+// and with coding 4 (value streams by slot: value_streams.hpp; the Zero slot model).
 TEST(Columns, CodedBytesArePinned) {
   const std::vector<Row> rows = mixedRows(11, 150000);
-  EXPECT_EQ(payloadCrc(rows, 1, 6, 65536), 1197109783u);
-  EXPECT_EQ(payloadCrc(rows, 0, 6, 65536), 57429987u);
-  EXPECT_EQ(payloadCrc(rows, 1, 1, 5000), 2925009374u);
-  EXPECT_EQ(payloadCrc(rows, 0, 9, 777), 407610914u);
+  EXPECT_EQ(payloadCrc(rows, 1, 6, 65536), 3683678846u);
+  EXPECT_EQ(payloadCrc(rows, 0, 6, 65536), 3937479327u);
+  EXPECT_EQ(payloadCrc(rows, 1, 1, 5000), 2909952798u);
+  EXPECT_EQ(payloadCrc(rows, 0, 9, 777), 3664077654u);
   EXPECT_EQ(payloadCrc(mixedRows(12, 3000), 1, 6, 1), 2093500324u);
 }
 

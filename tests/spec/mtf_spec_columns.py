@@ -148,18 +148,19 @@ class Predictor:  # sections 10.4 and 10.6, one per context
         self.slot_numbers = None  # section 10.8: numbered at the first event with values
 
 
-class Slot:  # section 10.6: the models of one value slot (coding 3)
+class Slot:  # section 10.6: the models of one value slot (codings 3 and 4)
     def __init__(self):
         self.last, self.step, self.offset = 0, 0, 0
-        self.costs = [0, 0, 0, 0]
+        self.costs = [0, 0, 0, 0, 0]
 
     def predictions(self, time):
-        # 0 Previous, 1 TimeOffset, 2 Linear, 3 TwoBack
+        # 0 Previous, 1 TimeOffset, 2 Linear, 3 TwoBack, 4 Zero (coding 4 only)
         return [self.last, (time + self.offset) & MASK, (self.last + self.step) & MASK,
-                (self.last - self.step) & MASK]
+                (self.last - self.step) & MASK, 0]
 
-    def best(self):
-        return self.costs.index(min(self.costs))  # ties: the lowest model number
+    def best(self, coding):
+        costs = self.costs if coding >= 4 else self.costs[:4]
+        return costs.index(min(costs))  # ties: the lowest model number
 
     def learn(self, value, time):
         for m, predicted in enumerate(self.predictions(time)):
@@ -260,7 +261,7 @@ def next_values(state, count, streams, coding, register, time):
             state.previous[j] = value
         else:
             slot = state.slots[j]
-            model = slot.best()
+            model = slot.best(coding)
             value = (slot.predictions(time)[model] + residual) & MASK
             if model == 1:  # TimeOffset: the value is a time, the register keeps it
                 register.value, register.set = value, True
