@@ -70,6 +70,8 @@ class ValueStreamReader {
   uint64_t next(const uint8_t* payload, uint32_t slot) {
     if (slot >= streamOfSlot_.size()) mapSlots(slot + 1);
     Stream& s = streams_[streamOfSlot_[slot]];
+    if (s.position < s.end && payload[s.position] < 0x80) [[likely]]  // a one-byte varint
+      return payload[s.position++];
     ByteReader r(payload + s.position, s.end - s.position);
     const uint64_t v = readVarint(r, s.position);
     s.position += r.position();
