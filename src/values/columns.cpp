@@ -66,20 +66,20 @@ void ColumnEncoder::addEvents(const uint32_t* contexts, const Tick* times, const
 }
 
 // Codes `count` values as residuals against the predictions of their slot models
-// (slot_models.hpp); a value its slot predicts from the time sets the time register.
+// (slot_models.hpp), kept by slot until the chunk ends (value_streams.hpp); a value its
+// slot predicts from the time sets the time register.
 inline void ColumnEncoder::putValues(ColumnPredictor::Context& state, Tick time,
                                      const uint64_t* values, size_t count) {
-  if (valueStream_.size() - valueBytes_ < count * kMaxVarintBytes)
-    valueStream_.resize(valueBytes_ + count * kMaxVarintBytes + valueStream_.size() / 2 + 4096);
-  uint8_t* out = valueStream_.data() + valueBytes_;
+  valueStreams_.reserve(count);
   SlotState* slots = predictor_.slots(state, count);
+  const uint32_t firstSlot = state.valueOffset;
   for (size_t i = 0; i < count; ++i) {
-    const SlotModel model = bestModel(slots[i]);
-    out = putVarint(out, zigzagDifference(values[i], predictionOf(slots[i], model, time)));
+    const SlotModel model = bestModel(slots[i], kSlotModels);
+    valueStreams_.put(zigzagDifference(values[i], predictionOf(slots[i], model, time)),
+                      firstSlot + static_cast<uint32_t>(i));
     if (model == SlotModel::TimeOffset) register_ = {values[i], true};
     learnSlot(slots[i], values[i], time);
   }
-  valueBytes_ = static_cast<size_t>(out - valueStream_.data());
 }
 
 // The loop of addEvents, one copy per time prediction mode (no mode test per event).
@@ -208,16 +208,13 @@ void ColumnEncoder::putBytePlanes(ByteBuffer& out) {
 
 void ColumnEncoder::finishPayload(uint64_t firstEvent, PendingChunk& out) {
   ByteBuffer& payload = out.payload;
-  payload.reserve(events_ * 3 + valueBytes_ + 32);
+  payload.reserve(events_ * 3 + valueStreams_.count() * 2 + 32);
   payload.resize(2 * kMaxVarintBytes + 1);  // room for the header, trimmed to its size
   uint8_t* end = putVarint(putVarint(payload.data(), firstTime_), events_);
   *end++ = predictor_.mode();
   payload.resize(static_cast<size_t>(end - payload.data()));
   putBytePlanes(payload);
-  // Not insert(): with this allocator it would copy byte by byte, not with memcpy.
-  const size_t valuesAt = payload.size();
-  payload.resize(valuesAt + valueBytes_);
-  if (valueBytes_ > 0) std::memcpy(payload.data() + valuesAt, valueStream_.data(), valueBytes_);
+  valueStreams_.write(predictor_.slotCount(), payload);
 
   ColumnChunk& chunk = out.chunk;
   chunk = ColumnChunk{};
@@ -230,7 +227,6 @@ void ColumnEncoder::finishPayload(uint64_t firstEvent, PendingChunk& out) {
 
   events_ = 0;
   residualBits_ = 0;
-  valueBytes_ = 0;
   predictor_.reset();
   register_ = {};
 }
@@ -285,8 +281,10 @@ ColumnDecoder::ColumnDecoder(const ColumnChunk& chunk, const ZstdDictionary* dic
   if (mode > 1) throw CodingError{modeAt, "unknown time prediction mode"};
   predictor_.setMode(mode);
   readTimePlanes(r, coding);
-  valuePos_ = r.position();
-  valueEnd_ = payload_.size();
+  if (coding >= 4)
+    valueStreams_.parse(payload_.data(), r.position(), payload_.size());
+  else
+    valueStreams_.single(r.position(), payload_.size());
 }
 
 uint8_t ColumnDecoder::inflatePayload(const std::vector<uint8_t>& encoded,
@@ -376,7 +374,8 @@ void ColumnDecoder::readTimePlanes(ByteReader& r, uint8_t coding) {
 }
 
 Tick ColumnDecoder::next(uint32_t context, uint64_t* values, size_t count) {
-  if (nextTime_ >= eventCount_) throw CodingError{valuePos_, "more events than the chunk holds"};
+  if (nextTime_ >= eventCount_)
+    throw CodingError{valueStreams_.position(), "more events than the chunk holds"};
   ColumnPredictor::Context& state = predictor_.context(context);
   const Tick time = nextTime(state);
   if (count > 0) nextValues(state, time, values, count);
@@ -401,28 +400,31 @@ Tick ColumnDecoder::nextTime(ColumnPredictor::Context& state) {
 
 void ColumnDecoder::nextValues(ColumnPredictor::Context& state, Tick time, uint64_t* values,
                                size_t count) {
-  ByteReader r(payload_.data() + valuePos_, valueEnd_ - valuePos_);
+  const uint8_t* payload = payload_.data();
   if (coding_ >= 3) {
     SlotState* slots = predictor_.slots(state, count);
+    const uint32_t firstSlot = state.valueOffset;  // coding 3: every slot reads stream 0
+    const unsigned models = coding_ >= 4 ? kSlotModels : kCodingThreeModels;
     for (size_t i = 0; i < count; ++i) {
-      const SlotModel model = bestModel(slots[i]);
-      values[i] = predictionOf(slots[i], model, time) + static_cast<uint64_t>(unzigzag(r.varint()));
+      const SlotModel model = bestModel(slots[i], models);
+      const uint64_t residual = valueStreams_.next(payload, firstSlot + static_cast<uint32_t>(i));
+      values[i] = predictionOf(slots[i], model, time) + static_cast<uint64_t>(unzigzag(residual));
       if (model == SlotModel::TimeOffset) register_ = {values[i], true};
       learnSlot(slots[i], values[i], time);
     }
   } else {
     uint64_t* previous = predictor_.values(state, count);
     for (size_t i = 0; i < count; ++i) {
-      values[i] = previous[i] + static_cast<uint64_t>(unzigzag(r.varint()));
+      values[i] = previous[i] + static_cast<uint64_t>(unzigzag(valueStreams_.next(payload, 0)));
       previous[i] = values[i];
     }
   }
-  valuePos_ += r.position();
 }
 
 void ColumnDecoder::nextEvents(const uint32_t* contexts, const uint32_t* counts, size_t n,
                                Tick* times, uint64_t* values) {
-  if (n > eventCount_ - nextTime_) throw CodingError{valuePos_, "more events than the chunk holds"};
+  if (n > eventCount_ - nextTime_)
+    throw CodingError{valueStreams_.position(), "more events than the chunk holds"};
   if (coding_ < 3) {
     const size_t first = nextTime_;
     size_t i = 0;
@@ -446,7 +448,8 @@ template <int Mode>
 void ColumnDecoder::decodeRows(const uint32_t* contexts, const uint32_t* counts, size_t n,
                                Tick* times, uint64_t* values) {
   const uint64_t* residuals = timeResiduals_.empty() ? nullptr : timeResiduals_.data() + nextTime_;
-  ByteReader r(payload_.data() + valuePos_, valueEnd_ - valuePos_);
+  const uint8_t* payload = payload_.data();
+  const unsigned models = coding_ >= 4 ? kSlotModels : kCodingThreeModels;
   Tick previous = previousTime_;
   TimeRegister timeRegister = register_;
   size_t i = 0;
@@ -474,10 +477,12 @@ void ColumnDecoder::decodeRows(const uint32_t* contexts, const uint32_t* counts,
       const size_t count = counts[i];
       if (count == 0) continue;
       SlotState* slots = predictor_.slots(state, count);
+      const uint32_t firstSlot = state.valueOffset;  // coding 3: every slot reads stream 0
       for (size_t k = 0; k < count; ++k) {
-        const SlotModel model = bestModel(slots[k]);
+        const SlotModel model = bestModel(slots[k], models);
+        const uint64_t residual = valueStreams_.next(payload, firstSlot + static_cast<uint32_t>(k));
         const uint64_t value =
-            predictionOf(slots[k], model, previous) + static_cast<uint64_t>(unzigzag(r.varint()));
+            predictionOf(slots[k], model, previous) + static_cast<uint64_t>(unzigzag(residual));
         if (model == SlotModel::TimeOffset) timeRegister = {value, true};
         learnSlot(slots[k], value, previous);
         *values++ = value;
@@ -490,11 +495,10 @@ void ColumnDecoder::decodeRows(const uint32_t* contexts, const uint32_t* counts,
   nextTime_ += n;
   previousTime_ = previous;
   register_ = timeRegister;
-  valuePos_ += r.position();
 }
 
 bool ColumnDecoder::finished() const {
-  return nextTime_ == eventCount_ && valuePos_ == valueEnd_;
+  return nextTime_ == eventCount_ && valueStreams_.finished();
 }
 
 }  // namespace mtf::values

@@ -2,7 +2,7 @@
 // non-structural fields, its attribute values), coded so that regular traces cost
 // almost nothing.
 //
-// Coding 3 (one ColumnChunk = an independent unit, but for the archive's column dictionary;
+// Coding 4 (one ColumnChunk = an independent unit, but for the archive's column dictionary;
 // docs/mtf-format.md section 10 is the specification):
 //   - Every event has a *context*: a small integer naming where it sits in the DAG (the
 //     Enter of signature s, the Leave of call node n, the leaf node n). Its predictor
@@ -12,10 +12,11 @@
 //     mode 1, the default: their running average, weight 1/8), or from the chunk's time
 //     register once a field has announced a time (time_models.hpp); the residual
 //     zigzag(d - prediction) goes into the time planes (below).
-//   - Values: each value slot (a field of a context's events) is predicted by one of four
+//   - Values: each value slot (a field of a context's events) is predicted by one of five
 //     models chosen from their past costs (slot_models.hpp); residual
-//     zigzag(v - prediction) as a varint into the value stream. Doubles are taken as
-//     their bit patterns (exact).
+//     zigzag(v - prediction) as a varint into the slot's value stream: its own if it holds
+//     32 values or more in the chunk, else the one all other slots share
+//     (value_streams.hpp). Doubles are taken as their bit patterns (exact).
 //   - Payload = varint(firstTime) varint(eventCount) u8(mode) time-planes values.
 //     The time residuals are split into byte planes (all first bytes, then all second
 //     bytes, ...) of fixed 8-byte little-endian residuals with trailing zero planes
@@ -24,9 +25,11 @@
 //     as they are, 1 Huffman-coded by huffman.hpp, 2 the list of its non-zero bytes by
 //     sparse_plane.hpp) and, for codings 1 and 2, varint(code size); then the planes, in
 //     order. At most kMaxChunkEvents events.
-//   - ColumnChunk::encoded = u8(kCodingMarker) u8(3) u8(flags: 1 = with the archive's
+//   - ColumnChunk::encoded = u8(kCodingMarker) u8(4) u8(flags: 1 = with the archive's
 //     column dictionary) varint(payload size) and one zstd frame of the payload (no
 //     content size, checksum or dictionary id).
+//   - Coding 3 (archives of version 3, still read): the same, with u8(3), four slot
+//     models (no Zero), and one value stream that all slots share.
 //   - Coding 2 (archives of version 2, still read): encoded = u8(kCodingMarker) u8(2)
 //     varint(payload size) and a raw deflate stream (RFC 1951); values predicted by the
 //     slot's previous value only, times by the context only.
@@ -43,6 +46,7 @@
 #include "values/column_chunk.hpp"
 #include "values/slot_models.hpp"
 #include "values/time_models.hpp"
+#include "values/value_streams.hpp"
 #include "values/zlib_codec.hpp"
 #include "values/zstd_codec.hpp"
 
@@ -51,10 +55,10 @@ namespace mtf::values {
 // ColumnChunk::encoded of the current coding starts with these two bytes; that of
 // coding 1 (archive version 1) starts with the payload size, never 0.
 inline constexpr uint8_t kCodingMarker = 0;
-inline constexpr uint8_t kColumnCoding = 3;
-// The oldest coding with a marker (coding 1 has none); codings 2 and 3 are read.
+inline constexpr uint8_t kColumnCoding = 4;
+// The oldest coding with a marker (coding 1 has none); codings 2 to 4 are read.
 inline constexpr uint8_t kFirstMarkedCoding = 2;
-// Coding 2 holds at most this many events per chunk (the encoder's chunks: 65,536 by
+// Codings 2 to 4 hold at most this many events per chunk (the encoder's chunks: 65,536 by
 // default, compactor.hpp).
 inline constexpr uint64_t kMaxChunkEvents = uint64_t{1} << 22;
 
@@ -128,6 +132,8 @@ class ColumnPredictor {
     if (c.valueCount != count) newModelSlots(c, count);
     return slotPool_.data() + c.valueOffset;
   }
+  // The slots given out by slots() since the last reset (numbered from 0, in that order).
+  size_t slotCount() const { return slotPool_.size(); }
 
  private:
   Context& firstUse(uint32_t id);
@@ -146,7 +152,7 @@ struct PendingChunk {
   ColumnChunk chunk;   // everything but `encoded`
   ByteBuffer payload;  // not zero-filled when it grows: every byte is written
 };
-// The entropy stage of coding 3: zstd at `level`, with the archive's dictionary if it has
+// The entropy stage of codings 3 and 4: zstd at `level`, with the archive's dictionary if it has
 // one. A payload that is mostly noise (a fast probe at level 7 saves under 25%) keeps the
 // probe's frame: searching harder costs time and finds next to nothing.
 struct ChunkEntropyCoder {
@@ -193,8 +199,7 @@ class ColumnEncoder {
   Tick firstTime_ = 0, previousTime_ = 0, minTime_ = 0, maxTime_ = 0;
   std::vector<uint64_t> timeResiduals_;  // its first events_ entries; the rest is room
   uint64_t residualBits_ = 0;            // the OR of the residuals: how many planes
-  std::vector<uint8_t> valueStream_;     // its first valueBytes_ bytes; the rest is room
-  size_t valueBytes_ = 0;
+  ValueStreamWriter valueStreams_;       // the value residuals, by slot (value_streams.hpp)
   ColumnPredictor predictor_;
   TimeRegister register_;
   ByteBuffer planeBytes_;   // the time planes, split (room reused from chunk to chunk)
@@ -212,7 +217,7 @@ class ColumnEncoder {
 // (from the DAG expansion). Throws CodingError on a corrupt chunk.
 class ColumnDecoder {
  public:
-  // `dictionary`: the archive's, if it has one (coding 3 chunks may need it).
+  // `dictionary`: the archive's, if it has one (coding 3 and 4 chunks may need it).
   explicit ColumnDecoder(const ColumnChunk& chunk, const ZstdDictionary* dictionary = nullptr);
   uint64_t eventCount() const { return eventCount_; }
   // Decodes the next event: its time and `count` values into `values`.
@@ -240,7 +245,7 @@ class ColumnDecoder {
   std::vector<uint8_t> payload_;
   NoZeroFillVector<uint64_t> timeResiduals_;
   size_t nextTime_ = 0;
-  size_t valuePos_ = 0, valueEnd_ = 0;
+  ValueStreamReader valueStreams_;
   uint64_t eventCount_ = 0;
   Tick previousTime_ = 0;
   uint8_t coding_ = kColumnCoding;

@@ -235,14 +235,15 @@ uint32_t payloadCrc(const std::vector<Row>& rows, uint8_t mode, size_t chunkEven
 // (slot models and the time register: slot_models.hpp, time_models.hpp). All five changed
 // once more when the deflate sections, which coding 3 no longer uses, stopped being
 // computed: the pins had hashed them with the payload; the payloads themselves are the
-// same (their CRCs alone, computed before the change, are the pins below).
+// same (their CRCs alone, computed before the change, were the pins). They changed again
+// with coding 4 (value streams by slot: value_streams.hpp; the Zero slot model).
 TEST(Columns, CodedBytesArePinned) {
   const std::vector<Row> rows = mixedRows(11, 150000);
-  EXPECT_EQ(payloadCrc(rows, 1, 65536), 2212682949u);
-  EXPECT_EQ(payloadCrc(rows, 0, 65536), 2147350319u);
-  EXPECT_EQ(payloadCrc(rows, 1, 5000), 3245220473u);
-  EXPECT_EQ(payloadCrc(rows, 0, 777), 3517991610u);
-  EXPECT_EQ(payloadCrc(mixedRows(12, 3000), 1, 1), 2183561798u);
+  EXPECT_EQ(payloadCrc(rows, 1, 65536), 3461322052u);
+  EXPECT_EQ(payloadCrc(rows, 0, 65536), 767789444u);
+  EXPECT_EQ(payloadCrc(rows, 1, 5000), 1264386595u);
+  EXPECT_EQ(payloadCrc(rows, 0, 777), 3685266765u);
+  EXPECT_EQ(payloadCrc(mixedRows(12, 3000), 1, 1), 3472954275u);
 }
 
 // The worker thread codes a chunk exactly like ColumnEncoder does, chunk after chunk.
@@ -303,6 +304,28 @@ TEST(Columns, RawChunkKeepsRowsWhenItGrows) {
 TEST(Columns, MixedRowsRoundTrip) {
   const std::vector<Row> rows = mixedRows(13, 20000);
   EXPECT_TRUE(sameRows(roundTrip(rows), rows));
+}
+
+// Coding 4: the chunk names its coding, and its slots with many values (the counters of
+// two contexts, 300 each) read from streams of their own, which must all be read to the end.
+TEST(Columns, CodingFourChunksKeepBusySlotsApart) {
+  std::vector<Row> rows;
+  for (uint64_t i = 0; i < 600; ++i)
+    rows.push_back({static_cast<uint32_t>(i % 2), 1000 * i, {i * i * (1 + i % 2), 5}});
+  rows.push_back({7, 700000, {1}});  // a slot of one value: the shared stream
+  EXPECT_TRUE(sameRows(roundTrip(rows), rows));
+  ColumnEncoder enc(rows.size());
+  for (const Row& r : rows) enc.add(r.context, r.time, r.values.data(), r.values.size());
+  const ColumnChunk chunk = enc.finish(0);
+  ASSERT_GE(chunk.encoded.size(), 2u);
+  EXPECT_EQ(chunk.encoded[0], kCodingMarker);
+  EXPECT_EQ(chunk.encoded[1], 4);
+  ColumnDecoder dec(chunk);
+  uint64_t values[2];
+  for (size_t i = 0; i + 1 < rows.size(); ++i) dec.next(rows[i].context, values, 2);
+  EXPECT_FALSE(dec.finished());  // the last event's value is still unread
+  dec.next(7, values, 1);
+  EXPECT_TRUE(dec.finished());
 }
 
 // A ByteBuffer grows without zero-filling, but keeps what was written when it grows or

@@ -1,4 +1,4 @@
-// The slot models of column coding 3 (slot_models.hpp), each on its own: what each model
+// The slot models of column codings 3 and 4 (slot_models.hpp), each on its own: what each model
 // predicts, how the costs choose among them, ties, and the cost arithmetic. That encoder
 // and decoder agree is covered by the round trips of columns_test.cpp.
 #include "values/slot_models.hpp"
@@ -18,7 +18,7 @@ SlotState learnt(const std::vector<uint64_t>& values, const std::vector<Tick>& t
 }
 
 uint64_t costOf(const SlotState& s, SlotModel m) {
-  return (s.costs >> (16 * static_cast<unsigned>(m))) & 0xffff;
+  return (s.costs >> (kCostBits * static_cast<unsigned>(m))) & kCostMask;
 }
 
 TEST(SlotModels, AFreshSlotPredictsZeroWithPrevious) {
@@ -33,6 +33,17 @@ TEST(SlotModels, EachModelPredictsFromItsHistory) {
   EXPECT_EQ(predictionOf(s, SlotModel::TimeOffset, 300), 117u);  // 300 + (17 - 200)
   EXPECT_EQ(predictionOf(s, SlotModel::Linear, 300), 24u);
   EXPECT_EQ(predictionOf(s, SlotModel::TwoBack, 300), 10u);
+  EXPECT_EQ(predictionOf(s, SlotModel::Zero, 300), 0u);
+}
+
+// Values that jump around (hardware counter samples): the value itself costs less than
+// its difference to the last one, so Zero predicts; coding 3 never chooses it.
+TEST(SlotModels, JumpingSamplesAreCodedAsThemselves) {
+  SlotState s;
+  for (uint64_t v : {845561u, 6479u, 83254u, 86444u, 2454u, 601508u, 34231u, 1030u})
+    learnSlot(s, v, 0);
+  EXPECT_EQ(bestModel(s), SlotModel::Zero);
+  EXPECT_NE(bestModel(s, kCodingThreeModels), SlotModel::Zero);
 }
 
 TEST(SlotModels, HistoryWrapsModulo64Bits) {
@@ -60,6 +71,7 @@ TEST(SlotModels, CostsDecayByAQuarterAndAddFourPerBit) {
   EXPECT_EQ(costOf(s, SlotModel::TimeOffset), 9u);
   EXPECT_EQ(costOf(s, SlotModel::Linear), 9u + 4 * 3);
   EXPECT_EQ(costOf(s, SlotModel::TwoBack), 9u + 4 * 3);
+  EXPECT_EQ(costOf(s, SlotModel::Zero), 9u + 4 * 3);  // predicts 0 again
 }
 
 TEST(SlotModels, ChoiceFollowsTheCosts) {
@@ -85,20 +97,31 @@ TEST(SlotModels, ChoiceFollowsTheCosts) {
   EXPECT_EQ(bestModel(s), SlotModel::Previous);
 }
 
-TEST(SlotModels, TiesGoToTheLowerModelNumber) {
-  SlotState s;
-  s.costs = (uint64_t{5} << 0) | (uint64_t{3} << 16) | (uint64_t{3} << 32) | (uint64_t{3} << 48);
-  EXPECT_EQ(bestModel(s), SlotModel::TimeOffset);
-  s.costs = (uint64_t{5} << 0) | (uint64_t{4} << 16) | (uint64_t{2} << 32) | (uint64_t{2} << 48);
-  EXPECT_EQ(bestModel(s), SlotModel::Linear);
-  s.costs = (uint64_t{5} << 0) | (uint64_t{4} << 16) | (uint64_t{3} << 32) | (uint64_t{2} << 48);
-  EXPECT_EQ(bestModel(s), SlotModel::TwoBack);
+// SlotState::costs holding these costs, model 0 first.
+uint64_t packed(std::vector<uint64_t> costs) {
+  uint64_t out = 0;
+  for (unsigned m = 0; m < costs.size(); ++m) out |= costs[m] << (kCostBits * m);
+  return out;
 }
 
-TEST(SlotModels, CostsStayWithin16Bits) {
+TEST(SlotModels, TiesGoToTheLowerModelNumber) {
+  SlotState s;
+  s.costs = packed({5, 3, 3, 3, 3});
+  EXPECT_EQ(bestModel(s), SlotModel::TimeOffset);
+  s.costs = packed({5, 4, 2, 2, 9});
+  EXPECT_EQ(bestModel(s), SlotModel::Linear);
+  s.costs = packed({5, 4, 3, 2, 2});
+  EXPECT_EQ(bestModel(s), SlotModel::TwoBack);
+  s.costs = packed({5, 4, 3, 3, 2});
+  EXPECT_EQ(bestModel(s), SlotModel::Zero);
+  EXPECT_EQ(bestModel(s, kCodingThreeModels), SlotModel::Linear);
+}
+
+TEST(SlotModels, CostsStayWithinTheirBits) {
   SlotState s;
   for (int i = 0; i < 200; ++i) learnSlot(s, (i % 2) ? uint64_t{1} << 63 : 0, 0);
-  for (unsigned m = 0; m < kSlotModels; ++m) EXPECT_LT(costOf(s, SlotModel(m)), 2048u);
+  for (unsigned m = 0; m < kSlotModels; ++m) EXPECT_LE(costOf(s, SlotModel(m)), 1024u);
+  EXPECT_GT(costOf(s, SlotModel::Previous), 1000u);  // misses of 64 bits: near the bound
 }
 
 }  // namespace

@@ -81,6 +81,12 @@ TEST(Golden, VersionThreeArchiveStillReads) {
   checkGolden({"spec-example", "", "$SOURCE/tests/golden/archives/example.v3.mtf"});
 }
 
+// An archive of version 3 (column coding 3, written by mtf before coding 4) of the
+// generated wavefront: the same events as today.
+TEST(Golden, VersionThreeWavefrontStillReads) {
+  checkGolden({"gen-wavefront-4", "", "$SOURCE/tests/golden/archives/gen-wavefront-4.v3.mtf"});
+}
+
 TEST(Golden, GeneratedHalo) {
   checkGolden({"gen-halo-4", "$GEN halo --ranks 4 --iterations 2 --seed 3 -q -o $DIR/h.otf2",
                "$DIR/h.otf2"});

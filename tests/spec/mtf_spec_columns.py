@@ -2,7 +2,7 @@
 
 import zlib
 
-try:  # Debian: python3-zstandard; needed for coding 3 only
+try:  # Debian: python3-zstandard; needed for codings 3 and 4 only
     import zstandard
 except ImportError:
     zstandard = None
@@ -68,15 +68,15 @@ def sparse_decode(coded, n):
 def inflate_columns(encoded, dictionary=None):
     """Section 10.1: (coding, payload) of a column chunk's stored bytes."""
     r = Reader(encoded)
-    if encoded[0] == 0:  # codings 2 and 3: marker, coding byte
+    if encoded[0] == 0:  # codings 2 to 4: marker, coding byte
         r.byte()
         coding = r.byte()
-        if coding not in (2, 3):
+        if coding not in (2, 3, 4):
             raise Bad("unknown column coding %d" % coding)
     else:
         coding = 1
     with_dictionary = False
-    if coding == 3:
+    if coding >= 3:
         flags = r.byte()
         if flags > 1:
             raise Bad("unknown column chunk flags %d" % flags)
@@ -85,7 +85,7 @@ def inflate_columns(encoded, dictionary=None):
             raise Bad("column chunk needs the archive's dictionary, which it has not")
     size = r.varint()
     rest = encoded[r.pos:]
-    if coding == 3:
+    if coding >= 3:
         payload = zstd_frame(rest, size, dictionary if with_dictionary else None)
     elif coding == 2:
         payload = zlib.decompress(rest, -15)
@@ -99,7 +99,7 @@ def inflate_columns(encoded, dictionary=None):
 def zstd_frame(data, size, dictionary):
     """Exactly one zstd frame (RFC 8878) making up all of `data`, at most `size` bytes."""
     if zstandard is None:
-        raise Bad("column coding 3 needs zstd: install python3-zstandard")
+        raise Bad("column codings 3 and 4 need zstd: install python3-zstandard")
     if dictionary is not None:
         d = zstandard.ZstdDecompressor(dict_data=zstandard.ZstdCompressionDict(dictionary))
     else:
@@ -144,21 +144,23 @@ class Predictor:  # sections 10.4 and 10.6, one per context
         self.h, self.seen = 0, False
         self.previous = [0] * value_count  # coding 1 and 2
         self.slots = [Slot() for _ in range(value_count)]  # coding 3
-        self.cost_context, self.cost_register = 0, 0  # coding 3
+        self.cost_context, self.cost_register = 0, 0  # codings 3 and 4
+        self.slot_numbers = None  # section 10.8: numbered at the first event with values
 
 
-class Slot:  # section 10.6: the models of one value slot (coding 3)
+class Slot:  # section 10.6: the models of one value slot (codings 3 and 4)
     def __init__(self):
         self.last, self.step, self.offset = 0, 0, 0
-        self.costs = [0, 0, 0, 0]
+        self.costs = [0, 0, 0, 0, 0]
 
     def predictions(self, time):
-        # 0 Previous, 1 TimeOffset, 2 Linear, 3 TwoBack
+        # 0 Previous, 1 TimeOffset, 2 Linear, 3 TwoBack, 4 Zero (coding 4 only)
         return [self.last, (time + self.offset) & MASK, (self.last + self.step) & MASK,
-                (self.last - self.step) & MASK]
+                (self.last - self.step) & MASK, 0]
 
-    def best(self):
-        return self.costs.index(min(self.costs))  # ties: the lowest model number
+    def best(self, coding):
+        costs = self.costs if coding >= 4 else self.costs[:4]
+        return costs.index(min(costs))  # ties: the lowest model number
 
     def learn(self, value, time):
         for m, predicted in enumerate(self.predictions(time)):
@@ -190,12 +192,12 @@ def next_delta(state, mode, residual, coding, register, previous_time):
     else:
         from_context = ((state.h + 8) >> 4) & MASK
     predicted = from_context
-    if coding == 3:
+    if coding >= 3:
         from_register = (register.value - previous_time) & MASK
         if register.set and state.cost_register < state.cost_context:
             predicted = from_register
     delta = (predicted + residual) & MASK
-    if coding == 3 and register.set:  # costs are weighed only once the register is set
+    if coding >= 3 and register.set:  # costs are weighed only once the register is set
         state.cost_context = decayed(state.cost_context, miss_bits(delta, from_context))
         state.cost_register = decayed(state.cost_register, miss_bits(delta, from_register))
     d = signed64(delta)
@@ -210,17 +212,56 @@ def next_delta(state, mode, residual, coding, register, previous_time):
     return delta
 
 
-def next_values(state, count, r, coding, register, time):
-    """Sections 10.5 (codings 1, 2) and 10.6 (coding 3): the event's `count` values."""
+class ValueStreams:  # section 10.8: where each slot's residuals are read
+    def __init__(self, payload, r, coding):
+        end = len(payload)
+        self.own = {}  # slot number -> Reader of its own stream (coding 4)
+        self.slots = 0  # slots numbered so far in the chunk
+        if coding < 4:
+            self.shared = Reader(payload[r.pos:])
+            return
+        table = []
+        slot = 0
+        for _ in range(r.varint()):
+            slot += r.varint()
+            table.append((slot, r.varint()))
+            slot += 1
+        own_bytes = sum(size for _, size in table)
+        if own_bytes > end - r.pos:
+            raise Bad("value streams run past the end of the column data")
+        self.shared = Reader(payload[r.pos:end - own_bytes])
+        at = end - own_bytes
+        for slot, size in table:
+            self.own[slot] = Reader(payload[at:at + size])
+            at += size
+
+    def number(self, count):
+        """Numbers the `count` slots of a context seen with values for the first time."""
+        first = self.slots
+        self.slots += count
+        return list(range(first, first + count))
+
+    def reader(self, slot):
+        return self.own.get(slot, self.shared)
+
+    def at_end(self):
+        return self.shared.at_end() and all(r.at_end() for r in self.own.values())
+
+
+def next_values(state, count, streams, coding, register, time):
+    """Sections 10.5 (codings 1, 2), 10.6 (codings 3, 4) and 10.8 (coding 4): the event's
+    `count` values."""
+    if count and state.slot_numbers is None:
+        state.slot_numbers = streams.number(count)
     values = []
     for j in range(count):
-        residual = unzigzag(r.varint())
+        residual = unzigzag(streams.reader(state.slot_numbers[j]).varint())
         if coding < 3:
             value = (state.previous[j] + residual) & MASK
             state.previous[j] = value
         else:
             slot = state.slots[j]
-            model = slot.best()
+            model = slot.best(coding)
             value = (slot.predictions(time)[model] + residual) & MASK
             if model == 1:  # TimeOffset: the value is a time, the register keeps it
                 register.value, register.set = value, True
@@ -241,6 +282,7 @@ def decode_chunk(encoded, entry, steps, sigs, dictionary=None):
     if mode not in (0, 1):
         raise Bad("unknown time prediction mode")
     residuals = time_residuals(r, coding, n)
+    streams = ValueStreams(payload, r, coding)
     states = {}
     register = Register()
     for i in range(n):
@@ -248,7 +290,8 @@ def decode_chunk(encoded, entry, steps, sigs, dictionary=None):
         state = states.setdefault(context, Predictor(sigs[sig].value_count))
         delta = next_delta(state, mode, unzigzag(residuals[i]), coding, register, previous_time)
         previous_time = (previous_time + delta) & MASK
-        values = next_values(state, sigs[sig].value_count, r, coding, register, previous_time)
+        values = next_values(state, sigs[sig].value_count, streams, coding, register,
+                             previous_time)
         yield sig, previous_time, values
-    if not r.at_end():
+    if not streams.at_end():
         raise Bad("column chunk holds more values than its events")

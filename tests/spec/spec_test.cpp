@@ -130,6 +130,7 @@ TEST(SpecReader, DecodesGeneratedAndRealArchives) {
   expectReaderAgrees(dir + "/wf.mtf");
   expectReaderAgrees(kSource + "/tests/golden/archives/gen-wavefront-4.v1.mtf");  // coding 1
   expectReaderAgrees(kSource + "/tests/golden/archives/gen-wavefront-4.v2.mtf");  // coding 2
+  expectReaderAgrees(kSource + "/tests/golden/archives/gen-wavefront-4.v3.mtf");  // coding 3
   expectReaderAgrees(kSource + "/tests/golden/archives/example.v2.mtf");          // section 12, v2
   for (const char* trace : {"tau/opencl-l9", "otf2/pipit-ping-pong-papi/traces.otf2",
                             "paraver/paraver-kernel-qsort/qsort_beo3.prv"}) {

@@ -4,7 +4,8 @@
 // but the column chunks in ONE Structure chunk (below), and codes the column chunks with
 // coding 3 (values/columns.hpp: slot models, time register, zstd, and a column dictionary
 // kept in the Structure chunk). Version 4 codes the definitions' texts anew
-// (definition_texts.hpp). Readers read all four versions.
+// (definition_texts.hpp), stores the nodes column by column, and codes the column chunks
+// with coding 4 (value streams by slot, values/value_streams.hpp). Readers read all four.
 //
 //   header   8 bytes magic "\x89MTF\r\n\x1a\n", u32 version, u32 flags (0)       = 16 bytes
 //   chunks   each: u8 kind, 3 zero bytes, u32 CRC32 of the stored bytes,

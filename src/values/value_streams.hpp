@@ -1,0 +1,97 @@
+// Value streams of column coding 4: where each value slot's residuals sit in the payload.
+//
+// Codings 1 to 3 interleave the varints of all slots in event order. Coding 4 gives each
+// slot that holds many values in a chunk (kOwnStreamValues or more) a stream of its own,
+// in which only its residuals follow one another; the other slots share one interleaved
+// stream. zstd then sees homogeneous data: the residuals of one hardware counter, one
+// message size, one state's end, one after the other (measured on the corpus: Extrae's
+// par-multisort-omp -13% of its values, profet-lulesh -8%, par-pi-critical -20%;
+// per-slot streams for every slot cost small traces their stream table instead).
+//
+// Layout (docs/mtf-format.md section 10.8): varint K, then K times (varint slot gap,
+// varint size), then the shared stream, then the K own streams in slot order. Slots are
+// numbered in the chunk in the order the decoder meets them: the slots of a context, in
+// its value order, the first time the context has values; the gap is the slot's number
+// minus that of the previous own stream's slot plus one (the first's: its number).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "values/byte_coding.hpp"
+
+namespace mtf::values {
+
+// A slot with this many values in a chunk gets its own stream (measured on the corpus:
+// 32 and 64 are best; 16 and below pay more table than they save on small traces).
+inline constexpr uint32_t kOwnStreamValues = 32;
+
+// The encoder's side: the residuals of a chunk in event order with the slot of each,
+// laid out as above. Its buffers are reused from chunk to chunk.
+class ValueStreamWriter {
+ public:
+  // Room for the next `n` values.
+  void reserve(size_t n) {
+    if (residuals_.size() < count_ + n) {
+      const size_t size = count_ + n + residuals_.size() / 2 + 1024;
+      residuals_.resize(size);
+      slots_.resize(size);
+    }
+  }
+  // After reserve(): one value's zigzagged residual and its slot number.
+  void put(uint64_t residual, uint32_t slot) {
+    residuals_[count_] = residual;
+    slots_[count_] = slot;
+    ++count_;
+  }
+  size_t count() const { return count_; }
+  // Appends the table and the streams of the values put (`slotCount`: the chunk's slots)
+  // to `out`, and forgets them.
+  void write(size_t slotCount, ByteBuffer& out);
+
+ private:
+  NoZeroFillVector<uint64_t> residuals_;
+  NoZeroFillVector<uint32_t> slots_;
+  size_t count_ = 0;
+  std::vector<uint64_t> slotBytes_;   // per slot: bytes of its varints (scratch)
+  std::vector<uint32_t> slotValues_;  // per slot: its values (scratch)
+  std::vector<uint64_t> cursor_;      // per slot: where its next varint goes (scratch)
+};
+
+// The decoder's side: a cursor per stream, and which stream each slot reads.
+class ValueStreamReader {
+ public:
+  // Codings 1 to 3: one stream, payload[begin, end).
+  void single(size_t begin, size_t end);
+  // Coding 4: reads the table at payload[begin, end) and places the streams after it.
+  void parse(const uint8_t* payload, size_t begin, size_t end);
+  // The next varint of slot `slot`; slots are asked for in increasing order of their
+  // first use (a slot never met before extends the map).
+  uint64_t next(const uint8_t* payload, uint32_t slot) {
+    if (slot >= streamOfSlot_.size()) mapSlots(slot + 1);
+    Stream& s = streams_[streamOfSlot_[slot]];
+    if (s.position < s.end && payload[s.position] < 0x80) [[likely]]  // a one-byte varint
+      return payload[s.position++];
+    ByteReader r(payload + s.position, s.end - s.position);
+    const uint64_t v = readVarint(r, s.position);
+    s.position += r.position();
+    return v;
+  }
+  // True once every stream has been read to its end.
+  bool finished() const;
+  // Where the shared stream stands (for error messages).
+  size_t position() const { return streams_.empty() ? 0 : streams_[0].position; }
+
+ private:
+  struct Stream {
+    size_t position = 0, end = 0;
+  };
+  static uint64_t readVarint(ByteReader& r, size_t base);
+  void mapSlots(size_t count);
+  std::vector<Stream> streams_;         // [0]: the shared stream; then the own ones
+  std::vector<uint64_t> ownSlots_;      // the slot of streams_[1 + k]
+  std::vector<uint32_t> streamOfSlot_;  // index into streams_
+  size_t nextOwn_ = 0;                  // the first own stream not mapped yet
+};
+
+}  // namespace mtf::values
