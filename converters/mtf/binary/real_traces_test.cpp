@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <map>
 
 #include "compaction/test_support.hpp"
 #include "converters/mtf/binary/archive.hpp"
@@ -15,6 +16,22 @@ namespace mtf::mtfbin {
 namespace {
 
 namespace fs = std::filesystem;
+
+// The same definitions, clock and properties, and each location's events in the same order
+// (an archive gives locations one after the other, a trace's reader may interleave them).
+void expectSameTrace(const compaction::testing::CollectingSink& back,
+                     const compaction::testing::CollectingSink& original) {
+  EXPECT_EQ(back.defs.records(), original.defs.records());
+  EXPECT_EQ(back.defs.clock, original.defs.clock);
+  EXPECT_EQ(back.defs.info.properties, original.defs.info.properties);
+  std::map<LocationId, std::vector<Event>> a, b;
+  for (const Event& e : original.events) a[e.location].push_back(e);
+  for (const Event& e : back.events) b[e.location].push_back(e);
+  ASSERT_EQ(a.size(), b.size());
+  for (auto& [loc, events] : a)
+    EXPECT_EQ(compaction::testing::firstDifference(b[loc], events, original.defs), "")
+        << "location " << loc;
+}
 
 class RealTrace : public ::testing::TestWithParam<std::string> {};
 
@@ -36,17 +53,7 @@ TEST_P(RealTrace, RoundTripsThroughMtfBinaryExactly) {
   compaction::testing::CollectingSink back;
   ArchiveSource(out, ReadOptions{}).read(back);
   fs::remove(out);
-  EXPECT_EQ(back.defs.records(), original.defs.records());
-  EXPECT_EQ(back.defs.clock, original.defs.clock);
-  EXPECT_EQ(back.defs.info.properties, original.defs.info.properties);
-  // The archive gives locations one after the other; compare each location's sequence.
-  std::map<LocationId, std::vector<Event>> a, b;
-  for (const Event& e : original.events) a[e.location].push_back(e);
-  for (const Event& e : back.events) b[e.location].push_back(e);
-  ASSERT_EQ(a.size(), b.size());
-  for (auto& [loc, events] : a)
-    EXPECT_EQ(compaction::testing::firstDifference(b[loc], events, original.defs), "")
-        << "location " << loc;
+  expectSameTrace(back, original);
   const auto f = reader.model()->totalFigures();
   EXPECT_EQ(f.events, original.events.size());
   EXPECT_LE(f.dagNodes, f.treeNodes);
@@ -62,16 +69,7 @@ TEST(VersionThree, TauArchiveReadsAsItsTrace) {
   compaction::testing::CollectingSink original, back;
   openTrace(input, ReadOptions{})->read(original);
   ArchiveSource(v3, ReadOptions{}).read(back);
-  EXPECT_EQ(back.defs.records(), original.defs.records());
-  EXPECT_EQ(back.defs.clock, original.defs.clock);
-  EXPECT_EQ(back.defs.info.properties, original.defs.info.properties);
-  std::map<LocationId, std::vector<Event>> a, b;
-  for (const Event& e : original.events) a[e.location].push_back(e);
-  for (const Event& e : back.events) b[e.location].push_back(e);
-  ASSERT_EQ(a.size(), b.size());
-  for (auto& [loc, events] : a)
-    EXPECT_EQ(compaction::testing::firstDifference(b[loc], events, original.defs), "")
-        << "location " << loc;
+  expectSameTrace(back, original);
 }
 
 INSTANTIATE_TEST_SUITE_P(Traces, RealTrace, ::testing::ValuesIn(mtf::test::realTraces()),
