@@ -40,7 +40,8 @@ void startRecord(std::string& line, int type) {
 }
 
 void appendField(std::string& out, uint64_t v) {
-  char text[24] = {':'};
+  char text[24];  // not initialised: zeroing it cost more than the digits
+  text[0] = ':';
   const char* end = std::to_chars(text + 1, text + sizeof text, v).ptr;
   out.append(text, static_cast<size_t>(end - text));
 }
@@ -167,7 +168,9 @@ void ParaverWriter::collectiveEndEvent(const Context& c) {
   wroteCollectives_ = true;
   CollectiveEnd end;
   end.op = static_cast<uint8_t>(c.e.fields[0]);
-  end.commId = comms_->idOf(static_cast<Ref>(c.e.fields[1]), c.e.location, c.place);
+  // Time-ordered input: where location-after-location input would have met it.
+  const uint64_t useOrder = timeOrdered_ ? (c.state.position << 35) | c.state.records : 0;
+  end.commId = comms_->idOf(static_cast<Ref>(c.e.fields[1]), c.e.location, c.place, useOrder);
   end.root = c.e.fields[2];
   end.sent = c.e.fields[3];
   end.received = c.e.fields[4];
@@ -428,9 +431,10 @@ void ParaverWriter::end() {
             std::to_string(defs_->clock.resolution) + "/s does not divide 1e9)"] = roundedTimes_;
   endTime =
       std::max(endTime, layout_->convertTime(defs_->clock.globalOffset + defs_->clock.traceLength));
+  const std::vector<uint64_t> renumbered = comms_->settle();
   const std::string header = layout_->headerText(endTime, comms_->lines());
   if (body_) {
-    finishBody(header);
+    finishBody(header, renumbered);
   } else {
     OutputFile prv(prvPath_.string(), endsWith(prvPath_.string(), ".gz"));
     prv.write(header);

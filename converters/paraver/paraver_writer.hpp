@@ -117,11 +117,10 @@ class ParaverWriter : public TraceSink {
   // Time-ordered input (paraver_writer_stream.cpp).
   bool canStream() const;
   bool tasksHaveOneLocation() const;
-  bool communicatorIdsFixed() const;
   std::vector<std::string> expectedCommunicatorLines() const;
   void openBody();
   void releaseBefore(Tick eventTime);
-  void finishBody(const std::string& header);
+  void finishBody(const std::string& header, const std::vector<uint64_t>& renumbered);
   // Where the next record of `s` goes among records of equal time and rank: after those of
   // the locations before it and its own earlier ones; after all of these in end().
   uint64_t recordOrder(LocationState& s) {
