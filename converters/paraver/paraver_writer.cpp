@@ -203,9 +203,7 @@ void ParaverWriter::callEvent(const Context& c) {
       changeState(c.state, c.place, c.time, 1);
     }
   }
-  scratch_.clear();
-  appendSigned(scratch_, enter ? call->value : 0);
-  addPair(c, call->type, scratch_);
+  openLine(c) += enter ? call->enterPair : call->leavePair;
 }
 
 void ParaverWriter::metricEvent(const Context& c) {
@@ -247,6 +245,13 @@ void ParaverWriter::appendPlace(std::string& out, uint64_t cpu, const ThreadPlac
 }
 
 void ParaverWriter::addPair(const Context& c, uint64_t type, std::string_view value) {
+  std::string& line = openLine(c);
+  appendField(line, type);
+  line += ':';
+  line.append(value);
+}
+
+std::string& ParaverWriter::openLine(const Context& c) {
   LocationState& s = c.state;
   uint64_t newLine = 0;
   if (s.lineOpen &&
@@ -258,11 +263,21 @@ void ParaverWriter::addPair(const Context& c, uint64_t type, std::string_view va
     s.lineCpu = c.cpu;
     startRecord(s.line, 2);
     appendPlace(s.line, c.cpu, c.place);
-    appendField(s.line, c.time);
+    appendTime(s.line, s, c.time);
   }
-  appendField(s.line, type);
-  s.line += ':';
-  s.line.append(value);
+  return s.line;
+}
+
+// Appends ":time"; a location's state record and "2:" line mostly share their times,
+// formatted once.
+void ParaverWriter::appendTime(std::string& out, LocationState& s, Tick time) {
+  if (time != s.textTime) {
+    s.text[0] = ':';
+    s.textLength =
+        static_cast<uint8_t>(std::to_chars(s.text + 1, s.text + sizeof s.text, time).ptr - s.text);
+    s.textTime = time;
+  }
+  out.append(s.text, s.textLength);
 }
 
 void ParaverWriter::closeLine(LocationState& s) {
@@ -288,12 +303,13 @@ void ParaverWriter::stateEvent(const Context& c) {
 void ParaverWriter::stateRecord(const ThreadPlace& place, uint64_t cpu, Tick begin, Tick end,
                                 uint64_t state) {
   std::string& line = record_;
+  LocationState& s = states_[place.slot - 1];
   startRecord(line, 1);
   appendPlace(line, cpu, place);
-  appendField(line, begin);
-  appendField(line, end);
+  appendTime(line, s, begin);
+  appendTime(line, s, end);
   appendField(line, state);
-  addRecord(begin, kStateRank, states_[place.slot - 1], line);
+  addRecord(begin, kStateRank, s, line);
 }
 
 void ParaverWriter::changeState(LocationState& s, const ThreadPlace& place, Tick time,
