@@ -263,21 +263,9 @@ std::string& ParaverWriter::openLine(const Context& c) {
     s.lineCpu = c.cpu;
     startRecord(s.line, 2);
     appendPlace(s.line, c.cpu, c.place);
-    appendTime(s.line, s, c.time);
+    appendField(s.line, c.time);
   }
   return s.line;
-}
-
-// Appends ":time"; a location's state record and "2:" line mostly share their times,
-// formatted once.
-void ParaverWriter::appendTime(std::string& out, LocationState& s, Tick time) {
-  if (time != s.textTime) {
-    s.text[0] = ':';
-    s.textLength =
-        static_cast<uint8_t>(std::to_chars(s.text + 1, s.text + sizeof s.text, time).ptr - s.text);
-    s.textTime = time;
-  }
-  out.append(s.text, s.textLength);
 }
 
 void ParaverWriter::closeLine(LocationState& s) {
@@ -306,8 +294,8 @@ void ParaverWriter::stateRecord(const ThreadPlace& place, uint64_t cpu, Tick beg
   LocationState& s = states_[place.slot - 1];
   startRecord(line, 1);
   appendPlace(line, cpu, place);
-  appendTime(line, s, begin);
-  appendTime(line, s, end);
+  appendField(line, begin);
+  appendField(line, end);
   appendField(line, state);
   addRecord(begin, kStateRank, s, line);
 }

@@ -33,8 +33,6 @@
 namespace mtf::paraver {
 
 class ParaverWriter : public TraceSink {
-  static constexpr Tick kNoTime = ~Tick{0};
-
  public:
   ParaverWriter(std::filesystem::path path, const WriteOptions& options);
   ~ParaverWriter() override;
@@ -62,12 +60,9 @@ class ParaverWriter : public TraceSink {
     Tick callStart = 0;
     Tick lastTime = 0;
     uint64_t placeCpu = 0;
-    std::string placeText;    // "cpu:appl:task:thread" for placeCpu (appendPlace)
-    uint64_t position = 0;    // of the location in the definitions
-    uint64_t records = 0;     // records it gave (recordOrder)
-    Tick textTime = kNoTime;  // the last time appendTime() formatted, and its text
-    uint8_t textLength = 0;
-    char text[24];
+    std::string placeText;  // "cpu:appl:task:thread" for placeCpu (appendPlace)
+    uint64_t position = 0;  // of the location in the definitions
+    uint64_t records = 0;   // records it gave (recordOrder)
   };
   struct MessageHalf {
     const ThreadPlace* place;
@@ -113,7 +108,6 @@ class ParaverWriter : public TraceSink {
   void stateEvent(const Context& c);
   void addPair(const Context& c, uint64_t type, std::string_view value);
   std::string& openLine(const Context& c);  // the location's "2:" line at the event's time
-  void appendTime(std::string& out, LocationState& s, Tick time);
   void closeLine(LocationState& state);
   void changeState(LocationState& s, const ThreadPlace& place, Tick time, uint32_t next);
   void stateRecord(const ThreadPlace& place, uint64_t cpu, Tick begin, Tick end, uint64_t state);
