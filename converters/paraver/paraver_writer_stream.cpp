@@ -88,7 +88,9 @@ void CommunicatorRenumbering::operator()(std::string_view line, std::string& out
 }  // namespace
 
 bool ParaverWriter::takeTimeOrder() {
-  timeOrdered_ = streamable_;
+  uint64_t declared = 0;
+  for (const LocationView& l : defs_->locations()) declared += l.declaredEvents;
+  timeOrdered_ = streamable_ && declared >= timeOrderFromEvents_;
   if (timeOrdered_) openBody();
   return timeOrdered_;
 }

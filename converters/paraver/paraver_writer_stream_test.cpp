@@ -61,6 +61,7 @@ bool sameFilesBothWays(const std::string& trace) {
   ByLocationSink wrapper(byLocation);
   openTrace(trace, {})->read(wrapper);
   ParaverWriter byTime(dir.file("b.prv"), {});  // in time order where it can (canStream)
+  byTime.setTimeOrderFromEvents(0);
   TimeOrderProbe probe(byTime);
   openTrace(trace, {})->read(probe);
   EXPECT_EQ(withoutDate(dir.file("a.prv")), withoutDate(dir.file("b.prv"))) << trace;
@@ -191,6 +192,7 @@ void expectSameBothWays(RingTrace& trace) {
   ParaverWriter byLocation(dir.file("a.prv"), {});
   trace.writeTo(byLocation, false);
   ParaverWriter byTime(dir.file("b.prv"), {});
+  byTime.setTimeOrderFromEvents(0);
   trace.writeTo(byTime, true);
   EXPECT_EQ(withoutDate(dir.file("a.prv")), withoutDate(dir.file("b.prv")));
   EXPECT_EQ(byLocation.losses(), byTime.losses());
@@ -223,6 +225,16 @@ TEST(ParaverWriterStream, CompressedOutputDoesNotTakeTimeOrder) {
   ParaverWriter writer(dir.file("c.prv"), options);
   writer.begin(trace.defs);
   EXPECT_FALSE(writer.takeTimeOrder());
+}
+
+TEST(ParaverWriterStream, SmallTraceDoesNotTakeTimeOrder) {
+  TempDir dir;
+  RingTrace trace(2, 5, false);  // streamable (the tests above), but far below the threshold
+  ParaverWriter writer(dir.file("s.prv"), {});
+  writer.begin(trace.defs);
+  EXPECT_FALSE(writer.takeTimeOrder());
+  writer.setTimeOrderFromEvents(0);
+  EXPECT_TRUE(writer.takeTimeOrder());
 }
 
 // release() hands on every record before the bound, in (time, rank, order) order; what
