@@ -1,5 +1,7 @@
 #include "converters/paraver/collective_comms.hpp"
 
+#include <algorithm>
+
 #include "converters/paraver/fields.hpp"
 
 namespace mtf::paraver {
@@ -38,11 +40,15 @@ bool CommunicatorIds::memberTasks(Ref comm, std::vector<uint32_t>& tasks) const 
   return true;
 }
 
-uint64_t CommunicatorIds::idOf(Ref comm, LocationId location, const ThreadPlace& place) {
+uint64_t CommunicatorIds::idOf(Ref comm, LocationId location, const ThreadPlace& place,
+                               uint64_t useOrder) {
   if (layout_.paraverOrigin()) return keptId(comm, place);
   for (const uint64_t selfTask : {uint64_t{0}, place.globalTask + 1}) {
     const auto known = ids_.find({comm, selfTask});
-    if (known != ids_.end()) return known->second;
+    if (known == ids_.end()) continue;
+    uint64_t& firstUse = handed_[known->second - 1].firstUse;
+    firstUse = std::min(firstUse, useOrder);
+    return known->second;
   }
   std::vector<uint32_t> tasks;
   if (!memberTasks(comm, tasks)) return 0;
@@ -52,13 +58,39 @@ uint64_t CommunicatorIds::idOf(Ref comm, LocationId location, const ThreadPlace&
     tasks.push_back(place.task);
     selfTask = place.globalTask + 1;
   }
-  const auto [it, isNew] = ids_.emplace(std::make_pair(comm, selfTask), ids_.size() + 1);
-  if (!isNew) return it->second;
-  std::string line = "c:" + std::to_string(place.appl) + ":" + std::to_string(it->second) + ":" +
-                     std::to_string(tasks.size());
+  const uint64_t id = ids_.size() + 1;
+  ids_.emplace(std::make_pair(comm, selfTask), id);
+  lines_.push_back(lineOf(place.appl, id, tasks));
+  handed_.push_back({place.appl, std::move(tasks), useOrder});
+  return id;
+}
+
+std::string CommunicatorIds::lineOf(uint64_t appl, uint64_t id,
+                                    const std::vector<uint32_t>& tasks) {
+  std::string line =
+      "c:" + std::to_string(appl) + ":" + std::to_string(id) + ":" + std::to_string(tasks.size());
   for (uint32_t task : tasks) line += ":" + std::to_string(task);
-  lines_.push_back(line);
-  return it->second;
+  return line;
+}
+
+std::vector<uint64_t> CommunicatorIds::settle() {
+  std::vector<uint64_t> byFirstUse(handed_.size());  // old ids - 1, in the new order
+  for (uint64_t i = 0; i < byFirstUse.size(); ++i) byFirstUse[i] = i;
+  std::stable_sort(byFirstUse.begin(), byFirstUse.end(), [this](uint64_t a, uint64_t b) {
+    return handed_[a].firstUse < handed_[b].firstUse;
+  });
+  if (std::is_sorted(byFirstUse.begin(), byFirstUse.end())) return {};
+  std::vector<uint64_t> newId(handed_.size() + 1, 0);
+  for (uint64_t i = 0; i < byFirstUse.size(); ++i) {
+    const Handed& h = handed_[byFirstUse[i]];
+    newId[byFirstUse[i] + 1] = i + 1;
+    lines_[i] = lineOf(h.appl, i + 1, h.tasks);
+  }
+  for (auto& [key, id] : ids_) id = newId[id];
+  std::vector<Handed> reordered;
+  for (const uint64_t old : byFirstUse) reordered.push_back(std::move(handed_[old]));
+  handed_ = std::move(reordered);
+  return newId;
 }
 
 }  // namespace mtf::paraver

@@ -63,6 +63,17 @@ void OutputFile::closeWithHead(std::string_view head) {
     return;
   }
   close();
+  copyAfterHead(head, nullptr);
+}
+
+void OutputFile::closeRewritingLines(std::string_view head, const LineRewrite& rewrite) {
+  close();
+  copyAfterHead(head, &rewrite);
+}
+
+// Writes `head` and the file after its reserved head (each line through `rewrite`, if
+// given) to a copy that then replaces the file.
+void OutputFile::copyAfterHead(std::string_view head, const LineRewrite* rewrite) {
   const std::string copy = path_ + ".head.tmp";
   {
     FileHandle in(std::fopen(path_.c_str(), "rb"));
@@ -71,9 +82,25 @@ void OutputFile::closeWithHead(std::string_view head) {
       throw IoError(path_, "cannot read back");
     out.write(head);
     std::vector<char> block(kBufferSize);
-    for (size_t got; (got = std::fread(block.data(), 1, block.size(), in.get())) > 0;)
-      out.write(std::string_view(block.data(), got));
+    std::string pending, rewritten;  // a line cut by the block's end; a rewritten line
+    for (size_t got; (got = std::fread(block.data(), 1, block.size(), in.get())) > 0;) {
+      std::string_view text(block.data(), got);
+      if (!rewrite) {
+        out.write(text);
+        continue;
+      }
+      for (size_t end; (end = text.find('\n')) != std::string_view::npos;) {
+        pending.append(text.substr(0, end));
+        rewritten.clear();
+        (*rewrite)(pending, rewritten);
+        out.line(rewritten);
+        pending.clear();
+        text.remove_prefix(end + 1);
+      }
+      pending.append(text);
+    }
     if (std::ferror(in.get())) throw IoError(path_, "cannot read back");
+    if (!pending.empty()) out.write(pending);  // the writer ends every line: never here
     out.close();
   }
   std::error_code error;

@@ -1,6 +1,7 @@
 // A text output that is either a plain file or a gzip stream, with checked writes.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -30,10 +31,15 @@ class OutputFile {
   // Writes `head` into the space reserveHead() left and closes. A head of another size
   // than reserved goes before the rest through a copy of the file (slower, as correct).
   void closeWithHead(std::string_view head);
+  // As closeWithHead(), through a copy of the file in which `rewrite` gives each line
+  // (without its end) the text to write instead (in `out`, emptied before each call).
+  using LineRewrite = std::function<void(std::string_view line, std::string& out)>;
+  void closeRewritingLines(std::string_view head, const LineRewrite& rewrite);
 
  private:
   static constexpr size_t kBufferSize = size_t{1} << 20;
   void flush();
+  void copyAfterHead(std::string_view head, const LineRewrite* rewrite);
   std::string path_;
   std::string buffer_;
   size_t reserved_ = 0;

@@ -40,7 +40,8 @@ void startRecord(std::string& line, int type) {
 }
 
 void appendField(std::string& out, uint64_t v) {
-  char text[24] = {':'};
+  char text[24];  // not initialised: zeroing it cost more than the digits
+  text[0] = ':';
   const char* end = std::to_chars(text + 1, text + sizeof text, v).ptr;
   out.append(text, static_cast<size_t>(end - text));
 }
@@ -167,7 +168,9 @@ void ParaverWriter::collectiveEndEvent(const Context& c) {
   wroteCollectives_ = true;
   CollectiveEnd end;
   end.op = static_cast<uint8_t>(c.e.fields[0]);
-  end.commId = comms_->idOf(static_cast<Ref>(c.e.fields[1]), c.e.location, c.place);
+  // Time-ordered input: where location-after-location input would have met it.
+  const uint64_t useOrder = timeOrdered_ ? (c.state.position << 35) | c.state.records : 0;
+  end.commId = comms_->idOf(static_cast<Ref>(c.e.fields[1]), c.e.location, c.place, useOrder);
   end.root = c.e.fields[2];
   end.sent = c.e.fields[3];
   end.received = c.e.fields[4];
@@ -200,9 +203,7 @@ void ParaverWriter::callEvent(const Context& c) {
       changeState(c.state, c.place, c.time, 1);
     }
   }
-  scratch_.clear();
-  appendSigned(scratch_, enter ? call->value : 0);
-  addPair(c, call->type, scratch_);
+  openLine(c) += enter ? call->enterPair : call->leavePair;
 }
 
 void ParaverWriter::metricEvent(const Context& c) {
@@ -244,6 +245,13 @@ void ParaverWriter::appendPlace(std::string& out, uint64_t cpu, const ThreadPlac
 }
 
 void ParaverWriter::addPair(const Context& c, uint64_t type, std::string_view value) {
+  std::string& line = openLine(c);
+  appendField(line, type);
+  line += ':';
+  line.append(value);
+}
+
+std::string& ParaverWriter::openLine(const Context& c) {
   LocationState& s = c.state;
   uint64_t newLine = 0;
   if (s.lineOpen &&
@@ -257,9 +265,7 @@ void ParaverWriter::addPair(const Context& c, uint64_t type, std::string_view va
     appendPlace(s.line, c.cpu, c.place);
     appendField(s.line, c.time);
   }
-  appendField(s.line, type);
-  s.line += ':';
-  s.line.append(value);
+  return s.line;
 }
 
 void ParaverWriter::closeLine(LocationState& s) {
@@ -285,12 +291,13 @@ void ParaverWriter::stateEvent(const Context& c) {
 void ParaverWriter::stateRecord(const ThreadPlace& place, uint64_t cpu, Tick begin, Tick end,
                                 uint64_t state) {
   std::string& line = record_;
+  LocationState& s = states_[place.slot - 1];
   startRecord(line, 1);
   appendPlace(line, cpu, place);
   appendField(line, begin);
   appendField(line, end);
   appendField(line, state);
-  addRecord(begin, kStateRank, states_[place.slot - 1], line);
+  addRecord(begin, kStateRank, s, line);
 }
 
 void ParaverWriter::changeState(LocationState& s, const ThreadPlace& place, Tick time,
@@ -428,9 +435,10 @@ void ParaverWriter::end() {
             std::to_string(defs_->clock.resolution) + "/s does not divide 1e9)"] = roundedTimes_;
   endTime =
       std::max(endTime, layout_->convertTime(defs_->clock.globalOffset + defs_->clock.traceLength));
+  const std::vector<uint64_t> renumbered = comms_->settle();
   const std::string header = layout_->headerText(endTime, comms_->lines());
   if (body_) {
-    finishBody(header);
+    finishBody(header, renumbered);
   } else {
     OutputFile prv(prvPath_.string(), endsWith(prvPath_.string(), ".gz"));
     prv.write(header);

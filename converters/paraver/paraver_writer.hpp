@@ -32,6 +32,9 @@
 
 namespace mtf::paraver {
 
+// About as many events as the sorter's 64 MiB of records hold (ParaverWriter::takeTimeOrder).
+inline constexpr uint64_t kTimeOrderFromEvents = uint64_t{1} << 20;
+
 class ParaverWriter : public TraceSink {
  public:
   ParaverWriter(std::filesystem::path path, const WriteOptions& options);
@@ -43,6 +46,10 @@ class ParaverWriter : public TraceSink {
   // (see canStream): the writer then writes as the events come, sorting only records
   // that wait for a later one (paraver_writer_stream.cpp).
   bool takeTimeOrder() override;
+  // Time order is taken only for traces that declare at least this many events: below it
+  // the sorter holds every record in memory anyway, and time order costs more (its heap over
+  // the locations, more memory) than it saves. Tests set 0 to compare both paths.
+  void setTimeOrderFromEvents(uint64_t events) { timeOrderFromEvents_ = events; }
   LossReport losses() const override { return losses_; }
   // The .prv actually written (x.prv.gz when compression was asked for x.prv).
   const std::filesystem::path& prvPath() const { return prvPath_; }
@@ -107,6 +114,7 @@ class ParaverWriter : public TraceSink {
   void otherEvent(const Context& c);
   void stateEvent(const Context& c);
   void addPair(const Context& c, uint64_t type, std::string_view value);
+  std::string& openLine(const Context& c);  // the location's "2:" line at the event's time
   void closeLine(LocationState& state);
   void changeState(LocationState& s, const ThreadPlace& place, Tick time, uint32_t next);
   void stateRecord(const ThreadPlace& place, uint64_t cpu, Tick begin, Tick end, uint64_t state);
@@ -117,11 +125,10 @@ class ParaverWriter : public TraceSink {
   // Time-ordered input (paraver_writer_stream.cpp).
   bool canStream() const;
   bool tasksHaveOneLocation() const;
-  bool communicatorIdsFixed() const;
   std::vector<std::string> expectedCommunicatorLines() const;
   void openBody();
   void releaseBefore(Tick eventTime);
-  void finishBody(const std::string& header);
+  void finishBody(const std::string& header, const std::vector<uint64_t>& renumbered);
   // Where the next record of `s` goes among records of equal time and rank: after those of
   // the locations before it and its own earlier ones; after all of these in end().
   uint64_t recordOrder(LocationState& s) {
@@ -146,11 +153,12 @@ class ParaverWriter : public TraceSink {
       commIdAttr_ = kUndefinedRef;
   LossReport losses_;
   uint64_t roundedTimes_ = 0;
-  uint64_t refusedCpus_ = 0;          // CPUs paraver-kernel would refuse, replaced
-  std::string scratch_;               // a formatted value
-  std::string record_;                // a record line being built
-  bool streamable_ = false;           // canStream(), from the definitions
-  bool timeOrdered_ = false;          // the events come in time order
+  uint64_t refusedCpus_ = 0;  // CPUs paraver-kernel would refuse, replaced
+  std::string scratch_;       // a formatted value
+  std::string record_;        // a record line being built
+  bool streamable_ = false;   // canStream(), from the definitions
+  bool timeOrdered_ = false;  // the events come in time order
+  uint64_t timeOrderFromEvents_ = kTimeOrderFromEvents;
   uint64_t phase_ = 0;                // 1 in end()
   std::unique_ptr<OutputFile> body_;  // the .prv while the events come, in time order
   size_t nextRelease_ = 0;            // bufferedBytes() at which to release records

@@ -7,8 +7,10 @@
 // (recordOrder), which the writer can tell only when every location's records come out
 // the same in both orders: see canStream().
 #include <algorithm>
+#include <charconv>
 #include <unordered_map>
 
+#include "converters/paraver/collectives.hpp"
 #include "converters/paraver/paraver_writer.hpp"
 
 namespace mtf::paraver {
@@ -18,10 +20,77 @@ namespace {
 // Buffered records at which the writer releases those it may (then again this much later).
 constexpr size_t kReleaseBytes = size_t{1} << 20;
 
+// The type:value pairs of an event line ("2:cpu:appl:task:thread:time:type:value..."), with
+// where each value's text starts and ends; false if the line is not one.
+bool eventPairs(std::string_view line, std::vector<TypeValue>& pairs,
+                std::vector<std::pair<size_t, size_t>>& valueSpans) {
+  pairs.clear();
+  valueSpans.clear();
+  if (!line.starts_with("2:")) return false;
+  size_t at = 0;
+  for (int field = 0; field < 6; ++field) {  // the record type, the place and the time
+    at = line.find(':', at);
+    if (at == std::string_view::npos) return false;
+    ++at;
+  }
+  while (at < line.size()) {
+    const size_t typeEnd = line.find(':', at);
+    if (typeEnd == std::string_view::npos) return false;
+    const size_t valueEnd = std::min(line.find(':', typeEnd + 1), line.size());
+    TypeValue pair;
+    if (std::from_chars(line.data() + at, line.data() + typeEnd, pair.first).ec != std::errc() ||
+        std::from_chars(line.data() + typeEnd + 1, line.data() + valueEnd, pair.second).ec !=
+            std::errc())
+      return false;
+    pairs.push_back(pair);
+    valueSpans.emplace_back(typeEnd + 1, valueEnd);
+    at = valueEnd + 1;
+  }
+  return true;
+}
+
+// Gives the collective ends (collectiveEndPairs) of event lines their renumbered
+// communicator ids.
+class CommunicatorRenumbering {
+ public:
+  explicit CommunicatorRenumbering(const std::vector<uint64_t>& renumbered)
+      : renumbered_(renumbered) {}
+  void operator()(std::string_view line, std::string& out);
+
+ private:
+  const std::vector<uint64_t>& renumbered_;
+  const std::string commPair_ = ":" + std::to_string(kGlobalOpCommType) + ":";
+  std::vector<TypeValue> pairs_;
+  std::vector<std::pair<size_t, size_t>> spans_;
+};
+
+void CommunicatorRenumbering::operator()(std::string_view line, std::string& out) {
+  std::vector<TypeValue>& pairs = pairs_;
+  std::vector<std::pair<size_t, size_t>>& spans = spans_;
+  if (line.find(commPair_) == std::string_view::npos || !eventPairs(line, pairs, spans)) {
+    out.append(line);
+    return;
+  }
+  size_t copied = 0;
+  for (size_t i = 0; i < pairs.size(); ++i) {
+    CollectiveEnd end;
+    const size_t taken = matchCollectiveEnd(pairs.data() + i, pairs.size() - i, end);
+    if (taken == 0) continue;
+    i += taken - 1;  // the communicator's pair, the last of the end's
+    if (end.commId >= renumbered_.size()) continue;
+    out.append(line.substr(copied, spans[i].first - copied));
+    out.append(std::to_string(renumbered_[end.commId]));
+    copied = spans[i].second;
+  }
+  out.append(line.substr(copied));
+}
+
 }  // namespace
 
 bool ParaverWriter::takeTimeOrder() {
-  timeOrdered_ = streamable_;
+  uint64_t declared = 0;
+  for (const LocationView& l : defs_->locations()) declared += l.declaredEvents;
+  timeOrdered_ = streamable_ && declared >= timeOrderFromEvents_;
   if (timeOrdered_) openBody();
   return timeOrdered_;
 }
@@ -31,15 +100,14 @@ bool ParaverWriter::takeTimeOrder() {
 //   logical time an attribute gives (a bound on the coming records' times fails);
 // - messages matched by id, or FIFO per task where a task has several locations (the
 //   pairs would change);
-// - communicator ids handed out at first use, with more than one to hand out.
+// (Communicator ids, handed out at first use, are renumbered at the end: finishBody.)
 bool ParaverWriter::canStream() const {
   if (options_.compress || prvPath_.string().ends_with(".gz")) return false;
   if (timeAttr_ != kUndefinedRef || logicalSendAttr_ != kUndefinedRef ||
       logicalRecvAttr_ != kUndefinedRef ||
       findAttributeNamed(*defs_, kMessageIdAttribute) != kUndefinedRef)
     return false;
-  if (!threadMessages_.declared() && !tasksHaveOneLocation()) return false;
-  return communicatorIdsFixed();
+  return threadMessages_.declared() || tasksHaveOneLocation();
 }
 
 bool ParaverWriter::tasksHaveOneLocation() const {
@@ -49,28 +117,18 @@ bool ParaverWriter::tasksHaveOneLocation() const {
   return true;
 }
 
-// Kept ids (a Paraver trace's own), or a single communicator with members.
-bool ParaverWriter::communicatorIdsFixed() const {
-  if (layout_->paraverOrigin()) return true;
-  std::vector<Ref> comms;
-  for (const DefRecord& r : defs_->records())
-    if (r.kind == DefKind::Comm) comms.push_back(static_cast<Ref>(r.field("self")));
-  return comms.empty() || (comms.size() == 1 && ranks_->members(comms[0]));
-}
-
-// The header's communicator line if the one communicator gets used (a guess of the
-// header's size: when it is wrong, the file is copied once at the end).
+// The header's communicator lines if every communicator gets used, COMM_SELF by the first
+// location only (a guess of the header's size, which the order of the ids does not
+// change: when it is wrong, the file is copied once at the end).
 std::vector<std::string> ParaverWriter::expectedCommunicatorLines() const {
   const std::vector<LocationView> locations = defs_->locations();
   if (layout_->paraverOrigin() || locations.empty()) return {};
-  for (const DefRecord& r : defs_->records()) {
-    if (r.kind != DefKind::Comm) continue;
-    CommunicatorIds probe(*defs_, *ranks_, *layout_);
-    probe.idOf(static_cast<Ref>(r.field("self")), locations[0].id,
-               *layout_->placeOf(locations[0].id));
-    return probe.lines();
-  }
-  return {};
+  CommunicatorIds probe(*defs_, *ranks_, *layout_);
+  for (const DefRecord& r : defs_->records())
+    if (r.kind == DefKind::Comm)
+      probe.idOf(static_cast<Ref>(r.field("self")), locations[0].id,
+                 *layout_->placeOf(locations[0].id));
+  return probe.lines();
 }
 
 void ParaverWriter::openBody() {
@@ -97,9 +155,14 @@ void ParaverWriter::releaseBefore(Tick eventTime) {
   nextRelease_ = 2 * sorter_->bufferedBytes() + kReleaseBytes;
 }
 
-void ParaverWriter::finishBody(const std::string& header) {
+void ParaverWriter::finishBody(const std::string& header, const std::vector<uint64_t>& renumbered) {
   sorter_->drain([this](std::string_view line) { body_->line(line); });
-  body_->closeWithHead(header);
+  if (renumbered.empty()) {
+    body_->closeWithHead(header);
+  } else {
+    CommunicatorRenumbering renumbering(renumbered);
+    body_->closeRewritingLines(header, std::ref(renumbering));
+  }
   body_.reset();
 }
 

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <random>
+#include <set>
 
 #include "converters/paraver/paraver_test_util.hpp"
 #include "converters/paraver/paraver_writer.hpp"
@@ -22,13 +23,13 @@ using testing::TempDir;
 // Passes events on; never takes time order (so the reader reads location after location).
 class ByLocationSink : public TraceSink {
  public:
-  explicit ByLocationSink(TraceSink& inner) : inner_(inner) {}
-  void begin(const Definitions& d) override { inner_.begin(d); }
-  void event(const Event& e) override { inner_.event(e); }
-  void end() override { inner_.end(); }
+  explicit ByLocationSink(TraceSink& inner) : writer_(inner) {}
+  void begin(const Definitions& d) override { writer_.begin(d); }
+  void event(const Event& e) override { writer_.event(e); }
+  void end() override { writer_.end(); }
 
- private:
-  TraceSink& inner_;
+ protected:
+  TraceSink& writer_;
 };
 
 // The file with the header's date "(dd/mm/yyyy at hh:mm)" left out.
@@ -45,20 +46,54 @@ void expectNoTemporaryFiles(const TempDir& dir) {
     EXPECT_FALSE(entry.path().string().ends_with(".tmp")) << entry.path();
 }
 
-class RealTraceStream : public ::testing::TestWithParam<std::string> {};
+// Passes everything on, noting whether the writer took time order.
+class TimeOrderProbe : public ByLocationSink {
+ public:
+  using ByLocationSink::ByLocationSink;
+  bool takeTimeOrder() override { return took = writer_.takeTimeOrder(); }
+  bool took = false;
+};
 
-TEST_P(RealTraceStream, TimeOrderedInputWritesTheSameFiles) {
-  const std::string trace = MTF_DATA_DIR "/otf2/" + GetParam() + "/traces.otf2";
+// The files of both inputs compared; true if the second came in time order.
+bool sameFilesBothWays(const std::string& trace) {
   TempDir dir;
   ParaverWriter byLocation(dir.file("a.prv"), {});
   ByLocationSink wrapper(byLocation);
   openTrace(trace, {})->read(wrapper);
   ParaverWriter byTime(dir.file("b.prv"), {});  // in time order where it can (canStream)
-  openTrace(trace, {})->read(byTime);
-  EXPECT_EQ(withoutDate(dir.file("a.prv")), withoutDate(dir.file("b.prv")));
-  EXPECT_EQ(withoutDate(dir.file("a.pcf")), withoutDate(dir.file("b.pcf")));
-  EXPECT_EQ(byLocation.losses(), byTime.losses());
+  byTime.setTimeOrderFromEvents(0);
+  TimeOrderProbe probe(byTime);
+  openTrace(trace, {})->read(probe);
+  EXPECT_EQ(withoutDate(dir.file("a.prv")), withoutDate(dir.file("b.prv"))) << trace;
+  EXPECT_EQ(withoutDate(dir.file("a.pcf")), withoutDate(dir.file("b.pcf"))) << trace;
+  EXPECT_EQ(byLocation.losses(), byTime.losses()) << trace;
   expectNoTemporaryFiles(dir);
+  return probe.took;
+}
+
+class RealTraceStream : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(RealTraceStream, TimeOrderedInputWritesTheSameFiles) {
+  sameFilesBothWays(MTF_DATA_DIR "/otf2/" + GetParam() + "/traces.otf2");
+}
+
+// The real OTF2 traces of ../shared: those whose tasks have one location each take time
+// order (several communicators or not); the others (OpenMP threads, CUDA streams: FIFO
+// message matching per task) do not. The files are the same either way.
+TEST(SharedTraceStream, RealOtf2TracesWriteTheSameFilesInTimeOrder) {
+  const std::filesystem::path root = std::filesystem::path(MTF_SHARED_DIR) / "traces" / "otf2";
+  if (!std::filesystem::is_directory(root)) GTEST_SKIP() << "needs " << root;
+  const std::set<std::string> oneLocationPerTask = {"casita-mpi-tags", "pipit-ping-pong",
+                                                    "pipit-ping-pong-papi", "sst-macro-mpi"};
+  int traces = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(root)) {
+    const std::filesystem::path trace = entry.path() / "traces.otf2";
+    if (!std::filesystem::exists(trace)) continue;
+    ++traces;
+    const std::string name = entry.path().filename().string();
+    EXPECT_EQ(sameFilesBothWays(trace.string()), oneLocationPerTask.count(name) > 0) << name;
+  }
+  EXPECT_GE(traces, 8);
 }
 
 INSTANTIATE_TEST_SUITE_P(Traces, RealTraceStream,
@@ -76,7 +111,10 @@ struct RingTrace {
   Definitions defs;
   std::vector<Event> events;  // location after location
 
-  RingTrace(int ranks, int steps, bool collectives) {
+  // `communicators`: also collectives on a communicator without rank 0, first of all, and
+  // on COMM_SELF (location-after-location input meets the communicators in another order
+  // than time-ordered input).
+  RingTrace(int ranks, int steps, bool collectives, bool communicators = false) {
     DefinitionBuilder b(defs);
     const uint64_t node = b.systemTreeNode("node", "node");
     std::vector<LocationId> locations;
@@ -85,6 +123,10 @@ struct RingTrace {
       locations.push_back(r);
     }
     const Ref world = defineMpiWorld(b, locations);
+    std::vector<uint64_t> withoutFirst;
+    for (int r = 1; r < ranks; ++r) withoutFirst.push_back(static_cast<uint64_t>(r));
+    const Ref others = defineMpiComm(b, "others", withoutFirst, world);
+    const Ref self = defineMpiSelfComm(b, "MPI_COMM_SELF", defineMpiSelfGroup(b), world);
     const Ref work = b.region("work", RegionRole::Function, Paradigm::User);
     const Ref send = b.region("MPI_Send", RegionRole::PointToPoint, Paradigm::Mpi);
     const Ref recv = b.region("MPI_Recv", RegionRole::PointToPoint, Paradigm::Mpi);
@@ -106,11 +148,15 @@ struct RingTrace {
         add(EventKind::Enter, {recv});
         add(EventKind::MpiRecv, {uint64_t((r + ranks - 1) % ranks), world, uint64_t(s % 4), 64});
         add(EventKind::Leave, {recv});
-        if (!collectives || s % 7 != 3) continue;
-        add(EventKind::Enter, {reduce});
-        add(EventKind::MpiCollectiveBegin, {});
-        add(EventKind::MpiCollectiveEnd, {10, world, 0, 8, 8});
-        add(EventKind::Leave, {reduce});
+        const auto collective = [&](Ref comm) {
+          add(EventKind::Enter, {reduce});
+          add(EventKind::MpiCollectiveBegin, {});
+          add(EventKind::MpiCollectiveEnd, {10, comm, 0, 8, 8});
+          add(EventKind::Leave, {reduce});
+        };
+        if (communicators && s == 0 && r > 0) collective(others);
+        if (communicators && s % 11 == 5) collective(self);
+        if (collectives && s % 7 == 3) collective(world);
       }
     }
     // Its running state, from the first call's end to the second's start, comes only at
@@ -146,6 +192,7 @@ void expectSameBothWays(RingTrace& trace) {
   ParaverWriter byLocation(dir.file("a.prv"), {});
   trace.writeTo(byLocation, false);
   ParaverWriter byTime(dir.file("b.prv"), {});
+  byTime.setTimeOrderFromEvents(0);
   trace.writeTo(byTime, true);
   EXPECT_EQ(withoutDate(dir.file("a.prv")), withoutDate(dir.file("b.prv")));
   EXPECT_EQ(byLocation.losses(), byTime.losses());
@@ -154,6 +201,12 @@ void expectSameBothWays(RingTrace& trace) {
 
 TEST(ParaverWriterStream, RingWithCollectivesIsTheSameInTimeOrder) {
   RingTrace trace(6, 3000, true);  // several MB of records: released many times
+  expectSameBothWays(trace);
+}
+
+// Ids handed out as the communicators come in time order, renumbered at the end.
+TEST(ParaverWriterStream, SeveralCommunicatorsAreTheSameInTimeOrder) {
+  RingTrace trace(5, 400, true, true);
   expectSameBothWays(trace);
 }
 
@@ -172,6 +225,16 @@ TEST(ParaverWriterStream, CompressedOutputDoesNotTakeTimeOrder) {
   ParaverWriter writer(dir.file("c.prv"), options);
   writer.begin(trace.defs);
   EXPECT_FALSE(writer.takeTimeOrder());
+}
+
+TEST(ParaverWriterStream, SmallTraceDoesNotTakeTimeOrder) {
+  TempDir dir;
+  RingTrace trace(2, 5, false);  // streamable (the tests above), but far below the threshold
+  ParaverWriter writer(dir.file("s.prv"), {});
+  writer.begin(trace.defs);
+  EXPECT_FALSE(writer.takeTimeOrder());
+  writer.setTimeOrderFromEvents(0);
+  EXPECT_TRUE(writer.takeTimeOrder());
 }
 
 // release() hands on every record before the bound, in (time, rank, order) order; what

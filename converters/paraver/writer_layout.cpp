@@ -202,6 +202,10 @@ void WriterLayout::assignCalls(const Definitions& defs) {
     calls_[region.id] = code;
     callNames_[code.type][code.value] = std::string(region.name);
   }
+  for (auto& [region, code] : calls_) {
+    code.enterPair = ":" + std::to_string(code.type) + ":" + std::to_string(code.value);
+    code.leavePair = ":" + std::to_string(code.type) + ":0";
+  }
 }
 
 void WriterLayout::assignCounters(const Definitions& defs) {

@@ -41,6 +41,7 @@ struct CallCode {
   int64_t value = 0;
   uint32_t state = 1;  // the derived Paraver state while inside this call
   bool mpi = false;
+  std::string enterPair, leavePair;  // ":type:value" and ":type:0", formatted once
 };
 
 class WriterLayout {

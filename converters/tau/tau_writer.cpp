@@ -305,15 +305,12 @@ void TauWriter::writeMessage(Stream& s, const Event& e, uint64_t time) {
   const uint64_t rank = e.fields[0];
   const Ref comm = static_cast<Ref>(e.fields[1]);
   Message m;
-  // TAU's partner is a world rank: the event's rank is one of its communicator.
-  const LocationId partner = ranks_->locationOf(comm, rank, e.location);
-  const auto placed = streams_.find(partner);
-  m.partner = static_cast<uint32_t>(placed != streams_.end() ? placed->second.place.node : rank);
-  if (placed == streams_.end()) lose("messages whose partner rank has no location (rank kept)");
-  const auto c = tauCommOf_.find(comm);
-  m.comm = c == tauCommOf_.end() ? 0 : std::min<uint32_t>(c->second, kMaxComm);
-  if (c == tauCommOf_.end()) lose("messages on undefined communicators (written on comm 0)");
-  if (c != tauCommOf_.end() && c->second > kMaxComm)
+  const Partner& p = partnerOf(s, comm, rank, e.location);
+  m.partner = p.node;
+  if (!p.placed) lose("messages whose partner rank has no location (rank kept)");
+  m.comm = std::min<uint32_t>(p.tauComm, kMaxComm);
+  if (!p.commKnown) lose("messages on undefined communicators (written on comm 0)");
+  if (p.tauComm > kMaxComm)
     lose("messages on communicators beyond TAU's 64 ids (written on communicator 63)");
   m.tag = static_cast<uint32_t>(std::min<uint64_t>(e.fields[2], kMaxTag));
   m.length = static_cast<uint32_t>(std::min<uint64_t>(e.fields[3], kMaxLength));
@@ -324,6 +321,22 @@ void TauWriter::writeMessage(Stream& s, const Event& e, uint64_t time) {
   const bool send = isSend(e.kind);
   const int64_t id = edfOf(s).idForTracer(send ? kMessageSend : kMessageRecv);
   put(s, id, packMessage(m), time);
+}
+
+// Looked up once per location, communicator and rank while they repeat.
+const TauWriter::Partner& TauWriter::partnerOf(Stream& s, Ref comm, uint64_t rank,
+                                               LocationId location) {
+  Partner& p = s.partners[rank % s.partners.size()];
+  if (p.comm == comm && p.rank == rank) return p;
+  p = Partner{comm, rank};
+  // TAU's partner is a world rank: the event's rank is one of its communicator.
+  const auto placed = streams_.find(ranks_->locationOf(comm, rank, location));
+  p.placed = placed != streams_.end();
+  p.node = static_cast<uint32_t>(p.placed ? placed->second.place.node : rank);
+  const auto c = tauCommOf_.find(comm);
+  p.commKnown = c != tauCommOf_.end();
+  p.tauComm = p.commKnown ? c->second : 0;
+  return p;
 }
 
 void TauWriter::writeGeneric(Stream& s, const Event& e, uint64_t time) {

@@ -2,6 +2,7 @@
 // plus events.<node>.edf, or (WriteOptions::merged) one tau.trc + tau.edf.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <filesystem>
 #include <map>
@@ -31,8 +32,18 @@ class TauWriter : public TraceSink {
   struct Place {
     uint32_t node = 0, context = 0, thread = 0;
   };
+  // A message's partner and communicator as TAU numbers them (partnerOf).
+  struct Partner {
+    Ref comm = kUndefinedRef;
+    uint64_t rank = UINT64_MAX;  // in comm
+    uint32_t node = 0;           // TAU's partner
+    bool placed = false;         // the rank has a location (else node = rank)
+    bool commKnown = false;
+    uint32_t tauComm = 0;  // before clamping to kMaxComm
+  };
   struct Stream {
     Place place;
+    std::array<Partner, 4> partners;  // the last ones seen, by rank % 4
     std::unique_ptr<RecordAppender> out;
     bool started = false;
     bool synthesized = false;  // bookkeeping records added by this writer
@@ -57,6 +68,7 @@ class TauWriter : public TraceSink {
   void start(Stream& s, const Event& e, uint64_t time);
   void writeMetric(Stream& s, const Event& e, uint64_t time);
   void writeMessage(Stream& s, const Event& e, uint64_t time);
+  const Partner& partnerOf(Stream& s, Ref comm, uint64_t rank, LocationId location);
   void writeGeneric(Stream& s, const Event& e, uint64_t time);
   int64_t metricValue(uint8_t type, uint64_t bits);
   uint64_t attribute(const Event& e, Ref attr) const;
