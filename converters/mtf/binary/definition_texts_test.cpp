@@ -171,10 +171,10 @@ TEST(DefinitionTexts, DamageIsACodingError) {
   bad.insert(bad.end() - 2, 0x06);
   Definitions back3, back4, back5;
   EXPECT_THROW(decodeDefinitionsSection(bad, back3, 4), CodingError);
-  // Version 5 has 18 more: text 409 is the first of them, 427 is past the last.
+  // Version 5 has 21 more: text 409 is the first of them, 430 is past the last.
   decodeDefinitionsSection(bad, back4, 5);
   EXPECT_EQ(back4.info.properties.at("p"), "<Paraver record field>");
-  bad[bad.size() - 4] = 0xd6;  // zigzag(427 - 0) = 854: d6 06
+  bad[bad.size() - 4] = 0xdc;  // zigzag(430 - 0) = 860: dc 06
   EXPECT_THROW(decodeDefinitionsSection(bad, back5, 5), CodingError);
 }
 

@@ -493,57 +493,14 @@ STATES_COLOR
 31    {100,216,32}
 )";
 
-// Version 5 on: what mtf's own readers define in every trace of a format (the names and
-// descriptions of the attributes carrying Paraver's and TAU's record fields).
-constexpr std::string_view kReaderStrings[] = {
-    "Paraver record field",
-    "TAU TriggerValue written as one record",
-    "TAU TriggerValue: microseconds from the leading 0 to the value",
-    "TAU TriggerValue: microseconds from the value to the trailing 0",
-    "paraver:comm_id",
-    "paraver:cpu",
-    "paraver:global_op",
-    "paraver:logical_recv",
-    "paraver:logical_send",
-    "paraver:message",
-    "paraver:new_line",
-    "paraver:peer_thread",
-    "paraver:time",
-    "tau:trigger_end_delay",
-    "tau:trigger_single",
-    "tau:trigger_value_delay",
-};
-
-// The lines every TAU edf ends with (TAU's tracer events), and those newer TAUs add (its
-// one-sided messages), newlines included.
-constexpr std::string_view kTauTracerLines = R"(60000 TRACER 0 "EV_INIT" none
-60001 TRACER 0 "FLUSH" EntryExit
-60003 TRACER 0 "FLUSH_CLOSE" none
-60004 TRACER 0 "FLUSH_INITM" none
-60005 TRACER 0 "WALL_CLOCK" none
-60006 TRACER 0 "CONT_EVENT" none
-60007 TAU_MESSAGE -7 "MESSAGE_SEND" par
-60008 TAU_MESSAGE -8 "MESSAGE_RECV" par
-)";
-constexpr std::string_view kTauOneSidedLines =
-    R"(70000 TAUEVENT 0 "ONESIDED_MESSAGE_SEND" TriggerValue
-70001 TAUEVENT 0 "ONESIDED_MESSAGE_RECV" TriggerValue
-70005 TAUEVENT 0 "ONESIDED_MESSAGE_RECIPROCAL_SEND" TriggerValue
-70006 TAUEVENT 0 "ONESIDED_MESSAGE_RECIPROCAL_RECV" TriggerValue
-70004 TAUEVENT 0 "ONESIDED_MESSAGE" TriggerValue
-70002 TAUEVENT 0 "ONESIDED_MESSAGE_ID_TriggerValueT1" TriggerValue
-70003 TAUEVENT 0 "ONESIDED_MESSAGE_ID_TriggerValueT2" TriggerValue
-)";
-
 constexpr size_t kVersion4Count = std::size(kStrings) + 1;  // and Paraver's states
 
 const std::vector<std::string_view>& allStrings() {
   static const std::vector<std::string_view> all = [] {
     std::vector<std::string_view> v(std::begin(kStrings), std::end(kStrings));
     v.push_back(kParaverStates);
-    v.insert(v.end(), std::begin(kReaderStrings), std::end(kReaderStrings));
-    v.push_back(kTauTracerLines);
-    v.push_back(kTauOneSidedLines);
+    const std::span<const std::string_view> added = wellKnownStringsOfVersion5();
+    v.insert(v.end(), added.begin(), added.end());
     return v;
   }();
   return all;

@@ -17,6 +17,8 @@ namespace mtf::mtfbin {
 
 // The table of archives of `version` (4: 408 strings; 5 adds what mtf's readers define).
 std::span<const std::string_view> wellKnownStrings(uint32_t version = kVersion);
+// The strings version 5 appends to version 4's table.
+std::span<const std::string_view> wellKnownStringsOfVersion5();
 // The number of `text` in the table of the current version, if it is there.
 std::optional<size_t> wellKnownIndex(std::string_view text);
 
