@@ -81,6 +81,12 @@ TEST(Golden, VersionThreeArchiveStillReads) {
   checkGolden({"spec-example", "", "$SOURCE/tests/golden/archives/example.v3.mtf"});
 }
 
+// The worked example as version 4 wrote it (before version 5's numbered texts and larger
+// table of well-known strings): the same events as today.
+TEST(Golden, VersionFourArchiveStillReads) {
+  checkGolden({"spec-example", "", "$SOURCE/tests/golden/archives/example.v4.mtf"});
+}
+
 // An archive of version 3 (column coding 3, written by mtf before coding 4) of the
 // generated wavefront: the same events as today.
 TEST(Golden, VersionThreeWavefrontStillReads) {

@@ -39,13 +39,22 @@ def kind_tables(doc_path):
     return table("mtf-event-kinds"), table("mtf-definition-kinds")
 
 
-# appendix C: the well-known strings of version 4's texts, one a line, numbered from 0
+# appendix C: the number of well-known strings of version 4
+WELL_KNOWN_V4 = 408
+
+
+# appendix C: the well-known strings, one a line, numbered from 0 (version 4: the first 408)
 def well_known_strings(doc_path):
     text = open(doc_path, encoding="utf-8").read()
     block = re.search(r"```mtf-well-known-strings\n(.*?)```", text, re.S).group(1)
     strings = [line.encode() for line in block.strip("\n").split("\n")]
     # then each mtf-well-known-text block, verbatim
-    return strings + [t.encode() for t in re.findall(r"```mtf-well-known-text\n(.*?)```", text, re.S)]
+    strings += [t.encode() for t in re.findall(r"```mtf-well-known-text\n(.*?)```", text, re.S)]
+    assert len(strings) == WELL_KNOWN_V4
+    # then (version 5) the strings mtf's readers define
+    block = re.search(r"```mtf-well-known-strings-5\n(.*?)```", text, re.S).group(1)
+    strings += [line.encode() for line in block.strip("\n").split("\n")]
+    return strings + [t.encode() for t in re.findall(r"```mtf-well-known-text-5\n(.*?)```", text, re.S)]
 
 
 # ---------------------------------------------------------------- section 3: file layout
@@ -79,7 +88,7 @@ class Archive:
         if len(data) < 48 or data[:8] != MAGIC:
             raise Bad("not an MTF archive")
         self.version = struct.unpack_from("<I", data, 8)[0]
-        if self.version not in (1, 2, 3, 4):
+        if self.version not in (1, 2, 3, 4, 5):
             raise Bad("archive version %d is not supported" % self.version)
         trailer = data[-32:]
         if trailer[24:] != END_MAGIC:
@@ -178,7 +187,7 @@ class Archive:
 
 # ---------------------------------------------------------------- section 5: definitions
 # section 5.3: version 4's texts, in columns, derived or literal; then the properties
-def texts_v4(r, kinds, fields, def_kinds, well_known):
+def texts_v4(r, kinds, fields, def_kinds, well_known, version=4):
     n = len(kinds)
     by_self = {}
     for i in range(n):
@@ -205,7 +214,7 @@ def texts_v4(r, kinds, fields, def_kinds, well_known):
 
     order = sorted(range(n), key=lambda i: (column(i), i))
     tags = [r.varint() for _ in range(n)]
-    if any(tag > 2 for tag in tags):
+    if any(tag > (3 if version >= 5 else 2) for tag in tags):
         raise Bad("unknown definition text tag")
     derived_fields = [r.varint() for tag in tags if tag == 1]
     known, previous = [], -1
@@ -223,10 +232,18 @@ def texts_v4(r, kinds, fields, def_kinds, well_known):
             prefix, previous_prefix = number_template(r, previous_prefix)
             suffix, previous_suffix = number_template(r, previous_suffix)
             affixes.append((prefix, suffix))
-    texts, k = [None] * n, 0
+    texts, k, current, previous = [None] * n, 0, None, None
     for position, i in enumerate(order):
+        if column(i) != current:
+            current, previous = column(i), None
+        before, previous = previous, i
         if tags[position] == 0:
             texts[i] = r.string()
+            continue
+        if tags[position] == 3:  # version 5: numbered
+            if before is None:
+                raise Bad("numbered text without a text before it in its column")
+            texts[i] = renumbered(r, texts[before])
             continue
         if tags[position] == 2:
             texts[i] = next(known)
@@ -253,6 +270,28 @@ def texts_v4(r, kinds, fields, def_kinds, well_known):
     return texts, properties
 
 
+# section 5.4: the previous text of the column with each of its numbers changed
+def renumbered(r, previous):
+    parts, numbers = split_numbers(previous)
+    text = parts[0]
+    for j, number in enumerate(numbers):
+        text += str((number + unzigzag(r.varint())) & MASK).encode() + parts[j + 1]
+    return text
+
+
+# runs of 1 to 18 digits that do not start with a 0 (unless the run is 0 alone)
+def split_numbers(text):
+    parts, numbers, start = [], [], 0
+    for m in re.finditer(rb"[0-9]+", text):
+        run = m.group(0)
+        if len(run) <= 18 and (len(run) == 1 or run[:1] != b"0"):
+            parts.append(text[start:m.start()])
+            numbers.append(int(run))
+            start = m.end()
+    parts.append(text[start:])
+    return parts, numbers
+
+
 # a text cut at its numbers, each number predicted from the column's previous template
 def number_template(r, previous):
     count = r.varint()
@@ -276,7 +315,8 @@ class Definitions:
             self.records = self.records_v3(r, b"".join(value for _, value in self.properties))
         elif version >= 4:
             kinds, fields = self.record_columns(r)
-            texts, self.properties = texts_v4(r, kinds, fields, def_kinds, well_known)
+            table = well_known if version >= 5 else well_known[:WELL_KNOWN_V4]
+            texts, self.properties = texts_v4(r, kinds, fields, def_kinds, table, version)
             self.records = list(zip(kinds, fields, texts))
         else:
             self.records = []

@@ -114,6 +114,9 @@ TEST(SpecReader, DecodesTheExampleAsMtfDump) {
   expectReaderAgrees(kExample);
   expectReaderAgrees(kSource + "/tests/golden/archives/example.v2.mtf");  // version 2
   expectReaderAgrees(kSource + "/tests/golden/archives/example.v3.mtf");  // version 3
+  expectReaderAgrees(kSource + "/tests/golden/archives/example.v4.mtf");  // version 4
+  // Version 4's derived texts and properties as pieces of them (a TAU trace).
+  expectReaderAgrees(kSource + "/tests/golden/archives/opencl-l5.v4.mtf");
   // Version 3's texts that refer to the properties (a TAU edf).
   expectReaderAgrees(kSource + "/tests/golden/archives/opencl-l5.v3.mtf");
 }
@@ -166,8 +169,8 @@ TEST(SpecReader, DecodesThePropertiesAsTheFilesTheyKeep) {
             "/tests/spec\"); import mtf_spec_reader as m; a = m.Archive(open(sys.argv[1], "
             "\"rb\").read()); "
             "d = m.Definitions(a.structure(2), m.kind_tables(sys.argv[2])[1], a.version, "
-        "m.well_known_strings(sys.argv[2])); "
-            "assert a.version == 4; "
+            "m.well_known_strings(sys.argv[2])); "
+            "assert a.version == 5; "
             "sys.exit(0 if dict(d.properties)[sys.argv[3].encode()] == open(sys.argv[4], "
             "\"rb\").read() else 3)' '" +
             out + "' " + kDoc + " " + property + " '" + data + "/" + file + "'");

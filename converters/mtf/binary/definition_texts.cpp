@@ -18,7 +18,7 @@ using compaction::zigzag;
 
 namespace {
 
-constexpr uint64_t kLiteral = 0, kDerived = 1, kWellKnown = 2;
+constexpr uint64_t kLiteral = 0, kDerived = 1, kWellKnown = 2, kNumbered = 3;  // 3: version 5
 
 // The fixed fields of `kind` that name a String definition.
 const std::vector<size_t>& stringFields(DefKind kind) {
@@ -120,6 +120,26 @@ std::string readTemplate(ByteReader& r, std::vector<uint64_t>& previous) {
     text += parts[j + 1];
   }
   previous = std::move(numbers);
+  return text;
+}
+
+// A numbered text (version 5): the previous text of its column with other numbers at the
+// places its template has them; each stored as the difference to the number it replaces.
+bool putNumbered(std::vector<uint8_t>& out, std::string_view text, std::string_view previous) {
+  const Template now = splitNumbers(text), before = splitNumbers(previous);
+  if (now.parts != before.parts) return false;
+  for (size_t j = 0; j < now.numbers.size(); ++j)
+    putVarint(out, zigzag(static_cast<int64_t>(now.numbers[j] - before.numbers[j])));
+  return true;
+}
+
+std::string readNumbered(ByteReader& r, std::string_view previous) {
+  const Template before = splitNumbers(previous);
+  std::string text(before.parts[0]);
+  for (size_t j = 0; j < before.numbers.size(); ++j) {
+    text += std::to_string(before.numbers[j] + static_cast<uint64_t>(unzigzag(r.varint())));
+    text += before.parts[j + 1];
+  }
   return text;
 }
 
@@ -272,18 +292,22 @@ void putTextsV4(std::vector<uint8_t>& out, const std::vector<DefRecord>& records
   std::vector<uint64_t> previousPrefix, previousSuffix;
   uint64_t previousKnown = UINT64_MAX;  // -1
   uint64_t column = UINT64_MAX;
+  const std::string* previousText = nullptr;  // of the column
   for (size_t i : c.order) {
     const std::string& text = records[i].text;
     if (const uint64_t now = columnOf(records, c.owners, i); now != column) {
       column = now;
       previousPrefix.clear();
       previousSuffix.clear();
+      previousText = nullptr;
     }
     Derivation d;
     if (const auto k = wellKnownIndex(text)) {
       putVarint(tags, kWellKnown);
       putVarint(known, zigzag(static_cast<int64_t>(*k - previousKnown - 1)));
       previousKnown = *k;
+    } else if (previousText && putNumbered(literals, text, *previousText)) {
+      putVarint(tags, kNumbered);
     } else if (findDerivation(records, c, i, d)) {
       putVarint(tags, kDerived);
       putVarint(fields, d.field);
@@ -295,6 +319,7 @@ void putTextsV4(std::vector<uint8_t>& out, const std::vector<DefRecord>& records
       putString(literals, text);
     }
     c.done[i] = true;
+    previousText = &text;
   }
   for (const auto* stream : {&tags, &fields, &known, &affixes, &literals})
     out.insert(out.end(), stream->begin(), stream->end());
@@ -338,7 +363,8 @@ constexpr size_t kMaxTextBytes = size_t{1} << 30;
 
 // `total`: the bytes expanded so far, texts and properties.
 std::string readProperty(ByteReader& r, const std::vector<DefRecord>& records,
-                         const std::vector<size_t>& order, size_t& total) {
+                         const std::vector<size_t>& order, size_t& total,
+                         std::span<const std::string_view> wellKnown) {
   std::string value;
   size_t previous = static_cast<size_t>(-1);
   for (uint64_t pieces = r.count(r.remaining(), "piece count"); pieces > 0; --pieces) {
@@ -347,10 +373,10 @@ std::string readProperty(ByteReader& r, const std::vector<DefRecord>& records,
     const size_t n = previous + 1 + static_cast<size_t>(unzigzag(r.varint()));
     // Texts, then the well-known strings.
     const size_t known = n - order.size();
-    if (n >= order.size() && known >= wellKnownStrings().size())
+    if (n >= order.size() && known >= wellKnown.size())
       throw CodingError{at, "property piece refers to no text"};
     const std::string_view text =
-        n < order.size() ? std::string_view(records[order[n]].text) : wellKnownStrings()[known];
+        n < order.size() ? std::string_view(records[order[n]].text) : wellKnown[known];
     total += text.size();
     if (total > kMaxTextBytes) throw CodingError{at, "properties too large"};
     value += text;
@@ -365,8 +391,8 @@ std::string readProperty(ByteReader& r, const std::vector<DefRecord>& records,
 namespace {
 
 // The well-known strings the texts of tag 2 name, in text order.
-std::vector<std::string_view> readWellKnown(ByteReader& r, size_t count) {
-  const std::span<const std::string_view> table = wellKnownStrings();
+std::vector<std::string_view> readWellKnown(ByteReader& r, size_t count,
+                                            std::span<const std::string_view> table) {
   std::vector<std::string_view> texts(count);
   uint64_t previous = UINT64_MAX;  // -1
   for (std::string_view& text : texts) {
@@ -381,32 +407,49 @@ std::vector<std::string_view> readWellKnown(ByteReader& r, size_t count) {
 
 }  // namespace
 
-void readTextsV4(ByteReader& r, std::vector<DefRecord>& records,
-                 std::map<std::string, std::string>& properties) {
-  TextColumns c(records);
-  std::vector<uint64_t> tags(records.size());
+namespace {
+
+struct TextTags {
+  std::vector<uint64_t> tags;
   size_t derived = 0, wellKnown = 0;
-  for (uint64_t& tag : tags) {
+};
+
+TextTags readTags(ByteReader& r, size_t count, uint32_t version) {
+  TextTags t;
+  t.tags.resize(count);
+  const uint64_t last = version >= 5 ? kNumbered : kWellKnown;
+  for (uint64_t& tag : t.tags) {
     const size_t at = r.position();
     tag = r.varint();
-    if (tag > kWellKnown) throw CodingError{at, "unknown text tag " + std::to_string(tag)};
-    derived += tag == kDerived;
-    wellKnown += tag == kWellKnown;
+    if (tag > last) throw CodingError{at, "unknown text tag " + std::to_string(tag)};
+    t.derived += tag == kDerived;
+    t.wellKnown += tag == kWellKnown;
   }
-  std::vector<std::pair<size_t, uint64_t>> fields(derived);  // position, field
-  for (auto& [at, field] : fields) {
-    at = r.position();
-    field = r.varint();
-  }
-  const std::vector<std::string_view> known = readWellKnown(r, wellKnown);
-  const auto affixes = readAffixes(r, records, c, tags);
-  size_t total = 0;  // bytes the references expand to
+  return t;
+}
+
+// The texts in text order: literal and numbered ones read on the way.
+void assembleTexts(ByteReader& r, std::vector<DefRecord>& records, TextColumns& c,
+                   const TextTags& t, const std::vector<std::pair<size_t, uint64_t>>& fields,
+                   const std::vector<std::string_view>& known,
+                   const std::vector<std::pair<std::string, std::string>>& affixes, size_t& total) {
+  uint64_t column = UINT64_MAX;
+  size_t previous = records.size();  // the previous text of the column
   for (size_t n = 0, k = 0, w = 0; n < c.order.size(); ++n) {
-    const size_t i = c.order[n];
-    if (tags[n] == kLiteral) {
+    const size_t i = c.order[n], at = r.position();
+    if (const uint64_t now = columnOf(records, c.owners, i); now != column) {
+      column = now;
+      previous = records.size();
+    }
+    if (t.tags[n] == kLiteral) {
       records[i].text = readString(r);
-    } else if (tags[n] == kWellKnown) {
+    } else if (t.tags[n] == kWellKnown) {
       records[i].text = known[w++];
+    } else if (t.tags[n] == kNumbered) {
+      if (previous == records.size())
+        throw CodingError{at, "numbered text without a text before it in its column"};
+      records[i].text = readNumbered(r, records[previous].text);
+      total += records[i].text.size();
     } else {
       const size_t s = c.source(records, i, fields[k].second);
       if (s == records.size())
@@ -416,11 +459,31 @@ void readTextsV4(ByteReader& r, std::vector<DefRecord>& records,
       records[i].text = affixes[k].first + records[s].text + affixes[k].second;
       ++k;
     }
+    if (total > kMaxTextBytes) throw CodingError{at, "texts too large"};
     c.done[i] = true;
+    previous = i;
   }
+}
+
+}  // namespace
+
+void readTextsV4(ByteReader& r, std::vector<DefRecord>& records,
+                 std::map<std::string, std::string>& properties, uint32_t version) {
+  TextColumns c(records);
+  const TextTags t = readTags(r, records.size(), version);
+  std::vector<std::pair<size_t, uint64_t>> fields(t.derived);  // position, field
+  for (auto& [at, field] : fields) {
+    at = r.position();
+    field = r.varint();
+  }
+  const std::span<const std::string_view> table = wellKnownStrings(version);
+  const std::vector<std::string_view> known = readWellKnown(r, t.wellKnown, table);
+  const auto affixes = readAffixes(r, records, c, t.tags);
+  size_t total = 0;  // bytes the references expand to
+  assembleTexts(r, records, c, t, fields, known, affixes, total);
   for (uint64_t n = r.count(r.remaining(), "property count"); n > 0; --n) {
     std::string key = readString(r);
-    properties[key] = readProperty(r, records, c.order, total);
+    properties[key] = readProperty(r, records, c.order, total, table);
   }
 }
 

@@ -25,7 +25,8 @@ void putTextsV4(std::vector<uint8_t>& out, const std::vector<DefRecord>& records
                 const std::map<std::string, std::string>& properties);
 // Fills the texts of `records` (kinds and fields already read) and `properties`.
 // Throws compaction::CodingError on bad data.
+// `version` 4 or 5 (5: numbered texts, the larger table of well-known strings).
 void readTextsV4(compaction::ByteReader& r, std::vector<DefRecord>& records,
-                 std::map<std::string, std::string>& properties);
+                 std::map<std::string, std::string>& properties, uint32_t version);
 
 }  // namespace mtf::mtfbin

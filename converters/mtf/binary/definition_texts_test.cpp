@@ -28,7 +28,9 @@ Definitions tauLike(int regions) {
   std::string edf = "201 dynamic_trace_events\n# FunctionId Group Tag \"Name Type\" Parameters\n";
   uint64_t s = 0;
   for (int i = 0; i < regions; ++i) {
-    const std::string name = "void function_" + std::to_string(i * 7) + "(int)";
+    // A letter that changes: names that differ only in a number would be numbered texts.
+    const std::string name =
+        "void function_" + std::string(1, char('a' + i % 26)) + std::to_string(i * 7) + "(int)";
     const std::string canonical = name + " C ";
     const std::string line = std::to_string(i + 1) + " TAU_USER 0 \"" + canonical + "\" EntryExit";
     edf += line + "\n";
@@ -45,7 +47,7 @@ Definitions tauLike(int regions) {
 
 Definitions roundTrip(const Definitions& defs) {
   Definitions back;
-  decodeDefinitionsSection(encodeDefinitionsSection(defs), back, 4);
+  decodeDefinitionsSection(encodeDefinitionsSection(defs), back, kVersion);
   EXPECT_EQ(back.records(), defs.records());
   EXPECT_EQ(back.info.properties, defs.info.properties);
   EXPECT_EQ(back.clock, defs.clock);
@@ -118,7 +120,7 @@ TEST(DefinitionTexts, PropertiesReferToTheTextsTheyRepeat) {
 
 // Paraver's default states and colours (appendix C) cost a piece in any property.
 TEST(DefinitionTexts, PropertiesReferToWellKnownTexts) {
-  const std::string_view states = wellKnownStrings().back();
+  const std::string_view states = wellKnownStrings(4).back();
   ASSERT_GT(states.size(), 1000u);
   Definitions defs;
   defs.info.properties["paraver.pcf"] =
@@ -132,7 +134,8 @@ TEST(DefinitionTexts, DamageIsACodingError) {
   const std::vector<uint8_t> good = encodeDefinitionsSection(defs);
   for (size_t cut = 1; cut < good.size(); cut += good.size() / 17) {
     Definitions back;
-    EXPECT_THROW(decodeDefinitionsSection({good.begin(), good.begin() + cut}, back, 4), CodingError)
+    EXPECT_THROW(decodeDefinitionsSection({good.begin(), good.begin() + cut}, back, kVersion),
+                 CodingError)
         << cut;
   }
   // One String, its Region naming it; the texts: tag, the literal.
@@ -146,13 +149,16 @@ TEST(DefinitionTexts, DamageIsACodingError) {
   std::vector<uint8_t> bad = bytes;
   bad[tags] = 2;  // an unknown tag
   Definitions back;
-  EXPECT_THROW(decodeDefinitionsSection(bad, back, 4), CodingError);
+  EXPECT_THROW(decodeDefinitionsSection(bad, back, kVersion), CodingError);
+  // Numbered (version 5), but the first text of its column.
+  bad[tags] = 3;
+  EXPECT_THROW(decodeDefinitionsSection(bad, back, kVersion), CodingError);
   // Derived from field 1 (name): the string itself, not one coded before.
   bad = bytes;
   bad[tags] = 1;
   bad.insert(bad.begin() + static_cast<long>(tags) + 2, {1, 0, 0, 0, 0});
   Definitions back2;
-  EXPECT_THROW(decodeDefinitionsSection(bad, back2, 4), CodingError);
+  EXPECT_THROW(decodeDefinitionsSection(bad, back2, kVersion), CodingError);
   // A property piece naming a text past the last.
   Definitions piece;
   piece.add({DefKind::String, {0}, "a long enough text"});
@@ -160,11 +166,39 @@ TEST(DefinitionTexts, DamageIsACodingError) {
   bad = encodeDefinitionsSection(piece);
   // ... 01 "p", 01 piece, 01 "<", 00 (text 0), 01 ">"
   ASSERT_EQ(bad[bad.size() - 3], 0u);
-  // Text 409: there are 1, then the 408 well-known strings.
+  // Version 4, text 409: there are 1, then the 408 well-known strings.
   bad[bad.size() - 3] = 0xb2;  // zigzag(409 - 0) = 818: b2 06
   bad.insert(bad.end() - 2, 0x06);
-  Definitions back3;
+  Definitions back3, back4, back5;
   EXPECT_THROW(decodeDefinitionsSection(bad, back3, 4), CodingError);
+  // Version 5 has 21 more: text 409 is the first of them, 430 is past the last.
+  decodeDefinitionsSection(bad, back4, 5);
+  EXPECT_EQ(back4.info.properties.at("p"), "<Paraver record field>");
+  bad[bad.size() - 4] = 0xdc;  // zigzag(430 - 0) = 860: dc 06
+  EXPECT_THROW(decodeDefinitionsSection(bad, back5, 5), CodingError);
+}
+
+// Numbered texts (version 5): a column counting up costs a byte or two a text, and a
+// numbered text never starts a column.
+TEST(DefinitionTexts, NumberedTextsCostAByteEach) {
+  Definitions counted, spelled, empty;  // empty: the same records with empty texts
+  for (uint64_t i = 0; i < 60; ++i) {
+    counted.add({DefKind::String, {i}, "TAU communicator " + std::to_string(i + 1)});
+    spelled.add({DefKind::String, {i}, "TAU communicator " + std::string(i + 1, 'x')});
+    empty.add({DefKind::String, {i}, ""});
+  }
+  roundTrip(counted);
+  roundTrip(spelled);
+  roundTrip(empty);
+  const size_t numbered = encodeDefinitionsSection(counted).size();
+  EXPECT_LT(numbered * 5, encodeDefinitionsSection(spelled).size());
+  // Beyond empty texts: the first text, then a byte each (02: one more).
+  EXPECT_LE(numbered, encodeDefinitionsSection(empty).size() + 19 + 59);
+  Definitions mixed;  // numbers, leading zeros and long runs are kept as they are
+  for (const char* text : {"a 1.2.3", "a 1.3.3", "a 01.3.3", "b 2", "b 19999999999999999999 3",
+                           "b 19999999999999999999 4", "b 0 4", "b 0 5", "c", "c"})
+    mixed.add({DefKind::String, {mixed.records().size()}, text});
+  roundTrip(mixed);
 }
 
 // The table the writer and reader know is the one docs/mtf-format.md lists (appendix C),
@@ -186,6 +220,19 @@ TEST(DefinitionTexts, WellKnownStringsAreTheDocumentsAppendixC) {
   const std::string openText = "```mtf-well-known-text\n";
   for (size_t at = all.find(openText); at != std::string::npos; at = all.find(openText, at + 1)) {
     const size_t from = at + openText.size();
+    listed.push_back(all.substr(from, all.find("```", from) - from));
+  }
+  EXPECT_EQ(listed.size(), wellKnownStrings(4).size());
+  // Then (version 5) the strings of mtf's readers, one a line.
+  const std::string open5 = "```mtf-well-known-strings-5\n";
+  const size_t start5 = all.find(open5);
+  ASSERT_NE(start5, std::string::npos);
+  std::istringstream block5(all.substr(
+      start5 + open5.size(), all.find("```", start5 + open5.size()) - start5 - open5.size()));
+  for (std::string line; std::getline(block5, line);) listed.push_back(line);
+  const std::string openText5 = "```mtf-well-known-text-5\n";
+  for (size_t at = all.find(openText5); at != std::string::npos; at = all.find(openText5, at + 1)) {
+    const size_t from = at + openText5.size();
     listed.push_back(all.substr(from, all.find("```", from) - from));
   }
   const auto table = wellKnownStrings();
@@ -221,7 +268,7 @@ TEST(DefinitionTexts, WellKnownNamesCostNextToNothing) {
   Definitions one;
   one.add({DefKind::String, {0}, "MPI_Wtime"});
   ASSERT_EQ(wellKnownIndex("MPI_Wtime"), 406u);
-  ASSERT_EQ(table.size(), 408u);
+  ASSERT_EQ(wellKnownStrings(4).size(), 408u);
   std::vector<uint8_t> bad = encodeDefinitionsSection(one);
   // ... tag 02, number zigzag(406 - (-1) - 1) = 812 (ac 06), no properties 00.
   ASSERT_EQ(bad[bad.size() - 3], 0xacu);

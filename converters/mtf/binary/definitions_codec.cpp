@@ -219,7 +219,7 @@ void decodeDefinitionsSection(const std::vector<uint8_t>& raw, Definitions& defs
   if (version == 3)
     readTexts(r, records, propertyText(defs));
   else
-    readTextsV4(r, records, defs.info.properties);
+    readTextsV4(r, records, defs.info.properties, version);
   const size_t end = r.position();
   if (!r.atEnd()) throw CodingError{end, "unexpected bytes after the last definition"};
   for (DefRecord& rec : records) {

@@ -59,17 +59,26 @@ TEST_P(RealTrace, RoundTripsThroughMtfBinaryExactly) {
   EXPECT_LE(f.dagNodes, f.treeNodes);
 }
 
-// An archive of version 3 (tests/golden/archives/opencl-l5.v3.mtf, written by mtf before
-// version 4, its texts references into the TAU edf held as a property) still reads to
-// exactly what the TAU reader makes of the trace today.
-TEST(VersionThree, TauArchiveReadsAsItsTrace) {
+// An archive of opencl-l5 that an older mtf wrote reads to exactly what the TAU reader
+// makes of the trace today.
+void expectOldArchiveReadsAsItsTrace(const std::string& name, uint32_t version) {
   const fs::path input = fs::path(MTF_DATA_DIR) / "tau/opencl-l5";
-  const fs::path v3 = fs::path(MTF_SOURCE_DIR) / "tests/golden/archives/opencl-l5.v3.mtf";
-  ASSERT_EQ(ChunkFileReader(v3).version(), 3u);
+  const fs::path archive = fs::path(MTF_SOURCE_DIR) / "tests/golden/archives" / name;
+  ASSERT_EQ(ChunkFileReader(archive).version(), version);
   compaction::testing::CollectingSink original, back;
   openTrace(input, ReadOptions{})->read(original);
-  ArchiveSource(v3, ReadOptions{}).read(back);
+  ArchiveSource(archive, ReadOptions{}).read(back);
   expectSameTrace(back, original);
+}
+
+// Version 3: its texts references into the TAU edf held as a property.
+TEST(VersionThree, TauArchiveReadsAsItsTrace) {
+  expectOldArchiveReadsAsItsTrace("opencl-l5.v3.mtf", 3);
+}
+
+// Version 4: its texts derived, its edf pieces of them, its Comm names spelled out.
+TEST(VersionFour, TauArchiveReadsAsItsTrace) {
+  expectOldArchiveReadsAsItsTrace("opencl-l5.v4.mtf", 4);
 }
 
 INSTANTIATE_TEST_SUITE_P(Traces, RealTrace, ::testing::ValuesIn(mtf::test::realTraces()),

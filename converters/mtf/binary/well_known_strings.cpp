@@ -1,5 +1,6 @@
 #include "converters/mtf/binary/well_known_strings.hpp"
 
+#include <iterator>
 #include <unordered_map>
 #include <vector>
 
@@ -492,10 +493,14 @@ STATES_COLOR
 31    {100,216,32}
 )";
 
+constexpr size_t kVersion4Count = std::size(kStrings) + 1;  // and Paraver's states
+
 const std::vector<std::string_view>& allStrings() {
   static const std::vector<std::string_view> all = [] {
     std::vector<std::string_view> v(std::begin(kStrings), std::end(kStrings));
     v.push_back(kParaverStates);
+    const std::span<const std::string_view> added = wellKnownStringsOfVersion5();
+    v.insert(v.end(), added.begin(), added.end());
     return v;
   }();
   return all;
@@ -503,8 +508,9 @@ const std::vector<std::string_view>& allStrings() {
 
 }  // namespace
 
-std::span<const std::string_view> wellKnownStrings() {
-  return allStrings();
+std::span<const std::string_view> wellKnownStrings(uint32_t version) {
+  const std::span<const std::string_view> all = allStrings();
+  return version <= 4 ? all.first(kVersion4Count) : all;
 }
 
 std::optional<size_t> wellKnownIndex(std::string_view text) {
