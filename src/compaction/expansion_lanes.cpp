@@ -81,11 +81,10 @@ struct Stopped {};  // thrown in a lane whose ring was stopped
 class BlockOutput {
  public:
   explicit BlockOutput(BlockRing& ring) : ring_(ring) {}
-  Event& slot() {
+  // The event joined into the block's next slot (a copy: the calling thread reads it).
+  void put(LocationJoiner& joiner, const JoinPlan& plan, const uint64_t* values, Tick time) {
     if (!block_) take();
-    return block_->events[block_->size];
-  }
-  void commit() {
+    joiner.join(plan, values, time, block_->events[block_->size]);
     if (++block_->size == block_->events.size()) hand(false);
   }
   void endUnit() {

@@ -85,7 +85,7 @@ size_t LocationExpansion::prepareBlock(size_t n, size_t& walked) {
   walked = expander_.fill(steps_.data(), n);
   size_t values = 0;
   for (size_t i = 0; i < walked; ++i) {
-    const JoinPlan& plan = joiner_.plan(steps_[i].sig);
+    JoinPlan& plan = joiner_.plan(steps_[i].sig);
     plans_[i] = &plan;
     contexts_[i] = steps_[i].context;
     counts_[i] = plan.valueCount;
