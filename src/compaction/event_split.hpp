@@ -177,6 +177,7 @@ class LocationJoiner {
   void join(const JoinPlan& plan, const uint64_t* values, Tick time, Event& e) {
     joinPlanned(plan, values, location_, time, ranks_, e);
   }
+  LocationId location() const { return location_; }
   const Event& joinInPlace(JoinPlan& plan, const uint64_t* values, Tick time) {
     return compaction::joinInPlace(plan, values, time, ranks_);
   }

@@ -3,12 +3,13 @@
 namespace mtf::compaction {
 
 LocationExpansion::LocationExpansion(const CompactModel& model, size_t index,
-                                     const ExpandOptions& options)
+                                     const ExpandOptions& options, LocationJoiner* joiner)
     : model_(model),
       location_(model.locations.at(index)),
       index_(index),
       options_(options),
-      joiner_(model, location_.location),
+      ownJoiner_(joiner ? nullptr : std::make_unique<LocationJoiner>(model, location_.location)),
+      joiner_(joiner ? *joiner : *ownJoiner_),
       expander_(model, location_.root, options.flat) {}
 
 void LocationExpansion::run(TraceSink& sink) {

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <array>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -31,7 +32,10 @@ struct SinkOutput {
 class LocationExpansion {
  public:
   static constexpr size_t kBlockEvents = 512;
-  LocationExpansion(const CompactModel& model, size_t index, const ExpandOptions& options);
+  // `joiner`: the location's join plans, kept by the caller (whose plans must outlive this
+  // object: expansion_lanes.cpp), or nullptr for plans of its own.
+  LocationExpansion(const CompactModel& model, size_t index, const ExpandOptions& options,
+                    LocationJoiner* joiner = nullptr);
   size_t index() const { return index_; }
   // Every event of the location in the window (and, with a prefix sink, what the chunks
   // before it leave open: ExpandOptions::prefix) into `sink`.
@@ -57,7 +61,8 @@ class LocationExpansion {
   const LocationModel& location_;
   size_t index_;
   const ExpandOptions& options_;
-  LocationJoiner joiner_;
+  std::unique_ptr<LocationJoiner> ownJoiner_;  // without a joiner given
+  LocationJoiner& joiner_;
   Expander expander_;
   uint64_t position_ = 0;  // events the expander has passed
   bool prefixDone_ = false;
