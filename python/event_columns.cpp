@@ -23,10 +23,7 @@ py::array_t<T> toNumpy(std::vector<T>& column) {
 // kNoRef becomes -1; partner: world ranks fit int32).
 template <typename To, typename From>
 void append(std::vector<To>& column, const std::vector<From>& rows, size_t n) {
-  const size_t at = column.size();
-  column.resize(at + n);
-  To* out = column.data() + at;
-  for (size_t i = 0; i < n; ++i) out[i] = static_cast<To>(rows[i]);
+  column.insert(column.end(), rows.begin(), rows.begin() + static_cast<ptrdiff_t>(n));
 }
 
 }  // namespace

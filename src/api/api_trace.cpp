@@ -21,7 +21,31 @@ struct CommonFields {
   uint32_t comm = kNoRef;
 };
 
-CommonFields commonFields(const mtf::Event& e, RankMap& ranks) {
+// World ranks of ranks in communicators, with the view of the last communicator and
+// location kept (RankMap looks both up in hash maps; events of one location mostly use
+// one communicator).
+class WorldRanks {
+ public:
+  explicit WorldRanks(const mtf::Definitions& defs) : ranks_(defs) {}
+  int64_t of(Ref comm, uint64_t rank, LocationId self) {
+    if (!known_ || comm != comm_ || self != self_) [[unlikely]] {
+      view_ = ranks_.view(comm, self);
+      comm_ = comm;
+      self_ = self;
+      known_ = true;
+    }
+    return view_.worldRankOf(rank);
+  }
+
+ private:
+  RankMap ranks_;
+  bool known_ = false;
+  Ref comm_ = 0;
+  LocationId self_ = 0;
+  CommView view_;
+};
+
+CommonFields commonFields(const mtf::Event& e, WorldRanks& ranks) {
   CommonFields c;
   const uint64_t* f = e.fields.data();
   switch (e.kind) {
@@ -34,14 +58,14 @@ CommonFields commonFields(const mtf::Event& e, RankMap& ranks) {
     case EventKind::MpiRecv:
     case EventKind::MpiIrecv:  // peer, comm, tag, length
       c.comm = static_cast<uint32_t>(f[1]);
-      c.partner = ranks.worldRankOf(c.comm, f[0], e.location);
+      c.partner = ranks.of(c.comm, f[0], e.location);
       c.tag = static_cast<int64_t>(f[2]);
       c.size = f[3];
       break;
     case EventKind::MpiCollectiveEnd:
     case EventKind::NonBlockingCollectiveComplete:  // op, comm, root, sent, received
       c.comm = static_cast<uint32_t>(f[1]);
-      c.partner = ranks.worldRankOf(c.comm, f[2], e.location);
+      c.partner = ranks.of(c.comm, f[2], e.location);
       c.size = f[3];
       break;
     default:
@@ -56,7 +80,7 @@ class FilteringSink : public TraceSink {
   explicit FilteringSink(const EventFilter& filter) : filter_(filter) {
     std::sort(filter_.locations.begin(), filter_.locations.end());
   }
-  void begin(const mtf::Definitions& defs) override { ranks_ = std::make_unique<RankMap>(defs); }
+  void begin(const mtf::Definitions& defs) override { ranks_ = std::make_unique<WorldRanks>(defs); }
   // Batches let the OTF2 reader read on two threads.
   bool prefersBatches() const override { return true; }
 
@@ -66,11 +90,11 @@ class FilteringSink : public TraceSink {
     return filter_.locations.empty() ||
            std::binary_search(filter_.locations.begin(), filter_.locations.end(), e.location);
   }
-  RankMap& ranks() { return *ranks_; }
+  WorldRanks& ranks() { return *ranks_; }
 
  private:
   EventFilter filter_;
-  std::unique_ptr<RankMap> ranks_;
+  std::unique_ptr<WorldRanks> ranks_;
 };
 
 // Hands each selected event, made public, to the callback.
