@@ -19,6 +19,13 @@ py::array_t<T> toNumpy(std::vector<T>& column) {
   return py::array_t<T>({owned->size()}, {sizeof(T)}, owned->data(), owner);
 }
 
+// Appends rows [0, n) of `rows` to `column`, converted to its type (region and comm:
+// kNoRef becomes -1; partner: world ranks fit int32).
+template <typename To, typename From>
+void append(std::vector<To>& column, const std::vector<From>& rows, size_t n) {
+  column.insert(column.end(), rows.begin(), rows.begin() + static_cast<ptrdiff_t>(n));
+}
+
 }  // namespace
 
 EventColumns::EventColumns(uint64_t expected) {
@@ -33,6 +40,19 @@ EventColumns::EventColumns(uint64_t expected) {
   partner_.reserve(n);
   comm_.reserve(n);
   tag_.reserve(n);
+}
+
+void EventColumns::add(const api::EventRows& rows) {
+  const size_t n = rows.count;
+  append(location_, rows.location, n);
+  append(time_, rows.time, n);
+  append(kind_, rows.kind, n);
+  for (size_t i = 0; i < n; ++i) ++kindCounts_[rows.kind[i] & 0xff];
+  append(region_, rows.region, n);
+  append(partner_, rows.partner, n);
+  append(tag_, rows.tag, n);
+  append(size_, rows.size, n);
+  append(comm_, rows.comm, n);
 }
 
 py::tuple EventColumns::release() {

@@ -129,7 +129,7 @@ py::tuple eventColumns(api::Trace& trace, const std::optional<std::vector<uint64
   {
     py::gil_scoped_release unlocked;  // no Python object is touched while the trace streams
     columns = std::make_unique<EventColumns>(whole ? trace.eventCountHint() : 0);
-    trace.events([&](const api::Event& e) { columns->add(e); }, filter);
+    trace.eventRows([&](const api::EventRows& rows) { columns->add(rows); }, filter);
   }
   return columns->release();
 }

@@ -45,6 +45,21 @@ struct Event {
   std::span<const uint64_t> fields;
 };
 
+// Events as columns, a block at a time (Trace::eventRows): row i of every column is one
+// event, with the values Event has (its `fields` aside). Rows [0, count) are valid, only
+// during the callback that receives them.
+struct EventRows {
+  size_t count = 0;
+  std::vector<LocationId> location;
+  std::vector<Tick> time;
+  std::vector<EventKindId> kind;
+  std::vector<uint32_t> region;
+  std::vector<int64_t> partner;
+  std::vector<int64_t> tag;
+  std::vector<uint64_t> size;
+  std::vector<uint32_t> comm;
+};
+
 // Which events to read. Empty `locations` means every location; the window is inclusive.
 // On an .mtf archive only the chunks of the asked locations and window are read (through
 // the archive's index); on OTF2 only the asked locations' event files; Paraver and TAU

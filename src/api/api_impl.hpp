@@ -22,6 +22,9 @@ struct Trace::Impl {
 
   std::unique_ptr<TraceSource> openSource() const;
   const mtf::Definitions& internalDefinitions();
+  // Streams the events `filter` selects (on .mtf and OTF2 only the asked locations and
+  // chunks are read) into `sink`, which filters them itself.
+  void readSelected(const EventFilter& filter, TraceSink& sink) const;
 };
 
 // The public form of the internal definitions.

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <map>
+#include <tuple>
 
 #include "../../tests/data/real_traces.hpp"
 #include "mtf/mtf.hpp"
@@ -107,6 +108,68 @@ TEST(Api, PartnersAreWorldRanksAndRegionsAreDefined) {
     EXPECT_NE(defs.communicator(e.comm), nullptr);
   });
   EXPECT_EQ(sends, 160u);  // 10 iterations x 8 inner steps x 2 neighbours (mtf loops)
+}
+
+// The rows of eventRows() as events, and the block sizes seen.
+std::vector<Event> rowsAsEvents(Trace& trace, const EventFilter& filter,
+                                std::vector<size_t>& blocks) {
+  std::vector<Event> events;
+  trace.eventRows(
+      [&](const EventRows& rows) {
+        blocks.push_back(rows.count);
+        for (size_t i = 0; i < rows.count; ++i)
+          events.push_back(Event{rows.location[i],
+                                 rows.time[i],
+                                 rows.kind[i],
+                                 rows.region[i],
+                                 rows.partner[i],
+                                 rows.tag[i],
+                                 rows.size[i],
+                                 rows.comm[i],
+                                 {}});
+      },
+      filter);
+  return events;
+}
+
+void expectSameRows(const std::vector<Event>& a, const std::vector<Event>& b) {
+  ASSERT_EQ(a.size(), b.size());
+  for (size_t i = 0; i < a.size(); ++i) {
+    const auto key = [](const Event& e) {
+      return std::tuple(e.location, e.time, e.kind, e.region, e.partner, e.tag, e.size, e.comm);
+    };
+    ASSERT_EQ(key(a[i]), key(b[i])) << "row " << i;
+  }
+}
+
+// eventRows() hands the events of events(), in the same order, in full blocks of 4,096
+// rows but the last; the filter applies the same way. On the OTF2 sample and its archive.
+TEST(Api, EventRowsAreTheEventsInBlocks) {
+  TempDir dir;
+  const std::string archive = (dir / "sample.mtf").string();
+  convert(kSample, archive);
+  for (const std::string& path : {kSample, archive}) {
+    Trace trace = Trace::open(path);
+    std::vector<Event> all;
+    trace.events([&](const Event& e) { all.push_back(e); });
+    ASSERT_GE(all.size(), 6000u) << path;
+    EventFilter window;  // the later half of location 0's events
+    window.from = all[all.size() / 8].time;
+    EventFilter oneLocation;
+    oneLocation.locations = {trace.definitions().locations[1].id};
+    for (const EventFilter& filter : {EventFilter{}, window, oneLocation}) {
+      std::vector<Event> expected;
+      trace.events([&](const Event& e) { expected.push_back(e); }, filter);
+      std::vector<size_t> blocks;
+      expectSameRows(rowsAsEvents(trace, filter, blocks), expected);
+      ASSERT_FALSE(blocks.empty()) << path;
+      for (size_t b = 0; b + 1 < blocks.size(); ++b) EXPECT_EQ(blocks[b], 4096u);
+      EXPECT_GT(blocks.back(), 0u);
+    }
+    std::vector<size_t> blocks;
+    rowsAsEvents(trace, {}, blocks);
+    EXPECT_GE(blocks.size(), 2u) << path;
+  }
 }
 
 TEST(Api, ArchiveEventsWindowLoopsAndStats) {

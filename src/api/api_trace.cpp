@@ -11,80 +11,194 @@
 namespace mtf::api {
 namespace {
 
-// Turns internal events into public ones (partners as world ranks) and hands those the
-// filter selects to the callback.
-class PublicEventSink : public TraceSink {
+// The common fields of a public event (Event: region, partner, tag, size, comm), decoded
+// from an internal event (partners as world ranks).
+struct CommonFields {
+  uint32_t region = kNoRef;
+  int64_t partner = -1;
+  int64_t tag = -1;
+  uint64_t size = 0;
+  uint32_t comm = kNoRef;
+};
+
+// World ranks of ranks in communicators, with the view of the last communicator and
+// location kept (RankMap looks both up in hash maps; events of one location mostly use
+// one communicator).
+class WorldRanks {
  public:
-  PublicEventSink(const EventCallback& callback, const EventFilter& filter)
-      : callback_(callback), filter_(filter) {
+  explicit WorldRanks(const mtf::Definitions& defs) : ranks_(defs) {}
+  int64_t of(Ref comm, uint64_t rank, LocationId self) {
+    if (!known_ || comm != comm_ || self != self_) [[unlikely]] {
+      view_ = ranks_.view(comm, self);
+      comm_ = comm;
+      self_ = self;
+      known_ = true;
+    }
+    return view_.worldRankOf(rank);
+  }
+
+ private:
+  RankMap ranks_;
+  bool known_ = false;
+  Ref comm_ = 0;
+  LocationId self_ = 0;
+  CommView view_;
+};
+
+CommonFields commonFields(const mtf::Event& e, WorldRanks& ranks) {
+  CommonFields c;
+  const uint64_t* f = e.fields.data();
+  switch (e.kind) {
+    case EventKind::Enter:
+    case EventKind::Leave:
+      c.region = static_cast<uint32_t>(f[0]);
+      break;
+    case EventKind::MpiSend:
+    case EventKind::MpiIsend:
+    case EventKind::MpiRecv:
+    case EventKind::MpiIrecv:  // peer, comm, tag, length
+      c.comm = static_cast<uint32_t>(f[1]);
+      c.partner = ranks.of(c.comm, f[0], e.location);
+      c.tag = static_cast<int64_t>(f[2]);
+      c.size = f[3];
+      break;
+    case EventKind::MpiCollectiveEnd:
+    case EventKind::NonBlockingCollectiveComplete:  // op, comm, root, sent, received
+      c.comm = static_cast<uint32_t>(f[1]);
+      c.partner = ranks.of(c.comm, f[2], e.location);
+      c.size = f[3];
+      break;
+    default:
+      break;
+  }
+  return c;
+}
+
+// What both public sinks share: the filter, the rank map, batches.
+class FilteringSink : public TraceSink {
+ public:
+  explicit FilteringSink(const EventFilter& filter) : filter_(filter) {
     std::sort(filter_.locations.begin(), filter_.locations.end());
   }
-  void begin(const mtf::Definitions& defs) override { ranks_ = std::make_unique<RankMap>(defs); }
+  void begin(const mtf::Definitions& defs) override { ranks_ = std::make_unique<WorldRanks>(defs); }
+  // Batches let the OTF2 reader read on two threads.
+  bool prefersBatches() const override { return true; }
+
+ protected:
+  bool selected(const mtf::Event& e) const {
+    if (e.time < filter_.from || e.time > filter_.to) return false;
+    return filter_.locations.empty() ||
+           std::binary_search(filter_.locations.begin(), filter_.locations.end(), e.location);
+  }
+  WorldRanks& ranks() { return *ranks_; }
+
+ private:
+  EventFilter filter_;
+  std::unique_ptr<WorldRanks> ranks_;
+};
+
+// Hands each selected event, made public, to the callback.
+class PublicEventSink : public FilteringSink {
+ public:
+  PublicEventSink(const EventCallback& callback, const EventFilter& filter)
+      : FilteringSink(filter), callback_(callback) {}
   void event(const mtf::Event& e) override {
     if (selected(e)) deliver(e);
   }
   void events(const SharedEventBatch& batch) override {
     forEachEvent(*batch, [this](const mtf::Event& e) { event(e); });
   }
-  // Batches let the OTF2 reader read on two threads.
-  bool prefersBatches() const override { return true; }
   void end() override {}
 
  private:
-  bool selected(const mtf::Event& e) const {
-    if (e.time < filter_.from || e.time > filter_.to) return false;
-    return filter_.locations.empty() ||
-           std::binary_search(filter_.locations.begin(), filter_.locations.end(), e.location);
+  void deliver(const mtf::Event& e) {
+    const CommonFields c = commonFields(e, ranks());
+    out_.location = e.location;
+    out_.time = e.time;
+    out_.kind = static_cast<EventKindId>(e.kind);
+    out_.region = c.region;
+    out_.partner = c.partner;
+    out_.tag = c.tag;
+    out_.size = c.size;
+    out_.comm = c.comm;
+    out_.fields = std::span<const uint64_t>(e.fields.data(), e.fields.size());
+    callback_(out_);
   }
-  void deliver(const mtf::Event& e);
 
   const EventCallback& callback_;
-  EventFilter filter_;
-  std::unique_ptr<RankMap> ranks_;
   Event out_;
 };
 
-void PublicEventSink::deliver(const mtf::Event& e) {
-  out_.location = e.location;
-  out_.time = e.time;
-  out_.kind = static_cast<EventKindId>(e.kind);
-  out_.region = kNoRef;
-  out_.partner = -1;
-  out_.tag = -1;
-  out_.size = 0;
-  out_.comm = kNoRef;
-  out_.fields = std::span<const uint64_t>(e.fields.data(), e.fields.size());
-  const uint64_t* f = e.fields.data();
-  switch (e.kind) {
-    case EventKind::Enter:
-    case EventKind::Leave:
-      out_.region = static_cast<uint32_t>(f[0]);
-      break;
-    case EventKind::MpiSend:
-    case EventKind::MpiIsend:
-    case EventKind::MpiRecv:
-    case EventKind::MpiIrecv:  // peer, comm, tag, length
-      out_.comm = static_cast<uint32_t>(f[1]);
-      out_.partner = ranks_->worldRankOf(out_.comm, f[0], e.location);
-      out_.tag = static_cast<int64_t>(f[2]);
-      out_.size = f[3];
-      break;
-    case EventKind::MpiCollectiveEnd:
-    case EventKind::NonBlockingCollectiveComplete:  // op, comm, root, sent, received
-      out_.comm = static_cast<uint32_t>(f[1]);
-      out_.partner = ranks_->worldRankOf(out_.comm, f[2], e.location);
-      out_.size = f[3];
-      break;
-    default:
-      break;
+// Gathers the selected events, made public, into blocks of rows for the callback.
+class EventRowsSink : public FilteringSink {
+ public:
+  static constexpr size_t kRows = 4096;
+  EventRowsSink(const EventRowsCallback& callback, const EventFilter& filter)
+      : FilteringSink(filter), callback_(callback) {
+    rows_.location.resize(kRows);
+    rows_.time.resize(kRows);
+    rows_.kind.resize(kRows);
+    rows_.region.resize(kRows);
+    rows_.partner.resize(kRows);
+    rows_.tag.resize(kRows);
+    rows_.size.resize(kRows);
+    rows_.comm.resize(kRows);
   }
-  callback_(out_);
-}
+  void event(const mtf::Event& e) override {
+    if (selected(e)) add(e);
+  }
+  void events(const SharedEventBatch& batch) override {
+    forEachEvent(*batch, [this](const mtf::Event& e) {
+      if (selected(e)) add(e);
+    });
+  }
+  void end() override { flush(); }
+  // The rows gathered so far to the callback (if any).
+  void flush() {
+    if (rows_.count == 0) return;
+    callback_(rows_);
+    rows_.count = 0;
+  }
+
+ private:
+  void add(const mtf::Event& e) {
+    const CommonFields c = commonFields(e, ranks());
+    const size_t i = rows_.count;
+    rows_.location[i] = e.location;
+    rows_.time[i] = e.time;
+    rows_.kind[i] = static_cast<EventKindId>(e.kind);
+    rows_.region[i] = c.region;
+    rows_.partner[i] = c.partner;
+    rows_.tag[i] = c.tag;
+    rows_.size[i] = c.size;
+    rows_.comm[i] = c.comm;
+    if (++rows_.count == kRows) flush();
+  }
+
+  const EventRowsCallback& callback_;
+  EventRows rows_;
+};
 
 }  // namespace
 
 std::unique_ptr<TraceSource> Trace::Impl::openSource() const {
   return openTrace(path, read);
+}
+
+void Trace::Impl::readSelected(const EventFilter& filter, TraceSink& sink) const {
+  if (format == "mtf") {
+    // Only the chunks of the asked locations and time window are read (the index).
+    mtfbin::ArchiveSource source(path, read);
+    source.selectLocations(filter.locations);
+    source.setWindow({filter.from, filter.to});
+    source.read(sink);
+    return;
+  }
+  auto source = openSource();
+  // OTF2 keeps each location's events in a file of its own: only the asked ones are read.
+  if (auto* otf2 = dynamic_cast<otf2::Otf2Reader*>(source.get()))
+    otf2->selectLocations(filter.locations);
+  source->read(sink);
 }
 
 const mtf::Definitions& Trace::Impl::internalDefinitions() {
@@ -125,19 +239,15 @@ const Definitions& Trace::definitions() {
 void Trace::events(const EventCallback& callback, const EventFilter& filter) {
   guarded([&] {
     PublicEventSink sink(callback, filter);
-    if (impl_->format == "mtf") {
-      // Only the chunks of the asked locations and time window are read (the index).
-      mtfbin::ArchiveSource source(impl_->path, impl_->read);
-      source.selectLocations(filter.locations);
-      source.setWindow({filter.from, filter.to});
-      source.read(sink);
-      return;
-    }
-    auto source = impl_->openSource();
-    // OTF2 keeps each location's events in a file of its own: only the asked ones are read.
-    if (auto* otf2 = dynamic_cast<otf2::Otf2Reader*>(source.get()))
-      otf2->selectLocations(filter.locations);
-    source->read(sink);
+    impl_->readSelected(filter, sink);
+  });
+}
+
+void Trace::eventRows(const EventRowsCallback& callback, const EventFilter& filter) {
+  guarded([&] {
+    EventRowsSink sink(callback, filter);
+    impl_->readSelected(filter, sink);
+    sink.flush();  // a source that did not call end()
   });
 }
 

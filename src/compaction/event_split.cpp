@@ -320,6 +320,28 @@ void joinEvent(const Signature& sig, const uint64_t* values, LocationId location
         EventAttribute{sig.attributes[i].attribute, sig.attributes[i].type, *values++};
 }
 
+namespace {
+
+// The rank fields of `plan`, structural with a structural communicator, made absolute
+// once; otherwise marks them for fixRanksPerEvent.
+void makeRanksAbsolute(const KindLayout& layout, LocationId location, OwnRanks& ranks,
+                       JoinPlan& plan) {
+  bool rankIsValue = false;
+  for (uint32_t i : plan.rankFields)
+    rankIsValue = rankIsValue || std::find(plan.valueFields.begin(), plan.valueFields.end(), i) !=
+                                     plan.valueFields.end();
+  if (rankIsValue || !layout.structural[static_cast<size_t>(layout.commField)]) {
+    plan.ranksPerEvent = true;
+    return;
+  }
+  const int64_t own = ranks.rankIn(static_cast<Ref>(plan.fields[layout.commField]), location);
+  if (own >= 0)
+    for (uint32_t i : plan.rankFields)
+      plan.fields[i] = static_cast<uint64_t>(unzigzag(plan.fields[i]) + own);
+}
+
+}  // namespace
+
 JoinPlan planJoin(const Signature& sig, LocationId location, OwnRanks& ranks) {
   const KindSchema& schema = checkedSchema(sig.kind);
   const KindLayout& layout = layoutOf(sig.kind);
@@ -328,36 +350,27 @@ JoinPlan planJoin(const Signature& sig, LocationId location, OwnRanks& ranks) {
   plan.kind = sig.kind;
   plan.fields.assign(fieldCount, 0);
   plan.commField = layout.commField;
-  bool rankIsValue = false;
   size_t nextStructural = 0;
   for (size_t i = 0; i < fieldCount; ++i) {
     const size_t field = schemaIndex(schema, i);
-    const bool rank = schema.fields[field].type == FieldType::Rank;
-    if (rank) plan.rankFields.push_back(static_cast<uint32_t>(i));
-    if (layout.structural[field]) {
+    if (schema.fields[field].type == FieldType::Rank)
+      plan.rankFields.push_back(static_cast<uint32_t>(i));
+    if (layout.structural[field])
       plan.fields[i] = sig.fields[nextStructural++];
-    } else {
+    else
       plan.valueFields.push_back(static_cast<uint32_t>(i));
-      rankIsValue = rankIsValue || rank;
-    }
   }
   plan.attributes = sig.attributes;
   plan.valueCount = static_cast<uint32_t>(plan.valueFields.size() + plan.attributes.size());
-  if (layout.commField < 0) return plan;
-  if (rankIsValue || !layout.structural[static_cast<size_t>(layout.commField)]) {
-    plan.ranksPerEvent = true;
-    return plan;
-  }
-  const int64_t own = ranks.rankIn(static_cast<Ref>(plan.fields[layout.commField]), location);
-  if (own >= 0)
-    for (uint32_t i : plan.rankFields)
-      plan.fields[i] = static_cast<uint64_t>(unzigzag(plan.fields[i]) + own);
+  if (layout.commField >= 0) makeRanksAbsolute(layout, location, ranks, plan);
+  std::vector<uint64_t> zeros(plan.valueCount, 0);
+  joinPlanned(plan, zeros.data(), location, 0, ranks, plan.ready);
   return plan;
 }
 
-void resizeFields(Event& e, size_t count) {
+void assignFields(Event& e, const uint64_t* from, size_t count) {
   if (e.fields.capacity() < count) e.fields.reserve(std::max<size_t>(count, 8));
-  e.fields.resize(count);
+  e.fields.assign(from, from + count);
 }
 
 void fixRanksPerEvent(const JoinPlan& plan, LocationId location, OwnRanks& ranks, Event& e) {
@@ -367,7 +380,7 @@ void fixRanksPerEvent(const JoinPlan& plan, LocationId location, OwnRanks& ranks
     e.fields[i] = static_cast<uint64_t>(unzigzag(e.fields[i]) + own);
 }
 
-const JoinPlan& LocationJoiner::make(SigId sig) {
+JoinPlan& LocationJoiner::make(SigId sig) {
   plans_.push_back(planJoin(model_.signatures.at(sig), location_, ranks_));
   bySig_.at(sig) = &plans_.back();
   return plans_.back();

@@ -95,31 +95,19 @@ struct JoinPlan {
   bool ranksPerEvent = false;
   int commField = -1;
   std::vector<uint32_t> rankFields;  // fields of type Rank
+  // The plan's own event, its structural fields and attributes in place: joinInPlace
+  // writes only the time and the values into it (no resize, no copy per event).
+  Event ready;
 };
 JoinPlan planJoin(const Signature& sig, LocationId location, OwnRanks& ranks);
-// e.fields resized to `count`, with room for a few more (an event slot that is reused for
-// events of several kinds then stops allocating at once).
-void resizeFields(Event& e, size_t count);
+// e.fields set to the `count` fields at `from`, with room for a few more (an event slot
+// that is reused for events of several kinds then stops allocating at once).
+void assignFields(Event& e, const uint64_t* from, size_t count);
 // The rank fields of `e`, joined by `plan` (ranksPerEvent), made absolute.
 void fixRanksPerEvent(const JoinPlan& plan, LocationId location, OwnRanks& ranks, Event& e);
 
-// joinEvent(sig, ...) by its plan.
-inline void joinPlanned(const JoinPlan& plan, const uint64_t* values, LocationId location,
-                        Tick time, OwnRanks& ranks, Event& e) {
-  e.kind = plan.kind;
-  e.location = location;
-  e.time = time;
-  const size_t count = plan.fields.size();
-  if (e.fields.size() != count) [[unlikely]]
-    resizeFields(e, count);
-  uint64_t* fields = e.fields.data();
-  const uint64_t* from = plan.fields.data();
-  for (size_t i = 0; i < count; ++i) fields[i] = from[i];  // a few: no memcpy call
-  const uint32_t* to = plan.valueFields.data();
-  const size_t fieldValues = plan.valueFields.size();
-  for (size_t i = 0; i < fieldValues; ++i) fields[to[i]] = values[i];
-  if (plan.ranksPerEvent) [[unlikely]]
-    fixRanksPerEvent(plan, location, ranks, e);
+// Writes the attribute values (after the fields' values) into e.attributes.
+inline void setAttributes(const JoinPlan& plan, const uint64_t* values, Event& e) {
   if (plan.attributes.empty()) [[likely]] {
     e.attributes.clear();
     return;
@@ -127,7 +115,50 @@ inline void joinPlanned(const JoinPlan& plan, const uint64_t* values, LocationId
   e.attributes.resize(plan.attributes.size());
   for (size_t i = 0; i < plan.attributes.size(); ++i)
     e.attributes[i] = EventAttribute{plan.attributes[i].attribute, plan.attributes[i].type,
-                                     values[fieldValues + i]};
+                                     values[plan.valueFields.size() + i]};
+}
+
+// joinEvent(sig, ...) by its plan, into an event slot that may hold any event.
+inline void joinPlanned(const JoinPlan& plan, const uint64_t* values, LocationId location,
+                        Tick time, OwnRanks& ranks, Event& e) {
+  e.kind = plan.kind;
+  e.location = location;
+  e.time = time;
+  const size_t count = plan.fields.size();
+  const uint64_t* from = plan.fields.data();
+  if (e.fields.size() == count) [[likely]] {
+    uint64_t* fields = e.fields.data();
+    for (size_t i = 0; i < count; ++i) fields[i] = from[i];  // a few: no memcpy call
+  } else {
+    assignFields(e, from, count);
+  }
+  uint64_t* fields = e.fields.data();
+  const uint32_t* to = plan.valueFields.data();
+  const size_t fieldValues = plan.valueFields.size();
+  for (size_t i = 0; i < fieldValues; ++i) fields[to[i]] = values[i];
+  if (plan.ranksPerEvent) [[unlikely]]
+    fixRanksPerEvent(plan, location, ranks, e);
+  setAttributes(plan, values, e);
+}
+
+// joinEvent(sig, ...) by its plan, into plan.ready (valid until the next join by this
+// plan): only the time and the values are written.
+inline const Event& joinInPlace(JoinPlan& plan, const uint64_t* values, Tick time,
+                                OwnRanks& ranks) {
+  Event& e = plan.ready;
+  if (plan.ranksPerEvent) [[unlikely]] {
+    joinPlanned(plan, values, e.location, time, ranks, e);  // its rank fields change
+    return e;
+  }
+  e.time = time;
+  uint64_t* fields = e.fields.data();
+  const uint32_t* to = plan.valueFields.data();
+  const size_t fieldValues = plan.valueFields.size();
+  for (size_t i = 0; i < fieldValues; ++i) fields[to[i]] = values[i];
+  if (!plan.attributes.empty()) [[unlikely]]
+    for (size_t i = 0; i < plan.attributes.size(); ++i)
+      e.attributes[i].value = values[fieldValues + i];
+  return e;
 }
 
 // The join plans of one location's signatures, each made on first use.
@@ -138,21 +169,25 @@ class LocationJoiner {
         location_(location),
         ranks_(model.definitions),
         bySig_(model.signatures.size(), nullptr) {}
-  const JoinPlan& plan(SigId sig) {
-    if (const JoinPlan* p = bySig_[sig]) [[likely]]
+  JoinPlan& plan(SigId sig) {
+    if (JoinPlan* p = bySig_[sig]) [[likely]]
       return *p;
     return make(sig);
   }
   void join(const JoinPlan& plan, const uint64_t* values, Tick time, Event& e) {
     joinPlanned(plan, values, location_, time, ranks_, e);
   }
+  LocationId location() const { return location_; }
+  const Event& joinInPlace(JoinPlan& plan, const uint64_t* values, Tick time) {
+    return compaction::joinInPlace(plan, values, time, ranks_);
+  }
 
  private:
-  const JoinPlan& make(SigId sig);
+  JoinPlan& make(SigId sig);
   const CompactModel& model_;
   LocationId location_;
   OwnRanks ranks_;
-  std::vector<const JoinPlan*> bySig_;
+  std::vector<JoinPlan*> bySig_;
   std::deque<JoinPlan> plans_;  // a deque: the plans stay where they are as it grows
 };
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <condition_variable>
+#include <deque>
 #include <exception>
 #include <memory>
 #include <mutex>
@@ -14,10 +15,20 @@ namespace mtf::compaction {
 
 namespace {
 
-// Events a lane decoded, handed to the calling thread. A block keeps its events (and their
-// vectors' capacity) from one use to the next: no allocation once warm.
+// An event a lane decoded, not yet joined: the calling thread joins it into its plan's
+// own event (joinInPlace), so the lane copies no fields. The plan is the lane's, kept
+// until the lanes end; only the calling thread touches its event.
+struct PendingEvent {
+  JoinPlan* plan;
+  Tick time;
+  uint32_t valuesAt;  // in EventBlock::values
+};
+
+// Events a lane decoded, handed to the calling thread. A block keeps its vectors'
+// capacity from one use to the next: no allocation once warm.
 struct EventBlock {
-  std::vector<Event> events;
+  std::vector<PendingEvent> events;
+  std::vector<uint64_t> values;  // the events' values, one after the other
   size_t size = 0;
   bool unitEnd = false;      // the last block of its unit
   std::exception_ptr error;  // the unit failed after the events of this block
@@ -27,7 +38,10 @@ struct EventBlock {
 class BlockRing {
  public:
   BlockRing(size_t blocks, size_t blockEvents) : blocks_(blocks) {
-    for (EventBlock& b : blocks_) b.events.resize(blockEvents);
+    for (EventBlock& b : blocks_) {
+      b.events.resize(blockEvents);
+      b.values.reserve(blockEvents * 4);
+    }
   }
   // The lane's next block to fill, once the calling thread has read what it held; nullptr
   // after stop().
@@ -49,12 +63,19 @@ class BlockRing {
     changed_.wait(lock, [this] { return produced_ > consumed_; });
     return blocks_[consumed_ % blocks_.size()];
   }
-  void release() {
+  // `unitEnd`: the block was its unit's last (unitsDelivered() counts them).
+  void release(bool unitEnd) {
     {
       std::lock_guard lock(mutex_);
       ++consumed_;
+      unitsDelivered_ += unitEnd;
     }
     changed_.notify_one();
+  }
+  // The lane's units whose events the calling thread has all had.
+  size_t unitsDelivered() {
+    std::lock_guard lock(mutex_);
+    return unitsDelivered_;
   }
   // The calling thread stops reading (it failed): the lane stops at its next block.
   void stop() {
@@ -70,6 +91,7 @@ class BlockRing {
   // Blocks published by the lane and released by the calling thread (only one side
   // waits at a time: the ring is either full or empty).
   size_t produced_ = 0, consumed_ = 0;
+  size_t unitsDelivered_ = 0;
   bool stopped_ = false;
   std::mutex mutex_;
   std::condition_variable changed_;
@@ -81,11 +103,12 @@ struct Stopped {};  // thrown in a lane whose ring was stopped
 class BlockOutput {
  public:
   explicit BlockOutput(BlockRing& ring) : ring_(ring) {}
-  Event& slot() {
+  // The event into the block, for the calling thread to join.
+  void put(LocationJoiner&, JoinPlan& plan, const uint64_t* values, Tick time) {
     if (!block_) take();
-    return block_->events[block_->size];
-  }
-  void commit() {
+    const auto at = static_cast<uint32_t>(block_->values.size());
+    block_->events[block_->size] = PendingEvent{&plan, time, at};
+    block_->values.insert(block_->values.end(), values, values + plan.valueCount);
     if (++block_->size == block_->events.size()) hand(false);
   }
   void endUnit() {
@@ -103,6 +126,7 @@ class BlockOutput {
     block_ = ring_.acquire();
     if (!block_) throw Stopped{};
     block_->size = 0;
+    block_->values.clear();
     block_->unitEnd = false;
     block_->error = nullptr;
   }
@@ -128,7 +152,12 @@ class Lanes {
  public:
   Lanes(const CompactModel& model, const ExpandOptions& options, std::vector<Unit> units,
         size_t lanes)
-      : model_(model), options_(options), units_(std::move(units)), lanes_(lanes) {}
+      : model_(model),
+        options_(options),
+        units_(std::move(units)),
+        lanes_(lanes),
+        joiners_(lanes),
+        ranks_(model.definitions) {}
   ~Lanes() {
     for (auto& ring : rings_) ring->stop();
     for (std::thread& t : threads_) t.join();
@@ -142,16 +171,36 @@ class Lanes {
     SinkOutput out(sink);
     for (size_t u = 0; u < units_.size(); ++u) {
       if (u % lanes_ == 0)
-        expansionOf(expansion, units_[u].location).expandChunk(units_[u].chunk, out);
+        expansionOf(expansion, u, 0).expandChunk(units_[u].chunk, out);
       else
         deliverUnit(*rings_[u % lanes_ - 1], sink);
     }
   }
 
  private:
-  LocationExpansion& expansionOf(std::optional<LocationExpansion>& expansion, size_t location) {
-    if (!expansion || expansion->index() != location) expansion.emplace(model_, location, options_);
+  // The expansion of unit `u`'s location on lane `lane`. The plans of lanes 1, 2, ...
+  // outlive it (joiners_): the calling thread joins their events later.
+  LocationExpansion& expansionOf(std::optional<LocationExpansion>& expansion, size_t u,
+                                 size_t lane) {
+    const size_t location = units_[u].location;
+    if (lane > 0) retainJoiner(lane, u, location);
+    if (expansion && expansion->index() == location) return *expansion;
+    expansion.emplace(model_, location, options_,
+                      lane > 0 ? &joiners_[lane].back().joiner : nullptr);
     return *expansion;
+  }
+  // On lane `lane`: unit `u` (its k-th) uses the joiner of `location`, made if new; the
+  // joiners of units the calling thread has all delivered go (memory stays bounded).
+  void retainJoiner(size_t lane, size_t u, size_t location) {
+    std::deque<RetainedJoiner>& joiners = joiners_[lane];
+    const size_t k = u / lanes_;  // the lane's units are u = lane, lane + lanes_, ...
+    if (!joiners.empty() && joiners.back().location == location) {
+      joiners.back().lastUnit = k;
+      return;
+    }
+    const size_t delivered = rings_[lane - 1]->unitsDelivered();
+    while (!joiners.empty() && joiners.front().lastUnit < delivered) joiners.pop_front();
+    joiners.push_back({location, k, LocationJoiner(model_, model_.locations[location].location)});
   }
   // On lane `lane`'s thread: its units into its ring.
   void decodeLane(size_t lane) {
@@ -159,7 +208,7 @@ class Lanes {
     std::optional<LocationExpansion> expansion;
     try {
       for (size_t u = lane; u < units_.size(); u += lanes_) {
-        expansionOf(expansion, units_[u].location).expandChunk(units_[u].chunk, out);
+        expansionOf(expansion, u, lane).expandChunk(units_[u].chunk, out);
         out.endUnit();
       }
     } catch (const Stopped&) {
@@ -173,10 +222,14 @@ class Lanes {
   void deliverUnit(BlockRing& ring, TraceSink& sink) {
     for (;;) {
       EventBlock& block = ring.next();
-      for (size_t i = 0; i < block.size; ++i) sink.event(block.events[i]);
+      const uint64_t* values = block.values.data();
+      for (size_t i = 0; i < block.size; ++i) {
+        const PendingEvent& e = block.events[i];
+        sink.event(joinInPlace(*e.plan, values + e.valuesAt, e.time, ranks_));
+      }
       const bool end = block.unitEnd;
       const std::exception_ptr error = block.error;
-      ring.release();
+      ring.release(end);
       if (error) std::rethrow_exception(error);
       if (end) return;
     }
@@ -187,6 +240,15 @@ class Lanes {
   const std::vector<Unit> units_;
   const size_t lanes_;
   std::vector<std::unique_ptr<BlockRing>> rings_;  // of lanes 1, 2, ...
+  // Per lane, the join plans of the locations whose units the calling thread may not have
+  // delivered yet (a deque: they stay in place): it joins the lane's events.
+  struct RetainedJoiner {
+    size_t location;
+    size_t lastUnit;  // the last of the lane's units (counted from 0) that uses it
+    LocationJoiner joiner;
+  };
+  std::vector<std::deque<RetainedJoiner>> joiners_;
+  OwnRanks ranks_;  // the calling thread's (ranks per event: JoinPlan::ranksPerEvent)
   std::vector<std::thread> threads_;
 };
 

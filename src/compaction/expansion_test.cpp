@@ -60,6 +60,7 @@ TEST(Expansion, FlatExpansionsReplayTheWalk) {
   }
 }
 
+// joinPlanned (into any slot) and joinInPlace (into the plan's own event) join as joinEvent.
 TEST(Expansion, JoinPlansJoinAsJoinEvent) {
   const auto t = testing::makeSyntheticTrace(4, 20, 8);
   const auto model = compact(t, 1 << 16);
@@ -67,16 +68,19 @@ TEST(Expansion, JoinPlansJoinAsJoinEvent) {
   for (const LocationModel& l : model->locations) {
     OwnRanks ranks(model->definitions), planRanks(model->definitions);
     for (const Signature& sig : model->signatures) {
-      const JoinPlan plan = planJoin(sig, l.location, planRanks);
+      JoinPlan plan = planJoin(sig, l.location, planRanks);
       ASSERT_EQ(plan.valueCount, valueCountOf(sig));
-      std::vector<uint64_t> values(plan.valueCount);
-      for (uint64_t& v : values) v = random() % 1000;
-      Event expected, actual;
-      actual.fields = {1, 2, 3, 4, 5, 6, 7, 8, 9};  // a reused slot: leftovers must go
-      actual.attributes.resize(3);
-      joinEvent(sig, values.data(), l.location, 77, ranks, expected);
-      joinPlanned(plan, values.data(), l.location, 77, planRanks, actual);
-      EXPECT_EQ(actual, expected) << nameOf(sig.kind);
+      for (Tick time : {77, 78}) {  // joinInPlace twice: the first values must not stay
+        std::vector<uint64_t> values(plan.valueCount);
+        for (uint64_t& v : values) v = random() % 1000;
+        Event expected, actual;
+        actual.fields = {1, 2, 3, 4, 5, 6, 7, 8, 9};  // a reused slot: leftovers must go
+        actual.attributes.resize(3);
+        joinEvent(sig, values.data(), l.location, time, ranks, expected);
+        joinPlanned(plan, values.data(), l.location, time, planRanks, actual);
+        EXPECT_EQ(actual, expected) << nameOf(sig.kind);
+        EXPECT_EQ(joinInPlace(plan, values.data(), time, planRanks), expected) << nameOf(sig.kind);
+      }
     }
   }
 }

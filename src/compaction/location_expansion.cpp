@@ -3,12 +3,13 @@
 namespace mtf::compaction {
 
 LocationExpansion::LocationExpansion(const CompactModel& model, size_t index,
-                                     const ExpandOptions& options)
+                                     const ExpandOptions& options, LocationJoiner* joiner)
     : model_(model),
       location_(model.locations.at(index)),
       index_(index),
       options_(options),
-      joiner_(model, location_.location),
+      ownJoiner_(joiner ? nullptr : std::make_unique<LocationJoiner>(model, location_.location)),
+      joiner_(joiner ? *joiner : *ownJoiner_),
       expander_(model, location_.root, options.flat) {}
 
 void LocationExpansion::run(TraceSink& sink) {
@@ -85,7 +86,7 @@ size_t LocationExpansion::prepareBlock(size_t n, size_t& walked) {
   walked = expander_.fill(steps_.data(), n);
   size_t values = 0;
   for (size_t i = 0; i < walked; ++i) {
-    const JoinPlan& plan = joiner_.plan(steps_[i].sig);
+    JoinPlan& plan = joiner_.plan(steps_[i].sig);
     plans_[i] = &plan;
     contexts_[i] = steps_[i].context;
     counts_[i] = plan.valueCount;

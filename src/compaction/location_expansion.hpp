@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <array>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -18,26 +19,30 @@
 
 namespace mtf::compaction {
 
-// An output of expandChunk that hands each event straight to a sink.
+// An output of expandChunk that hands each event straight to a sink: the event is joined
+// in its plan's own event (joinInPlace), which only needs its time and values written.
 struct SinkOutput {
   explicit SinkOutput(TraceSink& s) : sink(s) {}
-  Event& slot() { return event; }
-  void commit() { sink.event(event); }
+  void put(LocationJoiner& joiner, JoinPlan& plan, const uint64_t* values, Tick time) {
+    sink.event(joiner.joinInPlace(plan, values, time));
+  }
   TraceSink& sink;
-  Event event;
 };
 
 class LocationExpansion {
  public:
   static constexpr size_t kBlockEvents = 512;
-  LocationExpansion(const CompactModel& model, size_t index, const ExpandOptions& options);
+  // `joiner`: the location's join plans, kept by the caller (whose plans must outlive this
+  // object: expansion_lanes.cpp), or nullptr for plans of its own.
+  LocationExpansion(const CompactModel& model, size_t index, const ExpandOptions& options,
+                    LocationJoiner* joiner = nullptr);
   size_t index() const { return index_; }
   // Every event of the location in the window (and, with a prefix sink, what the chunks
   // before it leave open: ExpandOptions::prefix) into `sink`.
   void run(TraceSink& sink);
-  // The events in the window of column chunk `c` into `out`, each as out.slot() filled,
-  // then out.commit(). Chunks come in increasing order (the expander only moves on).
-  // Throws InputError (place "location L, event N") if the columns disagree with the DAG.
+  // The events in the window of column chunk `c` into `out`, each by
+  // out.put(joiner, plan, values, time). Chunks come in increasing order (the expander only moves
+  // on). Throws InputError (place "location L, event N") if the columns disagree with the DAG.
   template <class Output>
   void expandChunk(size_t c, Output& out);
 
@@ -56,14 +61,15 @@ class LocationExpansion {
   const LocationModel& location_;
   size_t index_;
   const ExpandOptions& options_;
-  LocationJoiner joiner_;
+  std::unique_ptr<LocationJoiner> ownJoiner_;  // without a joiner given
+  LocationJoiner& joiner_;
   Expander expander_;
   uint64_t position_ = 0;  // events the expander has passed
   bool prefixDone_ = false;
   CutEffect effect_;  // what the events before the window leave open (with a prefix sink)
   ColumnChunk loaded_;
   std::array<ExpansionStep, kBlockEvents> steps_;
-  std::array<const JoinPlan*, kBlockEvents> plans_;
+  std::array<JoinPlan*, kBlockEvents> plans_;
   std::array<uint32_t, kBlockEvents> contexts_, counts_;
   std::array<Tick, kBlockEvents> times_;
   std::vector<uint64_t> values_;
@@ -95,8 +101,7 @@ void LocationExpansion::expandChunk(size_t c, Output& out) {
       for (size_t i = 0; i < n; values += counts_[i], ++i) {
         const Tick time = times_[i];
         if ((time < window.from && !keepEarly) || time > window.to) continue;
-        joiner_.join(*plans_[i], values, time, out.slot());
-        out.commit();
+        out.put(joiner_, *plans_[i], values, time);
       }
       done += n;
     }
