@@ -55,7 +55,7 @@ namespace mtf::values {
 // ColumnChunk::encoded of the current coding starts with these two bytes; that of
 // coding 1 (archive version 1) starts with the payload size, never 0.
 inline constexpr uint8_t kCodingMarker = 0;
-inline constexpr uint8_t kColumnCoding = 4;
+inline constexpr uint8_t kColumnCoding = 5;
 // The oldest coding with a marker (coding 1 has none); codings 2 to 4 are read.
 inline constexpr uint8_t kFirstMarkedCoding = 2;
 // Codings 2 to 4 hold at most this many events per chunk (the encoder's chunks: 65,536 by
@@ -193,6 +193,7 @@ class ColumnEncoder {
   [[gnu::always_inline]] inline void putValues(ColumnPredictor::Context& state, Tick time,
                                                const uint64_t* values, size_t count);
   void putBytePlanes(ByteBuffer& out);
+  uint64_t divideTimeResiduals();
 
   uint64_t chunkEvents_;
   uint64_t events_ = 0;
@@ -202,6 +203,7 @@ class ColumnEncoder {
   ValueStreamWriter valueStreams_;       // the value residuals, by slot (value_streams.hpp)
   ColumnPredictor predictor_;
   TimeRegister register_;
+  TimeGrain grain_;
   ByteBuffer planeBytes_;   // the time planes, split (room reused from chunk to chunk)
   ByteBuffer codedPlanes_;  // the Huffman-coded ones
   // finish()'s payload buffer and zstd context, made by its first call and reused (an
@@ -238,6 +240,15 @@ class ColumnDecoder {
   Tick nextTime(ColumnPredictor::Context& state);
   void nextValues(ColumnPredictor::Context& state, Tick time, uint64_t* values, size_t count);
   void readTimePlanes(ByteReader& r, uint8_t coding);
+  // The steps of one event, shared by next() and decodeRows (a model is added once).
+  template <int Mode>
+  [[gnu::always_inline]] static inline uint64_t decodeDelta(ColumnPredictor::Context& state,
+                                                            uint64_t coded, Tick previous,
+                                                            const TimeRegister& timeRegister,
+                                                            TimeGrain& grain);
+  [[gnu::always_inline]] inline void decodeSlotValues(ColumnPredictor::Context& state, Tick time,
+                                                      uint64_t* values, size_t count,
+                                                      TimeRegister& timeRegister);
   // nextEvents of coding 3, one copy per time prediction mode (as the encoder's addRows).
   template <int Mode>
   void decodeRows(const uint32_t* contexts, const uint32_t* counts, size_t n, Tick* times,
@@ -251,6 +262,7 @@ class ColumnDecoder {
   uint8_t coding_ = kColumnCoding;
   ColumnPredictor predictor_;
   TimeRegister register_;
+  TimeGrain grain_;
 };
 
 }  // namespace mtf::values

@@ -1,11 +1,12 @@
-// The MTF binary archive (.mtf), version 4. All integers little-endian.
+// The MTF binary archive (.mtf), version 5. All integers little-endian.
 // Version 2 differs from version 1 only in the column chunks' coding (columns.hpp:
 // coding 2, with a Huffman coding of noisy time planes). Version 3 stores everything
 // but the column chunks in ONE Structure chunk (below), and codes the column chunks with
 // coding 3 (values/columns.hpp: slot models, time register, zstd, and a column dictionary
 // kept in the Structure chunk). Version 4 codes the definitions' texts anew
 // (definition_texts.hpp), stores the nodes column by column, and codes the column chunks
-// with coding 4 (value streams by slot, values/value_streams.hpp). Readers read all four.
+// with coding 4 (value streams by slot, values/value_streams.hpp). Version 5 codes the
+// column chunks with coding 5 (time and value units). Readers read all five.
 //
 //   header   8 bytes magic "\x89MTF\r\n\x1a\n", u32 version, u32 flags (0)       = 16 bytes
 //   chunks   each: u8 kind, 3 zero bytes, u32 CRC32 of the stored bytes,
@@ -37,7 +38,7 @@ namespace mtf::mtfbin {
 
 inline constexpr uint8_t kMagic[8] = {0x89, 'M', 'T', 'F', '\r', '\n', 0x1a, '\n'};
 inline constexpr uint8_t kEndMagic[8] = {'M', 'T', 'F', '-', 'E', 'N', 'D', '\n'};
-inline constexpr uint32_t kVersion = 4;
+inline constexpr uint32_t kVersion = 5;
 inline constexpr uint32_t kOldestVersion = 1;  // the oldest version this reader reads
 inline constexpr uint64_t kHeaderSize = 16;
 inline constexpr uint64_t kChunkHeaderSize = 24;
