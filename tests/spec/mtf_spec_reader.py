@@ -6,7 +6,7 @@ Usage: mtf_spec_reader.py ARCHIVE.mtf [DOC.md]
 Decodes the archive following the document (section numbers in the comments) and prints
 its definitions and events in the text form of `mtf dump`, so that the two can be
 compared line for line. The kind tables (appendices A and B) are read from the document
-itself. Standard library only, and python3-zstandard for column codings 3 and 4.
+itself. Standard library only, and python3-zstandard for column codings 3 to 5.
 """
 
 import lzma
@@ -79,7 +79,7 @@ class Archive:
         if len(data) < 48 or data[:8] != MAGIC:
             raise Bad("not an MTF archive")
         self.version = struct.unpack_from("<I", data, 8)[0]
-        if self.version not in (1, 2, 3, 4):
+        if self.version not in (1, 2, 3, 4, 5):
             raise Bad("archive version %d is not supported" % self.version)
         trailer = data[-32:]
         if trailer[24:] != END_MAGIC:

@@ -167,7 +167,7 @@ TEST(SpecReader, DecodesThePropertiesAsTheFilesTheyKeep) {
             "\"rb\").read()); "
             "d = m.Definitions(a.structure(2), m.kind_tables(sys.argv[2])[1], a.version, "
         "m.well_known_strings(sys.argv[2])); "
-            "assert a.version == 4; "
+            "assert a.version == 5; "
             "sys.exit(0 if dict(d.properties)[sys.argv[3].encode()] == open(sys.argv[4], "
             "\"rb\").read() else 3)' '" +
             out + "' " + kDoc + " " + property + " '" + data + "/" + file + "'");
