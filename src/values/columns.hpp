@@ -2,7 +2,7 @@
 // non-structural fields, its attribute values), coded so that regular traces cost
 // almost nothing.
 //
-// Coding 4 (one ColumnChunk = an independent unit, but for the archive's column dictionary;
+// Coding 4 and 5 (one ColumnChunk = an independent unit, but for the archive's column dictionary;
 // docs/mtf-format.md section 10 is the specification):
 //   - Every event has a *context*: a small integer naming where it sits in the DAG (the
 //     Enter of signature s, the Leave of call node n, the leaf node n). Its predictor
@@ -28,6 +28,11 @@
 //   - ColumnChunk::encoded = u8(kCodingMarker) u8(4) u8(flags: 1 = with the archive's
 //     column dictionary) varint(payload size) and one zstd frame of the payload (no
 //     content size, checksum or dictionary id).
+//   - Coding 5 (the current one): u8(5); bit 1 of the mode byte says a varint time unit
+//     follows it; predictions are rounded to the GCD of the chunk's deltas so far and the
+//     time residuals stored divided by the unit; each value stream may have a unit too
+//     (time_models.hpp TimeGrain, value_streams.hpp; docs/mtf-format.md 10.9). Coding 4
+//     (archives of version 4, still read) is the same without units.
 //   - Coding 3 (archives of version 3, still read): the same, with u8(3), four slot
 //     models (no Zero), and one value stream that all slots share.
 //   - Coding 2 (archives of version 2, still read): encoded = u8(kCodingMarker) u8(2)
