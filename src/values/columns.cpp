@@ -1,6 +1,7 @@
 #include "values/columns.hpp"
 
 #include <cstring>
+#include <numeric>
 
 #include "values/byte_coding.hpp"
 #include "values/huffman.hpp"
@@ -90,6 +91,7 @@ void ColumnEncoder::addRows(const uint32_t* contexts, const Tick* times, const u
   // Locals, not members: the stores through `residuals` would force members to memory.
   Tick previous = previousTime_, minTime = minTime_, maxTime = maxTime_;
   uint64_t bits = residualBits_;
+  TimeGrain grain = grain_;
   for (size_t i = 0; i < n; ++i) {
     const Tick time = times[i];
     const uint64_t delta = time - previous;
@@ -110,6 +112,8 @@ void ColumnEncoder::addRows(const uint32_t* contexts, const Tick* times, const u
       if (useRegister(state.timeCosts, register_)) predicted = fromRegister;
       state.timeCosts = learnTimeCosts(state.timeCosts, delta, fromContext, fromRegister);
     }
+    predicted = grain.round(predicted);
+    grain.learn(delta);
     previous = time;
     residuals[i] = zigzag(static_cast<int64_t>(delta - predicted));
     bits |= residuals[i];
@@ -122,6 +126,24 @@ void ColumnEncoder::addRows(const uint32_t* contexts, const Tick* times, const u
   minTime_ = minTime;
   maxTime_ = maxTime;
   residualBits_ = bits;
+  grain_ = grain;
+}
+
+// Coding 5: divides the time residuals by their GCD (rounded predictions keep them
+// multiples of the times' unit, time_models.hpp); returns it (1 if they are all zero).
+uint64_t ColumnEncoder::divideTimeResiduals() {
+  uint64_t* residuals = timeResiduals_.data();
+  uint64_t unit = 0;
+  for (size_t i = 0; i < events_ && unit != 1; ++i)
+    unit = std::gcd(unit, magnitude(static_cast<uint64_t>(unzigzag(residuals[i]))));
+  if (unit <= 1) return 1;
+  uint64_t bits = 0;
+  for (size_t i = 0; i < events_; ++i) {
+    residuals[i] = divideZigzag(residuals[i], unit);
+    bits |= residuals[i];
+  }
+  residualBits_ = bits;
+  return unit;
 }
 
 namespace {
@@ -209,9 +231,12 @@ void ColumnEncoder::putBytePlanes(ByteBuffer& out) {
 void ColumnEncoder::finishPayload(uint64_t firstEvent, PendingChunk& out) {
   ByteBuffer& payload = out.payload;
   payload.reserve(events_ * 3 + valueStreams_.count() * 2 + 32);
-  payload.resize(2 * kMaxVarintBytes + 1);  // room for the header, trimmed to its size
+  payload.resize(3 * kMaxVarintBytes + 1);  // room for the header, trimmed to its size
   uint8_t* end = putVarint(putVarint(payload.data(), firstTime_), events_);
-  *end++ = predictor_.mode();
+  // Coding 5: bit 1 of the mode byte says a time unit follows (most chunks have none).
+  const uint64_t timeUnit = divideTimeResiduals();
+  *end++ = static_cast<uint8_t>(predictor_.mode() | (timeUnit > 1 ? 2 : 0));
+  if (timeUnit > 1) end = putVarint(end, timeUnit);
   payload.resize(static_cast<size_t>(end - payload.data()));
   putBytePlanes(payload);
   valueStreams_.write(predictor_.slotCount(), payload);
@@ -229,6 +254,7 @@ void ColumnEncoder::finishPayload(uint64_t firstEvent, PendingChunk& out) {
   residualBits_ = 0;
   predictor_.reset();
   register_ = {};
+  grain_ = {};
 }
 
 void compressChunk(PendingChunk& pending, ChunkEntropyCoder& coder) {
@@ -277,12 +303,23 @@ ColumnDecoder::ColumnDecoder(const ColumnChunk& chunk, const ZstdDictionary* dic
     throw CodingError{0, "column chunk holds " + std::to_string(eventCount_) +
                              " events, index says " + std::to_string(chunk.eventCount)};
   const size_t modeAt = r.position();
-  const uint8_t mode = r.byte();
+  const uint8_t modeByte = r.byte();
+  const bool withUnit = coding >= 5 && (modeByte & 2) != 0;  // coding 5: a time unit follows
+  const uint8_t mode = withUnit ? modeByte & 1 : modeByte;
   if (mode > 1) throw CodingError{modeAt, "unknown time prediction mode"};
   predictor_.setMode(mode);
+  uint64_t timeUnit = 1;
+  grain_.unit = coding >= 5 ? 0 : 1;  // older codings never round
+  if (withUnit) {
+    const size_t unitAt = r.position();
+    timeUnit = r.varint();
+    if (timeUnit < 2) throw CodingError{unitAt, "time unit below 2"};
+  }
   readTimePlanes(r, coding);
+  if (timeUnit > 1)
+    for (uint64_t& residual : timeResiduals_) residual = multiplyZigzag(residual, timeUnit);
   if (coding >= 4)
-    valueStreams_.parse(payload_.data(), r.position(), payload_.size());
+    valueStreams_.parse(payload_.data(), r.position(), payload_.size(), coding >= 5);
   else
     valueStreams_.single(r.position(), payload_.size());
 }
@@ -373,6 +410,53 @@ void ColumnDecoder::readTimePlanes(ByteReader& r, uint8_t coding) {
   }
 }
 
+// One event's time delta from its coded residual: the prediction of its context, or of
+// the time register once a field has announced a time (only codings 3 and up set it),
+// rounded to the time unit (coding 5; older ones keep unit 1).
+template <int Mode>
+uint64_t ColumnDecoder::decodeDelta(ColumnPredictor::Context& state, uint64_t coded, Tick previous,
+                                    const TimeRegister& timeRegister, TimeGrain& grain) {
+  const uint64_t residual = static_cast<uint64_t>(unzigzag(coded));
+  uint64_t fromContext;
+  if constexpr (Mode == 0)
+    fromContext = ColumnPredictor::predictPrevious(state);
+  else
+    fromContext = ColumnPredictor::predictAverage(state);
+  uint64_t predicted = fromContext, fromRegister = 0;
+  if (timeRegister.set) [[unlikely]] {
+    fromRegister = timeRegister.value - previous;
+    if (useRegister(state.timeCosts, timeRegister)) predicted = fromRegister;
+  }
+  const uint64_t delta = grain.round(predicted) + residual;
+  if (timeRegister.set) [[unlikely]]
+    state.timeCosts = learnTimeCosts(state.timeCosts, delta, fromContext, fromRegister);
+  grain.learn(delta);
+  if constexpr (Mode == 0)
+    ColumnPredictor::learnPrevious(state, delta);
+  else
+    ColumnPredictor::learnAverage(state, delta);
+  return delta;
+}
+
+// The `count` values of an event of coding 3 and up at `time`: each slot's model predicts,
+// its stream holds the residual; a value predicted from the time sets the time register.
+void ColumnDecoder::decodeSlotValues(ColumnPredictor::Context& state, Tick time, uint64_t* values,
+                                     size_t count, TimeRegister& timeRegister) {
+  const uint8_t* payload = payload_.data();
+  SlotState* slots = predictor_.slots(state, count);
+  const uint32_t firstSlot = state.valueOffset;  // coding 3: every slot reads stream 0
+  const unsigned models = coding_ >= 4 ? kSlotModels : kCodingThreeModels;
+  for (size_t k = 0; k < count; ++k) {
+    const SlotModel model = bestModel(slots[k], models);
+    const uint64_t residual = valueStreams_.next(payload, firstSlot + static_cast<uint32_t>(k));
+    const uint64_t value =
+        predictionOf(slots[k], model, time) + static_cast<uint64_t>(unzigzag(residual));
+    if (model == SlotModel::TimeOffset) timeRegister = {value, true};
+    learnSlot(slots[k], value, time);
+    values[k] = value;
+  }
+}
+
 Tick ColumnDecoder::next(uint32_t context, uint64_t* values, size_t count) {
   if (nextTime_ >= eventCount_)
     throw CodingError{valueStreams_.position(), "more events than the chunk holds"};
@@ -385,39 +469,24 @@ Tick ColumnDecoder::next(uint32_t context, uint64_t* values, size_t count) {
 Tick ColumnDecoder::nextTime(ColumnPredictor::Context& state) {
   const uint64_t coded = timeResiduals_.empty() ? 0 : timeResiduals_[nextTime_];
   ++nextTime_;
-  const uint64_t residual = static_cast<uint64_t>(unzigzag(coded));
-  const uint64_t fromContext = predictor_.predictDelta(state);
-  uint64_t delta = fromContext + residual;
-  if (register_.set) [[unlikely]] {  // only coding 3 sets it
-    const uint64_t fromRegister = register_.value - previousTime_;
-    if (useRegister(state.timeCosts, register_)) delta = fromRegister + residual;
-    state.timeCosts = learnTimeCosts(state.timeCosts, delta, fromContext, fromRegister);
-  }
-  predictor_.learnDelta(state, delta);
+  const uint64_t delta = predictor_.mode() == 0
+                             ? decodeDelta<0>(state, coded, previousTime_, register_, grain_)
+                             : decodeDelta<1>(state, coded, previousTime_, register_, grain_);
   previousTime_ += delta;
   return previousTime_;
 }
 
 void ColumnDecoder::nextValues(ColumnPredictor::Context& state, Tick time, uint64_t* values,
                                size_t count) {
-  const uint8_t* payload = payload_.data();
   if (coding_ >= 3) {
-    SlotState* slots = predictor_.slots(state, count);
-    const uint32_t firstSlot = state.valueOffset;  // coding 3: every slot reads stream 0
-    const unsigned models = coding_ >= 4 ? kSlotModels : kCodingThreeModels;
-    for (size_t i = 0; i < count; ++i) {
-      const SlotModel model = bestModel(slots[i], models);
-      const uint64_t residual = valueStreams_.next(payload, firstSlot + static_cast<uint32_t>(i));
-      values[i] = predictionOf(slots[i], model, time) + static_cast<uint64_t>(unzigzag(residual));
-      if (model == SlotModel::TimeOffset) register_ = {values[i], true};
-      learnSlot(slots[i], values[i], time);
-    }
-  } else {
-    uint64_t* previous = predictor_.values(state, count);
-    for (size_t i = 0; i < count; ++i) {
-      values[i] = previous[i] + static_cast<uint64_t>(unzigzag(valueStreams_.next(payload, 0)));
-      previous[i] = values[i];
-    }
+    decodeSlotValues(state, time, values, count, register_);
+    return;
+  }
+  const uint8_t* payload = payload_.data();
+  uint64_t* previous = predictor_.values(state, count);
+  for (size_t i = 0; i < count; ++i) {
+    values[i] = previous[i] + static_cast<uint64_t>(unzigzag(valueStreams_.next(payload, 0)));
+    previous[i] = values[i];
   }
 }
 
@@ -442,51 +511,27 @@ void ColumnDecoder::nextEvents(const uint32_t* contexts, const uint32_t* counts,
     decodeRows<1>(contexts, counts, n, times, values);
 }
 
-// next() of n events of coding 3 in one loop, its state in locals: the stores of the
-// times and values would otherwise force the members back to memory at every event.
+// next() of n events of coding 3 and up in one loop (the same steps), its state in locals:
+// the stores of the times and values would otherwise force the members back to memory at
+// every event.
 template <int Mode>
 void ColumnDecoder::decodeRows(const uint32_t* contexts, const uint32_t* counts, size_t n,
                                Tick* times, uint64_t* values) {
   const uint64_t* residuals = timeResiduals_.empty() ? nullptr : timeResiduals_.data() + nextTime_;
-  const uint8_t* payload = payload_.data();
-  const unsigned models = coding_ >= 4 ? kSlotModels : kCodingThreeModels;
   Tick previous = previousTime_;
   TimeRegister timeRegister = register_;
+  TimeGrain grain = grain_;
   size_t i = 0;
   try {
     for (; i < n; ++i) {
       ColumnPredictor::Context& state = predictor_.context(contexts[i]);
-      const uint64_t residual = static_cast<uint64_t>(unzigzag(residuals ? residuals[i] : 0));
-      uint64_t fromContext;
-      if constexpr (Mode == 0)
-        fromContext = ColumnPredictor::predictPrevious(state);
-      else
-        fromContext = ColumnPredictor::predictAverage(state);
-      uint64_t delta = fromContext + residual;
-      if (timeRegister.set) [[unlikely]] {
-        const uint64_t fromRegister = timeRegister.value - previous;
-        if (useRegister(state.timeCosts, timeRegister)) delta = fromRegister + residual;
-        state.timeCosts = learnTimeCosts(state.timeCosts, delta, fromContext, fromRegister);
-      }
-      if constexpr (Mode == 0)
-        ColumnPredictor::learnPrevious(state, delta);
-      else
-        ColumnPredictor::learnAverage(state, delta);
-      previous += delta;
+      previous +=
+          decodeDelta<Mode>(state, residuals ? residuals[i] : 0, previous, timeRegister, grain);
       times[i] = previous;
       const size_t count = counts[i];
       if (count == 0) continue;
-      SlotState* slots = predictor_.slots(state, count);
-      const uint32_t firstSlot = state.valueOffset;  // coding 3: every slot reads stream 0
-      for (size_t k = 0; k < count; ++k) {
-        const SlotModel model = bestModel(slots[k], models);
-        const uint64_t residual = valueStreams_.next(payload, firstSlot + static_cast<uint32_t>(k));
-        const uint64_t value =
-            predictionOf(slots[k], model, previous) + static_cast<uint64_t>(unzigzag(residual));
-        if (model == SlotModel::TimeOffset) timeRegister = {value, true};
-        learnSlot(slots[k], value, previous);
-        *values++ = value;
-      }
+      decodeSlotValues(state, previous, values, count, timeRegister);
+      values += count;
     }
   } catch (const CodingError&) {
     nextTime_ += i;  // decodedEvents() names the event that failed
@@ -495,6 +540,7 @@ void ColumnDecoder::decodeRows(const uint32_t* contexts, const uint32_t* counts,
   nextTime_ += n;
   previousTime_ = previous;
   register_ = timeRegister;
+  grain_ = grain;
 }
 
 bool ColumnDecoder::finished() const {

@@ -2,7 +2,7 @@
 // non-structural fields, its attribute values), coded so that regular traces cost
 // almost nothing.
 //
-// Coding 4 (one ColumnChunk = an independent unit, but for the archive's column dictionary;
+// Coding 4 and 5 (one ColumnChunk = an independent unit, but for the archive's column dictionary;
 // docs/mtf-format.md section 10 is the specification):
 //   - Every event has a *context*: a small integer naming where it sits in the DAG (the
 //     Enter of signature s, the Leave of call node n, the leaf node n). Its predictor
@@ -28,6 +28,11 @@
 //   - ColumnChunk::encoded = u8(kCodingMarker) u8(4) u8(flags: 1 = with the archive's
 //     column dictionary) varint(payload size) and one zstd frame of the payload (no
 //     content size, checksum or dictionary id).
+//   - Coding 5 (the current one): u8(5); bit 1 of the mode byte says a varint time unit
+//     follows it; predictions are rounded to the GCD of the chunk's deltas so far and the
+//     time residuals stored divided by the unit; each value stream may have a unit too
+//     (time_models.hpp TimeGrain, value_streams.hpp; docs/mtf-format.md 10.9). Coding 4
+//     (archives of version 4, still read) is the same without units.
 //   - Coding 3 (archives of version 3, still read): the same, with u8(3), four slot
 //     models (no Zero), and one value stream that all slots share.
 //   - Coding 2 (archives of version 2, still read): encoded = u8(kCodingMarker) u8(2)
@@ -55,7 +60,7 @@ namespace mtf::values {
 // ColumnChunk::encoded of the current coding starts with these two bytes; that of
 // coding 1 (archive version 1) starts with the payload size, never 0.
 inline constexpr uint8_t kCodingMarker = 0;
-inline constexpr uint8_t kColumnCoding = 4;
+inline constexpr uint8_t kColumnCoding = 5;
 // The oldest coding with a marker (coding 1 has none); codings 2 to 4 are read.
 inline constexpr uint8_t kFirstMarkedCoding = 2;
 // Codings 2 to 4 hold at most this many events per chunk (the encoder's chunks: 65,536 by
@@ -193,6 +198,7 @@ class ColumnEncoder {
   [[gnu::always_inline]] inline void putValues(ColumnPredictor::Context& state, Tick time,
                                                const uint64_t* values, size_t count);
   void putBytePlanes(ByteBuffer& out);
+  uint64_t divideTimeResiduals();
 
   uint64_t chunkEvents_;
   uint64_t events_ = 0;
@@ -202,6 +208,7 @@ class ColumnEncoder {
   ValueStreamWriter valueStreams_;       // the value residuals, by slot (value_streams.hpp)
   ColumnPredictor predictor_;
   TimeRegister register_;
+  TimeGrain grain_;
   ByteBuffer planeBytes_;   // the time planes, split (room reused from chunk to chunk)
   ByteBuffer codedPlanes_;  // the Huffman-coded ones
   // finish()'s payload buffer and zstd context, made by its first call and reused (an
@@ -238,6 +245,15 @@ class ColumnDecoder {
   Tick nextTime(ColumnPredictor::Context& state);
   void nextValues(ColumnPredictor::Context& state, Tick time, uint64_t* values, size_t count);
   void readTimePlanes(ByteReader& r, uint8_t coding);
+  // The steps of one event, shared by next() and decodeRows (a model is added once).
+  template <int Mode>
+  [[gnu::always_inline]] static inline uint64_t decodeDelta(ColumnPredictor::Context& state,
+                                                            uint64_t coded, Tick previous,
+                                                            const TimeRegister& timeRegister,
+                                                            TimeGrain& grain);
+  [[gnu::always_inline]] inline void decodeSlotValues(ColumnPredictor::Context& state, Tick time,
+                                                      uint64_t* values, size_t count,
+                                                      TimeRegister& timeRegister);
   // nextEvents of coding 3, one copy per time prediction mode (as the encoder's addRows).
   template <int Mode>
   void decodeRows(const uint32_t* contexts, const uint32_t* counts, size_t n, Tick* times,
@@ -251,6 +267,7 @@ class ColumnDecoder {
   uint8_t coding_ = kColumnCoding;
   ColumnPredictor predictor_;
   TimeRegister register_;
+  TimeGrain grain_;
 };
 
 }  // namespace mtf::values

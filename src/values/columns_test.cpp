@@ -107,7 +107,7 @@ std::vector<int> planeCoding(const std::vector<Row>& rows) {
   ByteReader r(pending.payload.data(), pending.payload.size());
   r.varint();
   r.varint();
-  r.byte();
+  if (r.byte() & 2) r.varint();  // the time unit
   std::vector<int> codings(r.byte());
   for (int& c : codings)
     if ((c = r.byte()) != 0) r.varint();
@@ -236,13 +236,14 @@ uint32_t payloadCrc(const std::vector<Row>& rows, uint8_t mode, size_t chunkEven
 // once more when the deflate sections, which coding 3 no longer uses, stopped being
 // computed: the pins had hashed them with the payload; the payloads themselves are the
 // same (their CRCs alone, computed before the change, were the pins). They changed again
-// with coding 4 (value streams by slot: value_streams.hpp; the Zero slot model).
+// with coding 4 (value streams by slot: value_streams.hpp; the Zero slot model), and with
+// coding 5 (the time unit in the header, the units in the stream table).
 TEST(Columns, CodedBytesArePinned) {
   const std::vector<Row> rows = mixedRows(11, 150000);
-  EXPECT_EQ(payloadCrc(rows, 1, 65536), 3461322052u);
-  EXPECT_EQ(payloadCrc(rows, 0, 65536), 767789444u);
-  EXPECT_EQ(payloadCrc(rows, 1, 5000), 1264386595u);
-  EXPECT_EQ(payloadCrc(rows, 0, 777), 3685266765u);
+  EXPECT_EQ(payloadCrc(rows, 1, 65536), 2616824812u);
+  EXPECT_EQ(payloadCrc(rows, 0, 65536), 7279056u);
+  EXPECT_EQ(payloadCrc(rows, 1, 5000), 2269837068u);
+  EXPECT_EQ(payloadCrc(rows, 0, 777), 4183124317u);
   EXPECT_EQ(payloadCrc(mixedRows(12, 3000), 1, 1), 3472954275u);
 }
 
@@ -306,9 +307,9 @@ TEST(Columns, MixedRowsRoundTrip) {
   EXPECT_TRUE(sameRows(roundTrip(rows), rows));
 }
 
-// Coding 4: the chunk names its coding, and its slots with many values (the counters of
+// Coding 5: the chunk names its coding, and its slots with many values (the counters of
 // two contexts, 300 each) read from streams of their own, which must all be read to the end.
-TEST(Columns, CodingFourChunksKeepBusySlotsApart) {
+TEST(Columns, CodingFiveChunksKeepBusySlotsApart) {
   std::vector<Row> rows;
   for (uint64_t i = 0; i < 600; ++i)
     rows.push_back({static_cast<uint32_t>(i % 2), 1000 * i, {i * i * (1 + i % 2), 5}});
@@ -319,13 +320,51 @@ TEST(Columns, CodingFourChunksKeepBusySlotsApart) {
   const ColumnChunk chunk = enc.finish(0);
   ASSERT_GE(chunk.encoded.size(), 2u);
   EXPECT_EQ(chunk.encoded[0], kCodingMarker);
-  EXPECT_EQ(chunk.encoded[1], 4);
+  EXPECT_EQ(chunk.encoded[1], 5);
   ColumnDecoder dec(chunk);
   uint64_t values[2];
   for (size_t i = 0; i + 1 < rows.size(); ++i) dec.next(rows[i].context, values, 2);
   EXPECT_FALSE(dec.finished());  // the last event's value is still unread
   dec.next(7, values, 1);
   EXPECT_TRUE(dec.finished());
+}
+
+// The time unit of `rows` as the coded payload states it, and the payload's size.
+std::pair<uint64_t, size_t> timeUnitAndSize(const std::vector<Row>& rows) {
+  ColumnEncoder enc(rows.size());
+  for (const Row& r : rows) enc.add(r.context, r.time, r.values.data(), r.values.size());
+  PendingChunk pending;
+  enc.finishPayload(0, pending);
+  ByteReader r(pending.payload.data(), pending.payload.size());
+  r.varint();
+  r.varint();
+  return {(r.byte() & 2) != 0 ? r.varint() : 1, pending.payload.size()};
+}
+
+// Coding 5: times and values that are all whole microseconds of nanosecond ticks (as in a
+// Paraver trace written at us precision) cost what the same trace in microseconds costs.
+TEST(Columns, CoarseTimesAndValuesCostWhatTheirUnitsCost) {
+  std::mt19937_64 rng(31);
+  std::vector<Row> us, ns;
+  Tick t = 5000;
+  for (int i = 0; i < 20000; ++i) {
+    const uint32_t context = static_cast<uint32_t>(rng() % 3);
+    t += 40 + context * 100 + rng() % 16 - (i % 97 == 0 ? 200 : 0);  // jitter, steps back
+    const uint64_t end = t + 30 + rng() % 8, size = 8 * (rng() % 4);
+    us.push_back({context, t, {end, size}});
+    ns.push_back({context, t * 1000, {end * 1000, size * 1000}});
+  }
+  EXPECT_TRUE(sameRows(roundTrip(ns), ns));
+  const auto [unitUs, sizeUs] = timeUnitAndSize(us);
+  const auto [unitNs, sizeNs] = timeUnitAndSize(ns);
+  EXPECT_EQ(unitUs, 1u);
+  EXPECT_EQ(unitNs, 1000u);
+  // The units in the header and the stream table, and predictions rounded differently.
+  EXPECT_LE(sizeNs, sizeUs + sizeUs / 1000);
+  // One event off the grain: everything still decodes, the unit is lost for the chunk.
+  ns[777].time += 1;
+  EXPECT_TRUE(sameRows(roundTrip(ns), ns));
+  EXPECT_EQ(timeUnitAndSize(ns).first, 1u);
 }
 
 // A ByteBuffer grows without zero-filling, but keeps what was written when it grows or

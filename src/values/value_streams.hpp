@@ -16,15 +16,20 @@
 #pragma once
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "values/byte_coding.hpp"
+#include "values/time_models.hpp"
 
 namespace mtf::values {
 
 // A slot with this many values in a chunk gets its own stream (measured on the corpus:
 // 32 and 64 are best; 16 and below pay more table than they save on small traces).
 inline constexpr uint32_t kOwnStreamValues = 32;
+
+// Coding 5: a stream gets a unit only if it holds this many non-zero residuals.
+inline constexpr uint32_t kUnitResiduals = 16;
 
 // The encoder's side: the residuals of a chunk in event order with the slot of each,
 // laid out as above. Its buffers are reused from chunk to chunk.
@@ -56,6 +61,8 @@ class ValueStreamWriter {
   std::vector<uint64_t> slotBytes_;   // per slot: bytes of its varints (scratch)
   std::vector<uint32_t> slotValues_;  // per slot: its values (scratch)
   std::vector<uint64_t> cursor_;      // per slot: where its next varint goes (scratch)
+  std::vector<uint64_t> unit_;        // per slot: its stream's unit (scratch)
+  std::vector<uint32_t> nonZero_;     // per slot: its non-zero residuals (scratch)
 };
 
 // The decoder's side: a cursor per stream, and which stream each slot reads.
@@ -63,19 +70,23 @@ class ValueStreamReader {
  public:
   // Codings 1 to 3: one stream, payload[begin, end).
   void single(size_t begin, size_t end);
-  // Coding 4: reads the table at payload[begin, end) and places the streams after it.
-  void parse(const uint8_t* payload, size_t begin, size_t end);
+  // Coding 4 (5 if `scaled`: with the streams' units): reads the table at
+  // payload[begin, end) and places the streams after it.
+  void parse(const uint8_t* payload, size_t begin, size_t end, bool scaled);
   // The next varint of slot `slot`; slots are asked for in increasing order of their
   // first use (a slot never met before extends the map).
   uint64_t next(const uint8_t* payload, uint32_t slot) {
     if (slot >= streamOfSlot_.size()) mapSlots(slot + 1);
     Stream& s = streams_[streamOfSlot_[slot]];
-    if (s.position < s.end && payload[s.position] < 0x80) [[likely]]  // a one-byte varint
-      return payload[s.position++];
-    ByteReader r(payload + s.position, s.end - s.position);
-    const uint64_t v = readVarint(r, s.position);
-    s.position += r.position();
-    return v;
+    uint64_t v;
+    if (s.position < s.end && payload[s.position] < 0x80) [[likely]] {  // a one-byte varint
+      v = payload[s.position++];
+    } else {
+      ByteReader r(payload + s.position, s.end - s.position);
+      v = readVarint(r, s.position);
+      s.position += r.position();
+    }
+    return s.unit == 1 ? v : multiplyZigzag(v, s.unit);
   }
   // True once every stream has been read to its end.
   bool finished() const;
@@ -85,8 +96,11 @@ class ValueStreamReader {
  private:
   struct Stream {
     size_t position = 0, end = 0;
+    uint64_t unit = 1;  // coding 5: the residuals are stored divided by it
   };
   static uint64_t readVarint(ByteReader& r, size_t base);
+  static std::pair<uint64_t, uint64_t> readScaled(ByteReader& r, uint64_t limit, const char* what,
+                                                  bool scaled);
   void mapSlots(size_t count);
   std::vector<Stream> streams_;         // [0]: the shared stream; then the own ones
   std::vector<uint64_t> ownSlots_;      // the slot of streams_[1 + k]

@@ -1,8 +1,9 @@
 """Value columns of an MTF archive (docs/mtf-format.md section 10), for mtf_spec_reader.py."""
 
+import math
 import zlib
 
-try:  # Debian: python3-zstandard; needed for codings 3 and 4 only
+try:  # Debian: python3-zstandard; needed for codings 3 to 5 only
     import zstandard
 except ImportError:
     zstandard = None
@@ -68,10 +69,10 @@ def sparse_decode(coded, n):
 def inflate_columns(encoded, dictionary=None):
     """Section 10.1: (coding, payload) of a column chunk's stored bytes."""
     r = Reader(encoded)
-    if encoded[0] == 0:  # codings 2 to 4: marker, coding byte
+    if encoded[0] == 0:  # codings 2 to 5: marker, coding byte
         r.byte()
         coding = r.byte()
-        if coding not in (2, 3, 4):
+        if coding not in (2, 3, 4, 5):
             raise Bad("unknown column coding %d" % coding)
     else:
         coding = 1
@@ -99,7 +100,7 @@ def inflate_columns(encoded, dictionary=None):
 def zstd_frame(data, size, dictionary):
     """Exactly one zstd frame (RFC 8878) making up all of `data`, at most `size` bytes."""
     if zstandard is None:
-        raise Bad("column codings 3 and 4 need zstd: install python3-zstandard")
+        raise Bad("column codings 3 to 5 need zstd: install python3-zstandard")
     if dictionary is not None:
         d = zstandard.ZstdDecompressor(dict_data=zstandard.ZstdCompressionDict(dictionary))
     else:
@@ -185,8 +186,24 @@ class Register:  # section 10.6: the time register of a chunk (coding 3)
         self.value, self.set = 0, False
 
 
-def next_delta(state, mode, residual, coding, register, previous_time):
-    """Section 10.4 (and 10.6 for coding 3): the event's delta; updates the context."""
+class Grain:  # section 10.9: the GCD of the chunk's deltas so far (coding 5)
+    def __init__(self, coding):
+        self.unit = 0 if coding >= 5 else 1  # 1 never rounds
+
+    def round(self, predicted):
+        if self.unit <= 1 or self.unit > 1 << 62:
+            return predicted
+        x = signed64(predicted)
+        rounded = (abs(x) + self.unit // 2) // self.unit * self.unit
+        return (-rounded if x < 0 else rounded) & MASK
+
+    def learn(self, delta):
+        self.unit = math.gcd(self.unit, abs(signed64(delta)))
+
+
+def next_delta(state, mode, residual, coding, register, previous_time, grain):
+    """Section 10.4 (10.6 for codings 3 to 5, 10.9 for coding 5): the event's delta;
+    updates the context."""
     if mode == 0:
         from_context = state.h & MASK
     else:
@@ -196,7 +213,7 @@ def next_delta(state, mode, residual, coding, register, previous_time):
         from_register = (register.value - previous_time) & MASK
         if register.set and state.cost_register < state.cost_context:
             predicted = from_register
-    delta = (predicted + residual) & MASK
+    delta = (grain.round(predicted) + residual) & MASK
     if coding >= 3 and register.set:  # costs are weighed only once the register is set
         state.cost_context = decayed(state.cost_context, miss_bits(delta, from_context))
         state.cost_register = decayed(state.cost_register, miss_bits(delta, from_register))
@@ -209,22 +226,28 @@ def next_delta(state, mode, residual, coding, register, previous_time):
         diff = d * 16 - state.h
         state.h += abs(diff) // 8 * (1 if diff >= 0 else -1)  # truncation toward zero
     state.seen = True
+    grain.learn(delta)
     return delta
 
 
 class ValueStreams:  # section 10.8: where each slot's residuals are read
     def __init__(self, payload, r, coding):
         end = len(payload)
-        self.own = {}  # slot number -> Reader of its own stream (coding 4)
+        self.own = {}  # slot number -> Reader of its own stream (codings 4, 5)
+        self.units = {}  # slot number -> unit of its own stream (coding 5, section 10.9)
+        self.shared_unit = 1
         self.slots = 0  # slots numbered so far in the chunk
         if coding < 4:
             self.shared = Reader(payload[r.pos:])
             return
         table = []
         slot = 0
-        for _ in range(r.varint()):
-            slot += r.varint()
+        count, self.shared_unit = self.scaled(r, coding)
+        for _ in range(count):
+            gap, unit = self.scaled(r, coding)
+            slot += gap
             table.append((slot, r.varint()))
+            self.units[slot] = unit
             slot += 1
         own_bytes = sum(size for _, size in table)
         if own_bytes > end - r.pos:
@@ -234,6 +257,24 @@ class ValueStreams:  # section 10.8: where each slot's residuals are read
         for slot, size in table:
             self.own[slot] = Reader(payload[at:at + size])
             at += size
+
+    @staticmethod
+    def scaled(r, coding):
+        """Section 10.9: (n, unit) of varint(2 n + flag) [varint(unit)]; coding 4: (n, 1)."""
+        n = r.varint()
+        if coding < 5:
+            return n, 1
+        if n & 1 == 0:
+            return n >> 1, 1
+        unit = r.varint()
+        if unit < 2:
+            raise Bad("value stream unit below 2")
+        return n >> 1, unit
+
+    def residual(self, slot):
+        """The slot's next residual (signed), times its stream's unit."""
+        unit = self.units[slot] if slot in self.own else self.shared_unit
+        return unzigzag(self.reader(slot).varint()) * unit
 
     def number(self, count):
         """Numbers the `count` slots of a context seen with values for the first time."""
@@ -255,7 +296,7 @@ def next_values(state, count, streams, coding, register, time):
         state.slot_numbers = streams.number(count)
     values = []
     for j in range(count):
-        residual = unzigzag(streams.reader(state.slot_numbers[j]).varint())
+        residual = streams.residual(state.slot_numbers[j])
         if coding < 3:
             value = (state.previous[j] + residual) & MASK
             state.previous[j] = value
@@ -279,16 +320,24 @@ def decode_chunk(encoded, entry, steps, sigs, dictionary=None):
     if n != entry["events"]:
         raise Bad("column chunk event count differs from the index")
     mode = r.byte()
+    time_unit = 1
+    if coding >= 5 and mode & 2:  # section 10.9: a time unit follows
+        mode &= 1
+        time_unit = r.varint()
+        if time_unit < 2:
+            raise Bad("time unit below 2")
     if mode not in (0, 1):
         raise Bad("unknown time prediction mode")
     residuals = time_residuals(r, coding, n)
     streams = ValueStreams(payload, r, coding)
     states = {}
     register = Register()
+    grain = Grain(coding)
     for i in range(n):
         sig, context = next(steps)
         state = states.setdefault(context, Predictor(sigs[sig].value_count))
-        delta = next_delta(state, mode, unzigzag(residuals[i]), coding, register, previous_time)
+        residual = (unzigzag(residuals[i]) * time_unit) & MASK
+        delta = next_delta(state, mode, residual, coding, register, previous_time, grain)
         previous_time = (previous_time + delta) & MASK
         values = next_values(state, sigs[sig].value_count, streams, coding, register,
                              previous_time)

@@ -6,7 +6,7 @@ Usage: mtf_spec_reader.py ARCHIVE.mtf [DOC.md]
 Decodes the archive following the document (section numbers in the comments) and prints
 its definitions and events in the text form of `mtf dump`, so that the two can be
 compared line for line. The kind tables (appendices A and B) are read from the document
-itself. Standard library only, and python3-zstandard for column codings 3 and 4.
+itself. Standard library only, and python3-zstandard for column codings 3 to 5.
 """
 
 import lzma

@@ -6,8 +6,8 @@
 // kept in the Structure chunk). Version 4 codes the definitions' texts anew
 // (definition_texts.hpp), stores the nodes column by column, and codes the column chunks
 // with coding 4 (value streams by slot, values/value_streams.hpp). Version 5 codes more
-// definition texts by reference (numbered texts, the strings mtf's readers define).
-// Readers read all five.
+// definition texts by reference (numbered texts, the strings mtf's readers define) and the
+// column chunks with coding 5 (time and value units). Readers read all five.
 //
 //   header   8 bytes magic "\x89MTF\r\n\x1a\n", u32 version, u32 flags (0)       = 16 bytes
 //   chunks   each: u8 kind, 3 zero bytes, u32 CRC32 of the stored bytes,

@@ -16,18 +16,27 @@ namespace mtf::xml {
 inline constexpr char kMtfXmlNamespace[] = "urn:mtf:xml:1";
 inline constexpr char kMtfXmlRoot[] = "Scenario";
 inline constexpr uint64_t kMtfXmlVersion = 1;
-// Names the bytes of ColumnChunk::encoded (values/columns.hpp): column coding 4 (the
-// current one), 3, 2 or 1 (archives of versions 3, 2 and 1). The bytes tell them apart
+// Names the bytes of ColumnChunk::encoded (values/columns.hpp): column coding 5 (the
+// current one), 4, 3, 2 or 1 (archives of versions 4 to 1). The bytes tell them apart
 // themselves (marker and coding byte); the attribute names them for other readers.
-// XML has no column dictionary: a coding 3 or 4 chunk in XML never needs one (flags 0).
-inline constexpr char kValuesEncoding[] = "mtf-columns-4";
+// XML has no column dictionary: a coding 3 to 5 chunk in XML never needs one (flags 0).
+inline constexpr char kValuesEncoding[] = "mtf-columns-5";
+inline constexpr char kValuesEncodingV4[] = "mtf-columns-4";
 inline constexpr char kValuesEncodingV3[] = "mtf-columns-3";
 inline constexpr char kValuesEncodingV2[] = "mtf-columns-2";
 inline constexpr char kValuesEncodingV1[] = "mtf-columns-1";
 inline const char* valuesEncodingOf(const std::vector<uint8_t>& encoded) {
   if (encoded.empty() || encoded[0] != values::kCodingMarker) return kValuesEncodingV1;
-  if (encoded.size() > 1 && encoded[1] == 2) return kValuesEncodingV2;
-  return encoded.size() > 1 && encoded[1] == 3 ? kValuesEncodingV3 : kValuesEncoding;
+  switch (encoded.size() > 1 ? encoded[1] : 0) {
+    case 2:
+      return kValuesEncodingV2;
+    case 3:
+      return kValuesEncodingV3;
+    case 4:
+      return kValuesEncodingV4;
+    default:
+      return kValuesEncoding;
+  }
 }
 // True if the chunk is compressed with the archive's column dictionary (coding 3 flags).
 inline bool needsColumnDictionary(const std::vector<uint8_t>& encoded) {

@@ -201,12 +201,13 @@ TEST_F(MtfXmlModel, ReaderRefusesInconsistentDocuments) {
       {std::regex("events=\"[0-9]+\""), "events=\"12345678\""},
       {std::regex(">[A-Za-z0-9+/=]{8,}</Values>"), ">!!!!</Values>"},
       {std::regex("urn:mtf:xml:1"), "urn:other"},
-      {std::regex("encoding=\"mtf-columns-4\""), "encoding=\"mtf-columns-5\""},
-      {std::regex("encoding=\"mtf-columns-4\""), "encoding=\"mtf-columns-3\""},  // mismatch
-      {std::regex("encoding=\"mtf-columns-4\""), "encoding=\"mtf-columns-2\""},  // mismatch
-      {std::regex("encoding=\"mtf-columns-4\""), "encoding=\"mtf-columns-1\""},  // mismatch
-      // Coding 4 flags 1 (bytes 00 04 01): a chunk that needs a column dictionary.
-      {std::regex(">AAQA"), ">AAQB"},
+      {std::regex("encoding=\"mtf-columns-5\""), "encoding=\"mtf-columns-6\""},
+      {std::regex("encoding=\"mtf-columns-5\""), "encoding=\"mtf-columns-4\""},  // mismatch
+      {std::regex("encoding=\"mtf-columns-5\""), "encoding=\"mtf-columns-3\""},  // mismatch
+      {std::regex("encoding=\"mtf-columns-5\""), "encoding=\"mtf-columns-2\""},  // mismatch
+      {std::regex("encoding=\"mtf-columns-5\""), "encoding=\"mtf-columns-1\""},  // mismatch
+      // Coding 5 flags 1 (bytes 00 05 01): a chunk that needs a column dictionary.
+      {std::regex(">AAUA"), ">AAUB"},
   };
   for (const auto& [pattern, replacement] : mutations) {
     const std::string bad =

@@ -361,8 +361,9 @@ void ModelParser::readProcess() {
   forEachChild([&](std::string_view name) {
     if (name == "Values") {
       const std::string encoding = required("encoding");
-      if (encoding != kValuesEncoding && encoding != kValuesEncodingV3 &&
-          encoding != kValuesEncodingV2 && encoding != kValuesEncodingV1)
+      if (encoding != kValuesEncoding && encoding != kValuesEncodingV4 &&
+          encoding != kValuesEncodingV3 && encoding != kValuesEncodingV2 &&
+          encoding != kValuesEncodingV1)
         fail("unknown value encoding \"" + encoding + "\"");
       compaction::ColumnChunk chunk;
       chunk.firstEvent = unsignedAttribute("firstEvent");
