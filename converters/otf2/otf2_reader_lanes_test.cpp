@@ -19,8 +19,11 @@ namespace {
 
 using testing::CollectingSink;
 using testing::copyPingPong;
+using testing::eventsByLocation;
+using testing::kSeveralRealTraces;
 using testing::kTraces;
 using testing::TempDir;
+using testing::traceTestName;
 namespace fs = std::filesystem;
 
 // Keeps copies of the batches' events; with a seed, pauses at random between batches.
@@ -44,12 +47,6 @@ class BatchSink : public TraceSink {
   bool pause_;
 };
 
-std::map<LocationId, std::vector<Event>> byLocation(const std::vector<Event>& events) {
-  std::map<LocationId, std::vector<Event>> split;
-  for (const Event& e : events) split[e.location].push_back(e);
-  return split;
-}
-
 // Each lane opens the archive with a reader handle of its own, which must apply the same
 // mapping tables and clock offsets (local definitions) as one reader does.
 class RealTraceLanes : public ::testing::TestWithParam<std::string> {};
@@ -60,17 +57,10 @@ TEST_P(RealTraceLanes, EachLocationReadsTheSameAsWithOneLane) {
   Otf2Reader(trace, {}).read(single);
   BatchSink batched;
   Otf2Reader(trace, {}).read(batched);
-  EXPECT_EQ(byLocation(batched.seen), byLocation(single.events));
+  EXPECT_EQ(eventsByLocation(batched.seen), eventsByLocation(single.events));
 }
 
-INSTANTIATE_TEST_SUITE_P(Traces, RealTraceLanes,
-                         ::testing::Values("fastotf2-mi300", "pipit-ping-pong",
-                                           "pipit-ping-pong-papi", "sst-macro-mpi"),
-                         [](const ::testing::TestParamInfo<std::string>& info) {
-                           std::string name = info.param;
-                           std::replace(name.begin(), name.end(), '-', '_');
-                           return name;
-                         });
+INSTANTIATE_TEST_SUITE_P(Traces, RealTraceLanes, kSeveralRealTraces, traceTestName);
 
 TEST(Otf2ReaderLanes, EveryLocationsEventsArriveCompleteAndInOrder) {
   const std::string trace = kTraces + "fastotf2-mi300";
@@ -80,7 +70,7 @@ TEST(Otf2ReaderLanes, EveryLocationsEventsArriveCompleteAndInOrder) {
   Otf2Reader(trace, {}).read(batched);
   EXPECT_EQ(batched.ends, 1);
   ASSERT_EQ(batched.seen.size(), single.events.size());
-  EXPECT_EQ(byLocation(batched.seen), byLocation(single.events));
+  EXPECT_EQ(eventsByLocation(batched.seen), eventsByLocation(single.events));
   // Both lanes did read: some location's events resume after another location's.
   std::map<LocationId, size_t> runs;
   for (size_t i = 0; i < batched.seen.size(); ++i)
@@ -131,7 +121,7 @@ TEST(Otf2ReaderLanes, LenientReadOfBothLanesCountsTheUnreadableLocation) {
   reader.read(sink);
   EXPECT_EQ(sink.ends, 1);
   EXPECT_EQ(reader.unmodelled().at("OTF2 locations whose events could not all be read"), 1u);
-  EXPECT_FALSE(byLocation(sink.seen)[0].empty());
+  EXPECT_FALSE(eventsByLocation(sink.seen)[0].empty());
 }
 
 }  // namespace

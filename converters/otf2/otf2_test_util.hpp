@@ -1,8 +1,10 @@
 // Helpers of the OTF2 tests: running otf2-print and collecting what a reader delivers.
 #pragma once
 
+#include <gtest/gtest.h>
 #include <stdlib.h>
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <cstdio>
@@ -126,6 +128,23 @@ inline std::filesystem::path copyPingPong(const std::filesystem::path& dir,
   for (const auto& entry : fs::recursive_directory_iterator(dir))
     fs::permissions(entry.path(), fs::perms::owner_write, fs::perm_options::add);
   return dir / (name + ".otf2");
+}
+
+// Each location's events, in the order they came.
+inline std::map<LocationId, std::vector<Event>> eventsByLocation(const std::vector<Event>& events) {
+  std::map<LocationId, std::vector<Event>> split;
+  for (const Event& e : events) split[e.location].push_back(e);
+  return split;
+}
+
+// The real traces the lane and time-order tests run on, and their test names.
+inline const auto kSeveralRealTraces =
+    ::testing::Values(std::string("fastotf2-mi300"), std::string("pipit-ping-pong"),
+                      std::string("pipit-ping-pong-papi"), std::string("sst-macro-mpi"));
+inline std::string traceTestName(const ::testing::TestParamInfo<std::string>& info) {
+  std::string name = info.param;
+  std::replace(name.begin(), name.end(), '-', '_');
+  return name;
 }
 
 }  // namespace mtf::otf2::testing

@@ -15,8 +15,11 @@ namespace {
 
 using testing::CollectingSink;
 using testing::copyPingPong;
+using testing::eventsByLocation;
+using testing::kSeveralRealTraces;
 using testing::kTraces;
 using testing::TempDir;
+using testing::traceTestName;
 namespace fs = std::filesystem;
 
 class TimeOrderSink : public CollectingSink {
@@ -28,12 +31,6 @@ class TimeOrderSink : public CollectingSink {
   int asked = 0;
 };
 
-std::map<LocationId, std::vector<Event>> byLocation(const std::vector<Event>& events) {
-  std::map<LocationId, std::vector<Event>> split;
-  for (const Event& e : events) split[e.location].push_back(e);
-  return split;
-}
-
 class RealTraceTimeOrder : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(RealTraceTimeOrder, EveryEventOnceInTimeThenLocationOrder) {
@@ -44,7 +41,7 @@ TEST_P(RealTraceTimeOrder, EveryEventOnceInTimeThenLocationOrder) {
   Otf2Reader(trace, {}).read(ordered);
   EXPECT_EQ(ordered.asked, 1);
   ASSERT_EQ(ordered.events.size(), single.events.size());
-  EXPECT_EQ(byLocation(ordered.events), byLocation(single.events));
+  EXPECT_EQ(eventsByLocation(ordered.events), eventsByLocation(single.events));
   std::map<LocationId, size_t> position;
   for (const LocationView& l : ordered.defs.locations()) position.emplace(l.id, position.size());
   for (size_t i = 1; i < ordered.events.size(); ++i) {
@@ -57,14 +54,7 @@ TEST_P(RealTraceTimeOrder, EveryEventOnceInTimeThenLocationOrder) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Traces, RealTraceTimeOrder,
-                         ::testing::Values("fastotf2-mi300", "pipit-ping-pong",
-                                           "pipit-ping-pong-papi", "sst-macro-mpi"),
-                         [](const ::testing::TestParamInfo<std::string>& info) {
-                           std::string name = info.param;
-                           std::replace(name.begin(), name.end(), '-', '_');
-                           return name;
-                         });
+INSTANTIATE_TEST_SUITE_P(Traces, RealTraceTimeOrder, kSeveralRealTraces, traceTestName);
 
 TEST(Otf2ReaderTimeOrder, BadEventFileIsReportedWithItsLocation) {
   TempDir tmp;
@@ -89,7 +79,7 @@ TEST(Otf2ReaderTimeOrder, LenientReadCountsTheUnreadableLocation) {
   TimeOrderSink sink;
   reader.read(sink);
   EXPECT_EQ(reader.unmodelled().at("OTF2 locations whose events could not all be read"), 1u);
-  EXPECT_FALSE(byLocation(sink.events)[0].empty());
+  EXPECT_FALSE(eventsByLocation(sink.events)[0].empty());
 }
 
 }  // namespace
