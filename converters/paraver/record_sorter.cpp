@@ -208,53 +208,42 @@ void RecordSorter::sortStream(Stream& s) {
   s.ordered = true;
 }
 
-// Hands the buffered items to `out` in (time, sequence) order: the streams (each sorted
-// first if it came out of order) merged through a heap.
+// Hands the buffered items before `bound` to `out` in (time, sequence) order: the streams
+// (each sorted first if it came out of order) merged through a heap.
 template <typename Out>
-void RecordSorter::mergeStreams(Out&& out) {
+std::vector<uint32_t> RecordSorter::mergeStreams(Out&& out, Tick bound) {
+  // No bound (the default) hands every item, those at the largest time too.
+  const auto beforeBound = [bound](Tick t) {
+    return t < bound || bound == std::numeric_limits<Tick>::max();
+  };
   HeadHeap heap;
   std::vector<uint32_t> cursor(used_.size());
   for (size_t i = 0; i < used_.size(); ++i) {
     Stream& s = streams_[used_[i]];
     if (!s.ordered) sortStream(s);
     cursor[i] = s.head;
-    heap.push({items_[s.head].time, items_[s.head].sequence, i});
+    if (beforeBound(items_[s.head].time))
+      heap.push({items_[s.head].time, items_[s.head].sequence, i});
   }
   while (!heap.empty()) {
     const size_t i = heap.top().source;
     const Item& item = items_[cursor[i]];
     out(item);
     cursor[i] = item.next;
-    if (cursor[i] != kNone) {
+    if (cursor[i] != kNone && beforeBound(items_[cursor[i]].time)) {
       heap.replaceTop(items_[cursor[i]].time, items_[cursor[i]].sequence);
     } else {
       heap.pop();
     }
   }
+  return cursor;
 }
 
 bool RecordSorter::release(Tick bound, const std::function<void(std::string_view)>& out) {
   if (!runs_.empty()) return false;
-  HeadHeap heap;
-  std::vector<uint32_t> cursor(used_.size());
-  for (size_t i = 0; i < used_.size(); ++i) {
-    Stream& s = streams_[used_[i]];
-    if (!s.ordered) sortStream(s);
-    cursor[i] = s.head;
-    if (items_[s.head].time < bound) heap.push({items_[s.head].time, items_[s.head].sequence, i});
-  }
-  while (!heap.empty()) {
-    const size_t i = heap.top().source;
-    const Item& item = items_[cursor[i]];
-    out(std::string_view(arena_.data() + item.offset, item.length));
-    cursor[i] = item.next;
-    if (cursor[i] != kNone && items_[cursor[i]].time < bound) {
-      heap.replaceTop(items_[cursor[i]].time, items_[cursor[i]].sequence);
-    } else {
-      heap.pop();
-    }
-  }
-  keepFrom(cursor);
+  keepFrom(mergeStreams(
+      [&](const Item& item) { out(std::string_view(arena_.data() + item.offset, item.length)); },
+      bound));
   return true;
 }
 

@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -73,8 +74,10 @@ class RecordSorter {
     uint32_t head = kNone, tail = kNone;
     bool ordered = true;
   };
+  // Hands the buffered items before `bound` to `out` in order; returns each used stream's
+  // first item not handed (kNone: none left).
   template <typename Out>
-  void mergeStreams(Out&& out);
+  std::vector<uint32_t> mergeStreams(Out&& out, Tick bound = std::numeric_limits<Tick>::max());
   void sortStream(Stream& s);
   void append(Tick time, uint64_t sequence, size_t stream, std::string_view line);
   void keepFrom(const std::vector<uint32_t>& heads);
