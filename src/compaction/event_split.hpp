@@ -106,6 +106,13 @@ void assignFields(Event& e, const uint64_t* from, size_t count);
 // The rank fields of `e`, joined by `plan` (ranksPerEvent), made absolute.
 void fixRanksPerEvent(const JoinPlan& plan, LocationId location, OwnRanks& ranks, Event& e);
 
+// Writes the fields' values (the first of `values`) into their places in `fields`.
+inline void putFieldValues(const JoinPlan& plan, const uint64_t* values, uint64_t* fields) {
+  const uint32_t* to = plan.valueFields.data();
+  const size_t fieldValues = plan.valueFields.size();
+  for (size_t i = 0; i < fieldValues; ++i) fields[to[i]] = values[i];
+}
+
 // Writes the attribute values (after the fields' values) into e.attributes.
 inline void setAttributes(const JoinPlan& plan, const uint64_t* values, Event& e) {
   if (plan.attributes.empty()) [[likely]] {
@@ -132,10 +139,7 @@ inline void joinPlanned(const JoinPlan& plan, const uint64_t* values, LocationId
   } else {
     assignFields(e, from, count);
   }
-  uint64_t* fields = e.fields.data();
-  const uint32_t* to = plan.valueFields.data();
-  const size_t fieldValues = plan.valueFields.size();
-  for (size_t i = 0; i < fieldValues; ++i) fields[to[i]] = values[i];
+  putFieldValues(plan, values, e.fields.data());
   if (plan.ranksPerEvent) [[unlikely]]
     fixRanksPerEvent(plan, location, ranks, e);
   setAttributes(plan, values, e);
@@ -151,13 +155,10 @@ inline const Event& joinInPlace(JoinPlan& plan, const uint64_t* values, Tick tim
     return e;
   }
   e.time = time;
-  uint64_t* fields = e.fields.data();
-  const uint32_t* to = plan.valueFields.data();
-  const size_t fieldValues = plan.valueFields.size();
-  for (size_t i = 0; i < fieldValues; ++i) fields[to[i]] = values[i];
+  putFieldValues(plan, values, e.fields.data());
   if (!plan.attributes.empty()) [[unlikely]]
     for (size_t i = 0; i < plan.attributes.size(); ++i)
-      e.attributes[i].value = values[fieldValues + i];
+      e.attributes[i].value = values[plan.valueFields.size() + i];
   return e;
 }
 
