@@ -4,7 +4,9 @@
 #pragma once
 
 #include <filesystem>
+#include <iterator>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -25,18 +27,21 @@ inline constexpr char kValuesEncodingV4[] = "mtf-columns-4";
 inline constexpr char kValuesEncodingV3[] = "mtf-columns-3";
 inline constexpr char kValuesEncodingV2[] = "mtf-columns-2";
 inline constexpr char kValuesEncodingV1[] = "mtf-columns-1";
+// Every encoding a reader accepts, indexed by column coding minus one (the next coding
+// is one more entry here).
+inline constexpr const char* kValuesEncodings[] = {
+    kValuesEncodingV1, kValuesEncodingV2, kValuesEncodingV3, kValuesEncodingV4, kValuesEncoding};
+inline bool isKnownValuesEncoding(std::string_view encoding) {
+  for (const char* known : kValuesEncodings)
+    if (encoding == known) return true;
+  return false;
+}
 inline const char* valuesEncodingOf(const std::vector<uint8_t>& encoded) {
   if (encoded.empty() || encoded[0] != values::kCodingMarker) return kValuesEncodingV1;
-  switch (encoded.size() > 1 ? encoded[1] : 0) {
-    case 2:
-      return kValuesEncodingV2;
-    case 3:
-      return kValuesEncodingV3;
-    case 4:
-      return kValuesEncodingV4;
-    default:
-      return kValuesEncoding;
-  }
+  const unsigned coding = encoded.size() > 1 ? encoded[1] : 0;
+  constexpr unsigned newest = std::size(kValuesEncodings);
+  // Coding bytes 0, 1 or above the newest cannot pass the chunk decoder; name them newest.
+  return coding >= 2 && coding < newest ? kValuesEncodings[coding - 1] : kValuesEncoding;
 }
 // True if the chunk is compressed with the archive's column dictionary (coding 3 flags).
 inline bool needsColumnDictionary(const std::vector<uint8_t>& encoded) {

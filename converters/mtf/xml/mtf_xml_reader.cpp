@@ -361,10 +361,7 @@ void ModelParser::readProcess() {
   forEachChild([&](std::string_view name) {
     if (name == "Values") {
       const std::string encoding = required("encoding");
-      if (encoding != kValuesEncoding && encoding != kValuesEncodingV4 &&
-          encoding != kValuesEncodingV3 && encoding != kValuesEncodingV2 &&
-          encoding != kValuesEncodingV1)
-        fail("unknown value encoding \"" + encoding + "\"");
+      if (!isKnownValuesEncoding(encoding)) fail("unknown value encoding \"" + encoding + "\"");
       compaction::ColumnChunk chunk;
       chunk.firstEvent = unsignedAttribute("firstEvent");
       chunk.eventCount = unsignedAttribute("events");
