@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "util/error.hpp"
+#include "util/scratch_dir.hpp"
 
 namespace fs = std::filesystem;
 
@@ -12,10 +13,7 @@ namespace mtf {
 namespace {
 
 fs::path freshDir(const std::string& name) {
-  fs::path dir = fs::temp_directory_path() / ("mtf-safe-" + name + std::to_string(getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
+  return test::scratchDir("mtf-safe-" + name);
 }
 
 TEST(SafeOutput, CommitMovesEveryEntry) {

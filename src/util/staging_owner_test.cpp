@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "util/safe_output.hpp"
+#include "util/scratch_dir.hpp"
 
 namespace fs = std::filesystem;
 
@@ -14,10 +15,7 @@ namespace mtf::staging {
 namespace {
 
 fs::path freshDir(const std::string& name) {
-  fs::path dir = fs::temp_directory_path() / ("mtf-owner-" + name + std::to_string(getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
+  return test::scratchDir("mtf-owner-" + name);
 }
 
 // An owner that has ended: a child that exited and was reaped.

@@ -9,6 +9,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "util/scratch_dir.hpp"
+
 namespace mtf::test {
 
 CommandResult run(const std::string& command, bool mergeStderr) {
@@ -33,12 +35,7 @@ std::string genProgram() {
 }
 
 std::string freshTempDir(const std::string& name) {
-  namespace fs = std::filesystem;
-  const fs::path dir =
-      fs::temp_directory_path() / ("mtf-test-" + name + "-" + std::to_string(getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir.string();
+  return scratchDir("mtf-test-" + name).string();
 }
 
 std::string readFile(const std::string& path) {

@@ -15,7 +15,8 @@ CommandResult run(const std::string& command, bool mergeStderr = true);
 // Path of the built `mtf` program and of `mtf-gen`.
 std::string mtfProgram();
 std::string genProgram();
-// A fresh empty directory under the system temp dir, named after `name`.
+// A fresh empty directory under the system temp dir, named after `name`, removed when the
+// test process ends (util/scratch_dir.hpp).
 std::string freshTempDir(const std::string& name);
 // Reads a whole (small) file.
 std::string readFile(const std::string& path);
