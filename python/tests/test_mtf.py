@@ -75,6 +75,15 @@ def test_loops_as_the_program_prints_them():
         t.loops(12345)
 
 
+@pytest.mark.parametrize("trace", real_traces())
+def test_loops_same_stored_or_recomputed(trace, archives, tmp_path):
+    """The .mtf archive stores a nest only where it summarises (the others are recomputed);
+    the MTF XML archive stores every one: both give the same loops."""
+    xml = tmp_path / "all-stored.mtf.xml"
+    run_mtf("convert", DATA / trace, "-o", xml)
+    assert mtf.open(archives[trace]).loops() == mtf.open(xml).loops()
+
+
 def test_patterns_as_the_program_prints_them():
     import json
     assert mtf.open(SAMPLE).patterns() == json.loads(run_mtf("patterns", SAMPLE, "--json"))

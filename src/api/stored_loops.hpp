@@ -1,5 +1,8 @@
 // Loop nests an MTF file (binary or XML) stores as "nlr.loops" annotations: read without
-// reading an event (used by `mtf loops` and the public API's Trace::loops).
+// reading an event (used by `mtf loops`, `mtf graph` and the public API's Trace::loops).
+// Where the writer left a location's nest out (it did not summarise the events; the
+// trace-wide "nlr.loops" says so), it is recomputed from that location's events with the
+// writer's options: the result is the same whether the nests were stored or not.
 #pragma once
 
 #include <optional>
@@ -16,8 +19,8 @@ struct StoredLoops {
   std::vector<nlr::LocationLoops> loops;
 };
 
-// The stored loops of `path` (every location, or only `only`); nullopt if `path` is not
-// an MTF file or stores none.
+// The stored loops of `path` (every location, or only `only`), the left-out ones
+// recomputed; nullopt if `path` is not an MTF file or was written without loops.
 std::optional<StoredLoops> storedLoops(const std::string& path, std::optional<uint64_t> only);
 
 }  // namespace mtf::api_impl

@@ -7,12 +7,9 @@
 #include <optional>
 #include <unordered_map>
 
+#include "api/stored_loops.hpp"
 #include "cli/command.hpp"
 #include "cli/common.hpp"
-#include "converters/mtf/binary/archive.hpp"
-#include "converters/mtf/xml/mtf_xml_model.hpp"
-#include "nlr/loop_annotation.hpp"
-#include "nlr/loop_blob.hpp"
 #include "tag/causal_paths.hpp"
 #include "tag/graph_writer.hpp"
 #include "tag/ptag.hpp"
@@ -107,26 +104,13 @@ void printPaths(const GraphOptions& o, const tag::CausalPaths& found,
   flushStdout();
 }
 
-// The loop nests an MTF file stores ("nlr.loops": every event, trace order), by location;
-// none for other formats (NLR's loops are known only after a location's last event, too
-// late for a one-pass stage).
+// The loop nests of an MTF file ("nlr.loops": every event, trace order; those the writer
+// left out recomputed), by location; none for other formats (NLR's loops are known only
+// after a location's last event, too late for a one-pass stage).
 std::unordered_map<LocationId, nlr::LoopModel> storedLoops(const std::string& path) {
-  std::shared_ptr<const compaction::CompactModel> model;
-  const std::string format = detectInputFormat(path).name;
-  if (format == "mtf")
-    model = mtfbin::ArchiveReader(path).model();
-  else if (format == "mtf-xml")
-    model = std::make_shared<compaction::CompactModel>(xml::readModelXml(path).model);
   std::unordered_map<LocationId, nlr::LoopModel> loops;
-  if (!model) return loops;
-  for (const compaction::LocationModel& location : model->locations) {
-    for (const compaction::Annotation& a : location.annotations) {
-      if (a.name != nlr::kLoopAnnotationName) continue;
-      loops[location.location] = nlr::decodeLoopModel(
-          std::string_view(reinterpret_cast<const char*>(a.data.data()), a.data.size()),
-          path + ": location " + std::to_string(location.location) + " annotation nlr.loops");
-    }
-  }
+  if (auto stored = api_impl::storedLoops(path, std::nullopt))
+    for (nlr::LocationLoops& l : stored->loops) loops[l.location] = std::move(l.model);
   return loops;
 }
 

@@ -12,6 +12,7 @@
 #include <iostream>
 
 #include "converters/mtf/binary/analysed_writer.hpp"
+#include "converters/mtf/binary/stored_analyses.hpp"
 #include "mpi/column_spool.hpp"
 #include "mpi/commands.hpp"
 #include "mpi/interrupt_watch.hpp"
@@ -168,9 +169,11 @@ int mergeAndWrite(World& world, LocalConversion& local, const Definitions& defs,
     if (local.withModel()) model = reduceProgramModel(world, local.takeModelResults(), defs);
   });
   report.mark();
+  if (world.isRoot() && a.loops) mtfbin::markLeftOutLoopNests(merged);
   if (world.isRoot() && local.withModel()) {
     const std::string blob = program::encodeProgramModel(model);
-    merged.annotations.push_back({program::kModelAnnotationName, {blob.begin(), blob.end()}});
+    if (mtfbin::storesProgramModel(blob.size(), merged))
+      merged.annotations.push_back({program::kModelAnnotationName, {blob.begin(), blob.end()}});
   }
   ScratchFile tail{world.isRoot() ? staging.parent_path() / ".mtf-mpi-tail" : fs::path()};
   ArchiveWrite written;

@@ -13,7 +13,12 @@
 
 namespace mtf::nlr {
 
-// Name of a location's annotation holding its loop nest (encodeLoopModel bytes).
+// Name of a location's annotation holding its loop nest (encodeLoopModel bytes). The
+// .mtf writer stores a nest only where it summarises the location's events; if it left
+// any out, the trace carries an empty trace-wide annotation of the same name, and every
+// reader recomputes each absent nest from the location's events with
+// storedSignatureOptions() and NlrOptions{} (what users see is the same either way).
+// Without it (written with --no-loops, or by an older mtf), absent nests mean none.
 inline constexpr char kLoopAnnotationName[] = "nlr.loops";
 
 // Stored loops are made with these options: every event, in trace order, so the loop

@@ -93,11 +93,4 @@ class WriterWithAnalyses : public TraceSink {
   TeeSink tee_;
 };
 
-// Gives each location of `model` its loop nest from `loops` (annotation "nlr.loops").
-inline void attachLoopNests(const nlr::LoopAnnotationSink& loops, compaction::CompactModel& model) {
-  for (auto& [location, blob] : loops.blobs())
-    if (compaction::LocationModel* l = model.findLocation(location))
-      l->annotations.push_back({nlr::kLoopAnnotationName, {blob.begin(), blob.end()}});
-}
-
 }  // namespace mtf::mtfbin

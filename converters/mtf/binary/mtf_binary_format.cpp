@@ -5,6 +5,7 @@
 #include "converters/mtf/binary/analysed_writer.hpp"
 #include "converters/mtf/binary/archive.hpp"
 #include "converters/mtf/binary/background_sink.hpp"
+#include "converters/mtf/binary/stored_analyses.hpp"
 #include "nlr/loop_annotation.hpp"
 #include "patterns/annotate.hpp"
 #include "program/model_annotation.hpp"
@@ -90,13 +91,18 @@ FormatEntry mtfBinaryFormat() {
       sink = std::move(annotated);
     }
     sink = std::make_unique<mtfbin::BatchingSink>(std::move(sink));
+    // Loops and model are stored only where they summarise the events (stored_analyses.hpp).
     archive->setModelHook([loops, annotator, analyses](compaction::CompactModel& model) {
-      if (loops) mtfbin::attachLoopNests(*loops, model);
+      if (loops) {
+        mtfbin::attachLoopNests(*loops, model);
+        mtfbin::markLeftOutLoopNests(model);
+      }
       if (annotator)
         model.annotations.push_back({patterns::kPatternsAnnotation, annotator->blob()});
       if (analyses)
         if (std::optional<std::vector<uint8_t>> blob = analyses->modelBlob())
-          model.annotations.push_back({program::kModelAnnotationName, std::move(*blob)});
+          if (mtfbin::storesProgramModel(blob->size(), model))
+            model.annotations.push_back({program::kModelAnnotationName, std::move(*blob)});
     });
     return sink;
   };

@@ -1,0 +1,173 @@
+// Issue 27: the .mtf writer stores the loop nests and the program model only where they
+// summarise the events (converters/mtf/binary/stored_analyses.hpp); readers recompute the
+// others. Checked here: the policy's decision on a regular generated trace (every nest
+// stored), on an irregular one (none) and on a real trace (some), and
+// that every reader shows the same with and without stored analyses. The reference is the
+// MTF XML archive of the same trace, which always stores every nest and the model.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "../data/real_traces.hpp"
+#include "cli/run_command.hpp"
+#include "converters/mtf/binary/archive.hpp"
+#include "nlr/loop_annotation.hpp"
+#include "program/model_blob.hpp"
+
+using namespace mtf::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+bool hasAnnotation(const std::vector<mtf::compaction::Annotation>& all, const std::string& name) {
+  for (const mtf::compaction::Annotation& a : all)
+    if (a.name == name) return true;
+  return false;
+}
+
+// What the archive at `path` stores: per location (in order) whether it has a nest, and
+// the trace-wide annotations.
+struct Stored {
+  std::vector<bool> nests;
+  bool leftOutMarker = false;
+  bool model = false;
+};
+
+Stored storedIn(const std::string& path) {
+  const auto model = mtf::mtfbin::ArchiveReader(path).model();
+  Stored s;
+  for (const auto& l : model->locations)
+    s.nests.push_back(hasAnnotation(l.annotations, mtf::nlr::kLoopAnnotationName));
+  s.leftOutMarker = hasAnnotation(model->annotations, mtf::nlr::kLoopAnnotationName);
+  s.model = hasAnnotation(model->annotations, mtf::program::kModelAnnotationName);
+  return s;
+}
+
+std::string generated(const std::string& dir, const std::string& kind, const std::string& args) {
+  const std::string trace = dir + "/" + kind + ".otf2";
+  const CommandResult r = run(genProgram() + " " + kind + " " + args + " -o " + trace);
+  EXPECT_EQ(r.status, 0) << r.output;
+  return trace;
+}
+
+std::string output(const std::string& command) {
+  const CommandResult r = run(command, false);
+  EXPECT_EQ(r.status, 0) << command << "\n" << r.output;
+  return r.output;
+}
+
+// `mtf loops` (text, JSON, one location), `model`, `graph` and `matrix` of `trace`'s .mtf
+// equal those of its .mtf.xml (every analysis stored) and of `--recompute`.
+void expectSameWithAndWithoutStored(const std::string& trace, const std::string& dir) {
+  const std::string mtf = mtfProgram() + " -q ";
+  const std::string bin = dir + "/t.mtf", xml = dir + "/t.mtf.xml";
+  ASSERT_EQ(run(mtf + "convert '" + trace + "' -o " + bin).status, 0);
+  ASSERT_EQ(run(mtf + "convert '" + trace + "' -o " + xml).status, 0);
+  for (const std::string& args : {"loops", "loops --json", "model --positions", "matrix --csv"})
+    EXPECT_EQ(output(mtf + args + " " + bin), output(mtf + args + " " + xml)) << args;
+  EXPECT_EQ(output(mtf + "model --positions " + bin),
+            output(mtf + "model --recompute --positions " + bin));
+  const auto model = mtf::mtfbin::ArchiveReader(bin).model();
+  for (const auto& l : model->locations) {
+    const std::string only = "loops --json --location " + std::to_string(l.location) + " ";
+    EXPECT_EQ(output(mtf + only + bin), output(mtf + only + xml)) << l.location;
+  }
+  ASSERT_EQ(run(mtf + "graph " + bin + " -o " + dir + "/bin.graphml").status, 0);
+  ASSERT_EQ(run(mtf + "graph " + xml + " -o " + dir + "/xml.graphml").status, 0);
+  EXPECT_EQ(readFile(dir + "/bin.graphml"), readFile(dir + "/xml.graphml"));
+}
+
+TEST(StoredAnalyses, RegularTraceStoresEveryNestAndTheModel) {
+  const std::string dir = freshTempDir("stored-regular");
+  const std::string trace = generated(dir, "wavefront", "--ranks 4 --iterations 50 --inner 40");
+  ASSERT_EQ(run(mtfProgram() + " -q convert " + trace + " -o " + dir + "/w.mtf").status, 0);
+  const Stored s = storedIn(dir + "/w.mtf");
+  ASSERT_EQ(s.nests.size(), 4u);
+  for (bool nest : s.nests) EXPECT_TRUE(nest);
+  EXPECT_FALSE(s.leftOutMarker);
+  EXPECT_TRUE(s.model);
+  expectSameWithAndWithoutStored(trace, dir);
+}
+
+// Master/worker with tasks of random cost: every location's sequence (who finishes next,
+// which worker gets which task) is irregular, its nest as long as its events.
+TEST(StoredAnalyses, IrregularTraceLeavesTheAnalysesOutAndReadersRecompute) {
+  const std::string dir = freshTempDir("stored-irregular");
+  const std::string trace = generated(dir, "master-worker", "--ranks 4 --iterations 400");
+  ASSERT_EQ(run(mtfProgram() + " -q convert " + trace + " -o " + dir + "/m.mtf").status, 0);
+  const Stored s = storedIn(dir + "/m.mtf");
+  ASSERT_EQ(s.nests.size(), 4u);
+  for (bool nest : s.nests) EXPECT_FALSE(nest);
+  EXPECT_TRUE(s.leftOutMarker);
+  EXPECT_FALSE(s.model);
+  expectSameWithAndWithoutStored(trace, dir);
+}
+
+// opencl-l9 (TAU): the host threads repeat their OpenCL calls (nests stored), the queues'
+// few events are left out; readers join both.
+TEST(StoredAnalyses, PartialStorageOnARealTrace) {
+  const std::string dir = freshTempDir("stored-partial");
+  const std::string trace = std::string(MTF_DATA_DIR) + "/tau/opencl-l9";
+  ASSERT_EQ(run(mtfProgram() + " -q convert " + trace + " -o " + dir + "/p.mtf").status, 0);
+  const Stored s = storedIn(dir + "/p.mtf");
+  size_t stored = 0;
+  for (bool nest : s.nests) stored += nest;
+  EXPECT_GT(stored, 0u);
+  EXPECT_LT(stored, s.nests.size());
+  EXPECT_TRUE(s.leftOutMarker);
+  expectSameWithAndWithoutStored(trace, dir);
+}
+
+// --no-loops still stores no nest and no marker: readers then have no stored loops.
+TEST(StoredAnalyses, NoLoopsStoresNothing) {
+  const std::string dir = freshTempDir("stored-none");
+  const std::string trace = generated(dir, "master-worker", "--ranks 4 --iterations 400");
+  ASSERT_EQ(
+      run(mtfProgram() + " -q convert --no-loops --no-model " + trace + " -o " + dir + "/n.mtf")
+          .status,
+      0);
+  const Stored s = storedIn(dir + "/n.mtf");
+  for (bool nest : s.nests) EXPECT_FALSE(nest);
+  EXPECT_FALSE(s.leftOutMarker);
+  EXPECT_FALSE(s.model);
+  EXPECT_EQ(run(mtfProgram() + " loops " + dir + "/n.mtf 2>&1").output.find("stored"),
+            std::string::npos);
+}
+
+class StoredAnalysesReal : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(StoredAnalysesReal, SameWithAndWithoutStored) {
+  const std::string dir = freshTempDir("stored-real");
+  expectSameWithAndWithoutStored(std::string(MTF_DATA_DIR) + "/" + GetParam(), dir);
+}
+
+INSTANTIATE_TEST_SUITE_P(Traces, StoredAnalysesReal, ::testing::ValuesIn(realTraces()),
+                         [](const auto& info) { return traceTestName(info.index, info.param); });
+
+// The input mtf reads for a trace folder of ../shared/traces/FORMAT/NAME.
+std::string traceInput(const fs::path& dir, const std::string& format) {
+  if (format == "tau") return dir.string();
+  for (const auto& entry : fs::recursive_directory_iterator(dir)) {
+    if (format == "otf2" && entry.path().extension() == ".otf2") return entry.path().string();
+    if (format == "paraver" && entry.path().extension() == ".prv") return entry.path().string();
+  }
+  return "";
+}
+
+TEST(StoredAnalysesShared, SameWithAndWithoutStored) {
+  const fs::path shared = fs::path(MTF_SHARED_DIR) / "traces";
+  if (!fs::is_directory(shared))
+    GTEST_SKIP() << "needs " << shared.string() << " (the project's shared folder)";
+  for (const std::string format : {"otf2", "paraver", "tau"}) {
+    for (const auto& entry : fs::directory_iterator(shared / format)) {
+      const std::string input = traceInput(entry.path(), format);
+      if (input.empty()) continue;
+      SCOPED_TRACE(input);
+      expectSameWithAndWithoutStored(input, freshTempDir("stored-shared"));
+    }
+  }
+}
+
+}  // namespace
