@@ -39,7 +39,9 @@ TEST(Vocabulary, AsPresetShrinksTracerWordsAndDecodesOnlyWithIt) {
   ASSERT_TRUE(lzmaDecompress(preset.data(), preset.size(), body.size(), out, builtInVocabulary()));
   EXPECT_EQ(out, body);
   // Without the vocabulary (a version-5 reading) the stream is refused or wrong, never equal.
-  if (lzmaDecompress(preset.data(), preset.size(), body.size(), out)) EXPECT_NE(out, body);
+  if (lzmaDecompress(preset.data(), preset.size(), body.size(), out)) {
+    EXPECT_NE(out, body);
+  }
   EXPECT_FALSE(
       lzmaDecompress(preset.data(), preset.size(), body.size() + 1, out, builtInVocabulary()));
   EXPECT_FALSE(
