@@ -87,6 +87,12 @@ TEST(Golden, VersionFourArchiveStillReads) {
   checkGolden({"spec-example", "", "$SOURCE/tests/golden/archives/example.v4.mtf"});
 }
 
+// The worked example as version 5 wrote it (before version 6's built-in vocabulary): the
+// same events as today.
+TEST(Golden, VersionFiveArchiveStillReads) {
+  checkGolden({"spec-example", "", "$SOURCE/tests/golden/archives/example.v5.mtf"});
+}
+
 // An archive of version 3 (column coding 3, written by mtf before coding 4) of the
 // generated wavefront: the same events as today.
 TEST(Golden, VersionThreeWavefrontStillReads) {

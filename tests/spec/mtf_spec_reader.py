@@ -9,7 +9,9 @@ compared line for line. The kind tables (appendices A and B) are read from the d
 itself. Standard library only, and python3-zstandard for column codings 3 to 5.
 """
 
+import hashlib
 import lzma
+import os
 import re
 import struct
 import sys
@@ -57,6 +59,10 @@ def well_known_strings(doc_path):
     return strings + [t.encode() for t in re.findall(r"```mtf-well-known-text-5\n(.*?)```", text, re.S)]
 
 
+# the document beside this reader's repository
+DEFAULT_DOC = os.path.abspath(__file__).rsplit("/tests/", 1)[0] + "/docs/mtf-format.md"
+
+
 # ---------------------------------------------------------------- section 3: file layout
 MAGIC = b"\x89MTF\r\n\x1a\n"
 END_MAGIC = b"MTF-END\n"
@@ -69,26 +75,47 @@ SECTIONS = ["Index", "Definitions", "Signatures", "Nodes", "Locations", "Annotat
             "ColumnDictionary"]
 
 
-# section 3.1: a Structure chunk's stored bytes are an LZMA2 property byte, then raw LZMA2
-def lzma2_expand(body):
+# section 3.1: the built-in vocabulary of version 6, the file the document names with its
+# size and SHA-256 (relative to the repository, the document's parent directory)
+def vocabulary(doc_path):
+    text = open(doc_path, encoding="utf-8").read()
+    found = re.search(r"```mtf-vocabulary\nfile (\S+)\nsize (\d+)\nsha256 ([0-9a-f]{64})\n```", text)
+    path, size, digest = found.group(1), int(found.group(2)), found.group(3)
+    root = os.path.dirname(os.path.dirname(os.path.abspath(doc_path)))
+    content = open(os.path.join(root, path), "rb").read()
+    if len(content) != size or hashlib.sha256(content).hexdigest() != digest:
+        raise Bad("%s is not the vocabulary the document names" % path)
+    return content
+
+
+# section 3.1: a Structure chunk's stored bytes are an LZMA2 property byte, then raw LZMA2;
+# version 6: with the vocabulary as preset dictionary. Python's lzma takes no preset
+# dictionary, but LZMA2 can say the same: an uncompressed chunk (control byte 1, which
+# resets the dictionary, then the size - 1 in two bytes big-endian) holding the vocabulary
+# before the stream, whose output then begins with the vocabulary.
+def lzma2_expand(body, preset=b""):
     if not body or body[0] > 40:
         raise Bad("bad LZMA2 property byte")
     prop = body[0]
     dict_size = 0xFFFFFFFF if prop == 40 else (2 | (prop & 1)) << (prop // 2 + 11)
     filters = [{"id": lzma.FILTER_LZMA2, "dict_size": dict_size}]
+    assert len(preset) <= 65536
+    prefix = b"\x01" + (len(preset) - 1).to_bytes(2, "big") + preset if preset else b""
     try:
-        return lzma.LZMADecompressor(lzma.FORMAT_RAW, filters=filters).decompress(body[1:])
+        out = lzma.LZMADecompressor(lzma.FORMAT_RAW, filters=filters).decompress(prefix + body[1:])
+        return out[len(preset):]
     except lzma.LZMAError as problem:
         raise Bad("LZMA2 stream: %s" % problem)
 
 
 class Archive:
-    def __init__(self, data):
+    def __init__(self, data, doc_path=None):
         self.data = data
+        self.doc_path = doc_path or DEFAULT_DOC
         if len(data) < 48 or data[:8] != MAGIC:
             raise Bad("not an MTF archive")
         self.version = struct.unpack_from("<I", data, 8)[0]
-        if self.version not in (1, 2, 3, 4, 5):
+        if self.version not in (1, 2, 3, 4, 5, 6):
             raise Bad("archive version %d is not supported" % self.version)
         trailer = data[-32:]
         if trailer[24:] != END_MAGIC:
@@ -112,7 +139,10 @@ class Archive:
             raise Bad("chunk at %d: wrong kind, size or CRC" % offset)
         if kind == 1:
             return body
-        content = lzma2_expand(body) if kind == 8 else zlib.decompress(body)
+        if kind == 8:  # version 6: the vocabulary is the preset dictionary
+            content = lzma2_expand(body, vocabulary(self.doc_path) if self.version >= 6 else b"")
+        else:
+            content = zlib.decompress(body)
         if len(content) != raw:
             raise Bad("chunk at %d: inflates to %d bytes, not %d" % (offset, len(content), raw))
         return content
@@ -613,10 +643,9 @@ def print_definitions(defs):
 
 def main():
     path = sys.argv[1]
-    doc = sys.argv[2] if len(sys.argv) > 2 else __file__.rsplit("/tests/", 1)[0] + \
-        "/docs/mtf-format.md"
+    doc = sys.argv[2] if len(sys.argv) > 2 else DEFAULT_DOC
     event_kinds, def_kinds = kind_tables(doc)
-    archive = Archive(open(path, "rb").read())
+    archive = Archive(open(path, "rb").read(), doc)
     defs = Definitions(archive.structure(2), def_kinds, archive.version, well_known_strings(doc))
     defs.rank_map()
     sigs = decode_signatures(archive.structure(3), event_kinds)

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "converters/mtf/binary/lzma_codec.hpp"
+#include "converters/mtf/binary/vocabulary.hpp"
 #include "util/error.hpp"
 #include "values/byte_coding.hpp"
 #include "values/zlib_codec.hpp"
@@ -43,7 +44,7 @@ ChunkFileWriter::Written ChunkFileWriter::writeChunk(ChunkKind kind,
   const std::vector<uint8_t>* stored = &payload;
   if (compress) {
     packed = kind == ChunkKind::Structure
-                 ? lzmaCompress(payload.data(), payload.size())
+                 ? lzmaCompress(payload.data(), payload.size(), builtInVocabulary())
                  : compaction::zlibCompress(payload.data(), payload.size(), 6);
     if (packed.empty()) throw IoError(path_.string(), "LZMA2 compression failed");
     stored = &packed;
@@ -141,7 +142,10 @@ std::vector<uint8_t> ChunkFileReader::readChunk(uint64_t offset, ChunkKind expec
   if (expected == ChunkKind::Columns) return bytes;
   std::vector<uint8_t> out;
   if (expected == ChunkKind::Structure) {
-    if (!lzmaDecompress(bytes.data(), bytes.size(), raw, out))
+    // Version 6: the built-in vocabulary is the stream's preset dictionary.
+    const std::span<const uint8_t> preset =
+        version_ >= 6 ? builtInVocabulary() : std::span<const uint8_t>{};
+    if (!lzmaDecompress(bytes.data(), bytes.size(), raw, out, preset))
       fail(offset, label + "does not expand (LZMA2) to its announced size");
     return out;
   }

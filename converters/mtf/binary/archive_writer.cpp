@@ -2,6 +2,7 @@
 
 #include "converters/mtf/binary/archive.hpp"
 #include "converters/mtf/binary/lzma_codec.hpp"
+#include "converters/mtf/binary/vocabulary.hpp"
 
 namespace mtf::mtfbin {
 
@@ -112,7 +113,8 @@ ArchiveSizes sizesOf(const compaction::CompactModel& m, uint64_t valueBytes,
   SectionSizes raw;
   const std::vector<uint8_t> content =
       encodeStructure(m, std::vector<IndexEntry>(columnChunks), &raw);
-  const uint64_t stored = kChunkHeaderSize + lzmaCompress(content.data(), content.size()).size();
+  const uint64_t stored =
+      kChunkHeaderSize + lzmaCompress(content.data(), content.size(), builtInVocabulary()).size();
   apportionStructure(s, stored, raw);
   const uint64_t dictionary = s.values - valueBytes - columnChunks * kChunkHeaderSize;
   s.index = kHeaderSize + kTrailerSize + stored - s.definitions - s.structure - dictionary;

@@ -24,10 +24,11 @@ Stream newStream() {
 
 // The strongest preset takes ~30 ms for the 240 KB structure of a real GPU trace; larger
 // structures get faster presets, so that this last step of a conversion stays short. The
-// dictionary need not exceed the input (4 KiB at least, 8 MiB at most: the encoder needs
-// about ten times its dictionary in memory). `frugal`: the options to fall back on when
-// memory is short (a limited address space): preset 1, a dictionary of 1 MiB at most.
-lzma_options_lzma optionsFor(size_t size, bool frugal) {
+// dictionary need not exceed the input and the preset dictionary (4 KiB at least, 8 MiB
+// at most: the encoder needs about ten times its dictionary in memory). `frugal`: the options to
+// fall back on when memory is short (a limited address space): preset 1, a dictionary of 1 MiB at
+// most.
+lzma_options_lzma optionsFor(size_t size, bool frugal, std::span<const uint8_t> history) {
   lzma_options_lzma options;
   const uint32_t preset = frugal                ? 1
                           : size <= (1u << 20)  ? 9 | LZMA_PRESET_EXTREME
@@ -35,8 +36,13 @@ lzma_options_lzma optionsFor(size_t size, bool frugal) {
                                                 : 1;
   lzma_lzma_preset(&options, preset);
   const size_t largest = frugal ? (1u << 20) : (8u << 20);
-  options.dict_size = static_cast<uint32_t>(std::clamp<size_t>(size, 4096, largest));
+  options.dict_size =
+      static_cast<uint32_t>(std::clamp<size_t>(size + history.size(), 4096, largest));
   options.pb = 0;  // no 4-byte alignment in varint records: 1.3% smaller on the real traces
+  if (!history.empty()) {
+    options.preset_dict = history.data();
+    options.preset_dict_size = static_cast<uint32_t>(history.size());
+  }
   return options;
 }
 
@@ -75,21 +81,27 @@ std::vector<uint8_t> compressWith(lzma_options_lzma options, const uint8_t* data
 
 }  // namespace
 
-std::vector<uint8_t> lzmaCompress(const uint8_t* data, size_t size) {
+std::vector<uint8_t> lzmaCompress(const uint8_t* data, size_t size,
+                                  std::span<const uint8_t> preset) {
   lzma_ret error = LZMA_OK;
-  std::vector<uint8_t> out = compressWith(optionsFor(size, false), data, size, error);
+  std::vector<uint8_t> out = compressWith(optionsFor(size, false, preset), data, size, error);
   if (out.empty() && error == LZMA_MEM_ERROR)
-    out = compressWith(optionsFor(size, true), data, size, error);
+    out = compressWith(optionsFor(size, true, preset), data, size, error);
   return out;
 }
 
 bool lzmaDecompress(const uint8_t* data, size_t size, uint64_t expectedSize,
-                    std::vector<uint8_t>& out) {
+                    std::vector<uint8_t>& out, std::span<const uint8_t> preset) {
   // Property 40 would mean 4 GiB; 38 is 1 GiB. Larger dictionaries are not ours.
   if (size == 0 || data[0] > 38) return false;
   lzma_filter filters[2] = {{LZMA_FILTER_LZMA2, nullptr}, {LZMA_VLI_UNKNOWN, nullptr}};
   if (lzma_properties_decode(&filters[0], nullptr, data, 1) != LZMA_OK) return false;
   const std::unique_ptr<void, void (*)(void*)> options(filters[0].options, std::free);
+  if (!preset.empty()) {
+    auto* lzmaOptions = static_cast<lzma_options_lzma*>(filters[0].options);
+    lzmaOptions->preset_dict = preset.data();
+    lzmaOptions->preset_dict_size = static_cast<uint32_t>(preset.size());
+  }
   Stream s = newStream();
   if (lzma_raw_decoder(s.get(), filters) != LZMA_OK) return false;
   s->next_in = data + 1;

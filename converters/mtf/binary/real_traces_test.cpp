@@ -81,6 +81,11 @@ TEST(VersionFour, TauArchiveReadsAsItsTrace) {
   expectOldArchiveReadsAsItsTrace("opencl-l5.v4.mtf", 4);
 }
 
+// Version 5: its definitions without the built-in vocabulary of version 6.
+TEST(VersionFive, TauArchiveReadsAsItsTrace) {
+  expectOldArchiveReadsAsItsTrace("opencl-l5.v5.mtf", 5);
+}
+
 INSTANTIATE_TEST_SUITE_P(Traces, RealTrace, ::testing::ValuesIn(mtf::test::realTraces()),
                          [](const ::testing::TestParamInfo<std::string>& info) {
                            return mtf::test::traceTestName(info.index, info.param);
