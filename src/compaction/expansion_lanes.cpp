@@ -28,7 +28,7 @@ struct PendingEvent {
 // capacity from one use to the next: no allocation once warm.
 struct EventBlock {
   std::vector<PendingEvent> events;
-  std::vector<uint64_t> values;  // the events' values, one after the other
+  std::vector<uint64_t> values;  // the events' values, one after the other (then room)
   size_t size = 0;
   bool unitEnd = false;      // the last block of its unit
   std::exception_ptr error;  // the unit failed after the events of this block
@@ -40,7 +40,7 @@ class BlockRing {
   BlockRing(size_t blocks, size_t blockEvents) : blocks_(blocks) {
     for (EventBlock& b : blocks_) {
       b.events.resize(blockEvents);
-      b.values.reserve(blockEvents * 4);
+      b.values.resize(blockEvents * 4);
     }
   }
   // The lane's next block to fill, once the calling thread has read what it held; nullptr
@@ -102,14 +102,20 @@ struct Stopped {};  // thrown in a lane whose ring was stopped
 // An output of LocationExpansion::expandChunk into a lane's blocks.
 class BlockOutput {
  public:
-  explicit BlockOutput(BlockRing& ring) : ring_(ring) {}
+  BlockOutput(BlockRing& ring, size_t blockEvents) : ring_(ring), blockEvents_(blockEvents) {}
   // The event into the block, for the calling thread to join.
   void put(LocationJoiner&, JoinPlan& plan, const uint64_t* values, Tick time) {
     if (!block_) take();
-    const auto at = static_cast<uint32_t>(block_->values.size());
-    block_->events[block_->size] = PendingEvent{&plan, time, at};
-    block_->values.insert(block_->values.end(), values, values + plan.valueCount);
-    if (++block_->size == block_->events.size()) hand(false);
+    const size_t at = valuesEnd_, count = plan.valueCount;
+    block_->events[block_->size] = PendingEvent{&plan, time, static_cast<uint32_t>(at)};
+    // Most events have a value or two: a copy by hand into room kept in the block, not a
+    // vector insert per event.
+    if (at + count > block_->values.size()) [[unlikely]]
+      block_->values.resize(std::max(2 * block_->values.size(), at + count));
+    uint64_t* to = block_->values.data() + at;
+    for (size_t k = 0; k < count; ++k) to[k] = values[k];
+    valuesEnd_ = at + count;
+    if (++block_->size == blockEvents_) hand(false);
   }
   void endUnit() {
     if (!block_) take();
@@ -126,7 +132,7 @@ class BlockOutput {
     block_ = ring_.acquire();
     if (!block_) throw Stopped{};
     block_->size = 0;
-    block_->values.clear();
+    valuesEnd_ = 0;
     block_->unitEnd = false;
     block_->error = nullptr;
   }
@@ -136,7 +142,9 @@ class BlockOutput {
     ring_.publish();
   }
   BlockRing& ring_;
+  const size_t blockEvents_;  // events per block
   EventBlock* block_ = nullptr;
+  size_t valuesEnd_ = 0;  // the values of block_ so far
 };
 
 struct Unit {
@@ -204,7 +212,7 @@ class Lanes {
   }
   // On lane `lane`'s thread: its units into its ring.
   void decodeLane(size_t lane) {
-    BlockOutput out(*rings_[lane - 1]);
+    BlockOutput out(*rings_[lane - 1], kBlockEvents);
     std::optional<LocationExpansion> expansion;
     try {
       for (size_t u = lane; u < units_.size(); u += lanes_) {

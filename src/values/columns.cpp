@@ -2,6 +2,7 @@
 
 #include <cstring>
 #include <numeric>
+#include <utility>
 
 #include "values/byte_coding.hpp"
 #include "values/huffman.hpp"
@@ -362,6 +363,31 @@ uint8_t ColumnDecoder::inflatePayload(const std::vector<uint8_t>& encoded,
   return coding;
 }
 
+namespace {
+
+// residuals[i] = the bytes i of the planes, plane p as byte p: one pass writing each
+// residual once, its plane loop unrolled (one copy per plane count, chosen once per chunk).
+template <unsigned Planes>
+void mergePlanesOf(const uint8_t* const* planes, uint64_t* residuals, size_t n) {
+  for (size_t i = 0; i < n; ++i) {
+    uint64_t residual = 0;
+    for (unsigned p = 0; p < Planes; ++p) residual |= uint64_t{planes[p][i]} << (8 * p);
+    residuals[i] = residual;
+  }
+}
+
+template <unsigned... Counts>
+void mergePlanesBy(std::integer_sequence<unsigned, Counts...>, const uint8_t* const* planes,
+                   unsigned count, uint64_t* residuals, size_t n) {
+  ((count == Counts + 1 ? mergePlanesOf<Counts + 1>(planes, residuals, n) : void()), ...);
+}
+
+void mergePlanes(const uint8_t* const* planes, unsigned count, uint64_t* residuals, size_t n) {
+  mergePlanesBy(std::make_integer_sequence<unsigned, 8>{}, planes, count, residuals, n);
+}
+
+}  // namespace
+
 // The time planes: u8 planes, then (coding 2) a coding byte per plane and, for each
 // plane not kept as it is, the size of its code; then the planes.
 void ColumnDecoder::readTimePlanes(ByteReader& r, uint8_t coding) {
@@ -387,27 +413,23 @@ void ColumnDecoder::readTimePlanes(ByteReader& r, uint8_t coding) {
   // A plane as it is holds one byte per event: check they exist before allocating.
   if (rawPlanes > 0 && r.remaining() / rawPlanes < eventCount_)
     throw CodingError{r.position(), "time planes run past the end of the column data"};
-  timeResiduals_.resize(planes > 0 ? eventCount_ : 0);  // not zero-filled: plane 0 sets them
-  ByteBuffer decoded;
+  timeResiduals_.resize(planes > 0 ? eventCount_ : 0);  // not zero-filled: the merge sets them
+  const uint8_t* planeBytes[8] = {};
+  ByteBuffer decoded;  // the planes not kept as they are, decoded
+  decoded.resize((planes - rawPlanes) * eventCount_);
+  uint8_t* nextDecoded = decoded.data();
   for (unsigned p = 0; p < planes; ++p) {
     const size_t at = r.position();
-    const uint8_t* bytes = r.take(codings[p] == PlaneCoding::Raw ? eventCount_ : sizes[p]);
-    if (codings[p] != PlaneCoding::Raw) {
-      decoded.resize(eventCount_);
-      const bool ok = codings[p] == PlaneCoding::Huffman
-                          ? huffmanDecode(bytes, sizes[p], decoded.data(), eventCount_)
-                          : sparseDecode(bytes, sizes[p], decoded.data(), eventCount_);
-      if (!ok) throw CodingError{at, "corrupt coded time plane"};
-      bytes = decoded.data();
-    }
-    uint64_t* residuals = timeResiduals_.data();
-    if (p == 0) {
-      for (uint64_t i = 0; i < eventCount_; ++i) residuals[i] = bytes[i];
-    } else {
-      for (uint64_t i = 0; i < eventCount_; ++i)
-        residuals[i] |= static_cast<uint64_t>(bytes[i]) << (8 * p);
-    }
+    planeBytes[p] = r.take(codings[p] == PlaneCoding::Raw ? eventCount_ : sizes[p]);
+    if (codings[p] == PlaneCoding::Raw) continue;
+    const bool ok = codings[p] == PlaneCoding::Huffman
+                        ? huffmanDecode(planeBytes[p], sizes[p], nextDecoded, eventCount_)
+                        : sparseDecode(planeBytes[p], sizes[p], nextDecoded, eventCount_);
+    if (!ok) throw CodingError{at, "corrupt coded time plane"};
+    planeBytes[p] = nextDecoded;
+    nextDecoded += eventCount_;
   }
+  mergePlanes(planeBytes, planes, timeResiduals_.data(), eventCount_);
 }
 
 // One event's time delta from its coded residual: the prediction of its context, or of

@@ -73,8 +73,22 @@ class ColumnPredictor {
  public:
   struct Context {  // 32 bytes
     // Mode 0: the previous delta (sign-extended); mode 1: the running average of the
-    // deltas, times 16. Zero before the first delta: both then predict 0.
-    __int128 history = 0;
+    // deltas, times 16. Zero before the first delta: both then predict 0. A 128-bit value
+    // kept as two 64-bit halves (history()): the per-event step writes and reads them as
+    // such, where an __int128 member went through the stack and stalled every event on a
+    // 16-byte load of two 8-byte stores.
+    int64_t historyLow = 0, historyHigh = 0;
+    __int128 history() const {
+      return static_cast<__int128>(
+          static_cast<unsigned __int128>(static_cast<uint64_t>(historyHigh)) << 64 |
+          static_cast<uint64_t>(historyLow));
+    }
+    void setHistory(__int128 h) {
+      historyLow = static_cast<int64_t>(h);
+      historyHigh = static_cast<int64_t>(h >> 64);
+    }
+    // The history, if it fits in 64 bits.
+    bool narrow() const { return historyHigh == historyLow >> 63; }
     uint32_t valueOffset = 0;
     uint32_t valueCount = 0;
     bool seenDelta = false;
@@ -94,19 +108,25 @@ class ColumnPredictor {
   // Learns the actual delta of `c`.
   void learnDelta(Context& c, uint64_t delta) const;
   // The same for one mode, known where the caller is compiled (the encoder's loop).
-  static uint64_t predictPrevious(const Context& c) { return static_cast<uint64_t>(c.history); }
+  static uint64_t predictPrevious(const Context& c) { return static_cast<uint64_t>(c.historyLow); }
   static void learnPrevious(Context& c, uint64_t delta) {
-    c.history = static_cast<int64_t>(delta);  // deltas are signed: times may go backwards
+    c.historyLow = static_cast<int64_t>(delta);  // deltas are signed: times may go backwards
+    c.historyHigh = c.historyLow >> 63;
     c.seenDelta = true;
   }
   static uint64_t predictAverage(const Context& c) {
-    if (const int64_t h = static_cast<int64_t>(c.history); h == c.history && small(h, 61))
+    if (const int64_t h = c.historyLow; c.narrow() && small(h, 61))
       return static_cast<uint64_t>((h + 8) >> 4);
-    return static_cast<uint64_t>((c.history + 8) >> 4);
+    return static_cast<uint64_t>((c.history() + 8) >> 4);
   }
   static void learnAverage(Context& c, uint64_t delta) {
     const int64_t d = static_cast<int64_t>(delta);
-    c.history = c.seenDelta ? averaged(c.history, d) : static_cast<__int128>(d) * 16;
+    if (const int64_t h = c.historyLow; c.seenDelta && c.narrow() && small(h, 61) && small(d, 57)) {
+      c.historyLow = h + (d * 16 - h) / 8;  // averaged()'s 64-bit case
+      c.historyHigh = c.historyLow >> 63;
+    } else {
+      c.setHistory(c.seenDelta ? averaged(c.history(), d) : static_cast<__int128>(d) * 16);
+    }
     c.seenDelta = true;
   }
   // The running average (times 16) after `delta`, in exact integer arithmetic. When no

@@ -156,12 +156,17 @@ TEST(Columns, AverageShortcutGivesThe128BitResult) {
   for (const int64_t h64 : deltas) {
     for (const __int128 history : {static_cast<__int128>(h64), static_cast<__int128>(h64) * 16}) {
       ColumnPredictor::Context c;
-      c.history = history;
+      c.setHistory(history);
       ASSERT_EQ(ColumnPredictor::predictAverage(c), static_cast<uint64_t>((history + 8) >> 4));
       for (int k = 0; k < 8; ++k) {
         const int64_t d = deltas[rng() % deltas.size()];
         ASSERT_TRUE(ColumnPredictor::averaged(history, d) ==
                     history + (static_cast<__int128>(d) * 16 - history) / 8)
+            << "history " << static_cast<int64_t>(history) << " delta " << d;
+        ColumnPredictor::Context learned = c;  // the same step on a context's two halves
+        learned.seenDelta = true;
+        ColumnPredictor::learnAverage(learned, static_cast<uint64_t>(d));
+        ASSERT_TRUE(learned.history() == ColumnPredictor::averaged(history, d))
             << "history " << static_cast<int64_t>(history) << " delta " << d;
       }
     }

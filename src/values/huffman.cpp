@@ -187,6 +187,33 @@ bool decodingTable(const uint8_t* coded, std::vector<uint16_t>& table) {
   return true;
 }
 
+// Up to three codes that the same kHuffmanMaxBits bits begin with, decoded by one lookup:
+// the values in bits 0-23, their bits in all in 24-27, how many in 28-29 (0: no code
+// starts with these bits). A stream whose codes are short (the high time planes, 1 to 4
+// bits) then takes one lookup for two or three bytes: the lookups of a stream depend on
+// each other, so their number bounds the decoder's speed.
+constexpr unsigned kGroupShift = 24, kGroupCountShift = 28;
+
+void groupTable(const std::vector<uint16_t>& single, std::vector<uint32_t>& groups) {
+  groups.resize(kTableSize);
+  for (uint32_t bits = 0; bits < kTableSize; ++bits) {
+    uint32_t group = 0, used = 0, count = 0;
+    while (count < 3) {
+      const uint16_t entry = single[(bits >> used) & (kTableSize - 1)];
+      const uint32_t length = entry & 15;
+      // The bits past `used + length` are unknown here: the code must end within the lookup.
+      if (length == 0 || used + length > kHuffmanMaxBits) break;
+      group |= static_cast<uint32_t>(entry >> 4) << (8 * count);
+      used += length;
+      ++count;
+    }
+    groups[bits] = group | used << kGroupShift | count << kGroupCountShift;
+  }
+}
+
+// Below this many bytes, the group table costs more than it saves.
+constexpr size_t kGroupedBytes = 4 * kTableSize;
+
 }  // namespace
 
 bool huffmanDecode(const uint8_t* coded, size_t size, uint8_t* out, size_t n) {
@@ -200,7 +227,32 @@ bool huffmanDecode(const uint8_t* coded, size_t size, uint8_t* out, size_t n) {
   if (bytes > 0) std::memcpy(stream.data(), coded + kHuffmanTableBytes, bytes);
   const uint64_t endBit = uint64_t{bytes} * 8;
   uint64_t bit = 0;
-  for (size_t i = 0; i < n; ++i) {
+  size_t i = 0;
+  if (n >= kGroupedBytes) {
+    std::vector<uint32_t> groups;
+    groupTable(table, groups);
+    // Two lookups per 8 bytes read (at least 57 bits: 2 * 12 of them are used); each adds
+    // at most 3 bytes, so the loop stops 6 bytes before the end. Reading stops at the
+    // first bit past the stream, as the one-code loop below does.
+    while (n - i >= 6 && bit <= endBit) {
+      uint64_t word;
+      std::memcpy(&word, stream.data() + (bit >> 3), 8);
+      word >>= bit & 7;
+      for (int lookup = 0; lookup < 2; ++lookup) {
+        const uint32_t group = groups[word & (kTableSize - 1)];
+        const uint32_t count = group >> kGroupCountShift, used = (group >> kGroupShift) & 15;
+        if (count == 0) return false;
+        out[i] = static_cast<uint8_t>(group);
+        out[i + 1] = static_cast<uint8_t>(group >> 8);
+        out[i + 2] = static_cast<uint8_t>(group >> 16);
+        i += count;
+        bit += used;
+        word >>= used;
+      }
+    }
+    if (bit > endBit) return false;
+  }
+  for (; i < n; ++i) {
     uint64_t word;
     std::memcpy(&word, stream.data() + (bit >> 3), 8);
     const uint16_t entry = table[(word >> (bit & 7)) & (kTableSize - 1)];

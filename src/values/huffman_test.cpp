@@ -146,6 +146,67 @@ TEST(Huffman, RefusesANonCodeAndDirtyPadding) {
   EXPECT_FALSE(huffmanDecode(coded.data(), coded.size(), out.data(), 2));
 }
 
+// A bit-at-a-time canonical decoder, independent of huffmanDecode's tables: the same
+// answer (refusal, or the same bytes) is expected of both.
+bool referenceDecode(const ByteBuffer& coded, std::vector<uint8_t>& out) {
+  if (coded.size() < kHuffmanTableBytes) return false;
+  std::vector<uint8_t> byLength[kHuffmanMaxBits + 1];  // values in canonical order
+  for (unsigned b = 0; b < 256; ++b) {
+    const unsigned length = (coded[b / 2] >> (4 * (b % 2))) & 15;
+    if (length > kHuffmanMaxBits) return false;
+    if (length) byLength[length].push_back(static_cast<uint8_t>(b));
+  }
+  uint64_t kraft = 0;
+  for (unsigned l = 1; l <= kHuffmanMaxBits; ++l)
+    kraft += byLength[l].size() << (kHuffmanMaxBits - l);
+  if (kraft == 0 || kraft > (1u << kHuffmanMaxBits)) return false;
+  const uint64_t endBit = (coded.size() - kHuffmanTableBytes) * 8;
+  uint64_t bit = 0;
+  auto nextBit = [&] {
+    const uint64_t at = kHuffmanTableBytes * 8 + bit++;
+    return bit > endBit ? 0u : (coded[at / 8] >> (at % 8)) & 1u;
+  };
+  for (uint8_t& value : out) {
+    uint32_t code = 0, first = 0;
+    bool found = false;
+    for (unsigned l = 1; l <= kHuffmanMaxBits && !found; ++l) {
+      code = code << 1 | nextBit();
+      if (code - first < byLength[l].size()) value = byLength[l][code - first], found = true;
+      first = (first + static_cast<uint32_t>(byLength[l].size())) << 1;
+    }
+    if (!found || bit > endBit) return false;
+  }
+  while (bit % 8)
+    if (nextBit()) return false;
+  return bit == endBit;
+}
+
+TEST(Huffman, LongStreamsDecodeAsOneCodeAtATime) {
+  // Long streams are decoded two or three codes per lookup: on valid and corrupt input
+  // alike, the answer is that of a decoder reading one bit at a time.
+  std::mt19937 rng(12);
+  for (double p : {0.5, 0.1, 0.01}) {
+    const std::vector<uint8_t> bytes = geometric(40000, p, 13);
+    const ByteBuffer good = encode(bytes);
+    EXPECT_TRUE(decodes(good, bytes));
+    int agreed = 0, refused = 0;
+    for (int trial = 0; trial < 200; ++trial) {
+      ByteBuffer bad = good;
+      if (trial % 4 == 0) bad.resize(bad.size() - rng() % 8);
+      for (int flips = 1 + rng() % 3; flips > 0; --flips)
+        bad[kHuffmanTableBytes + rng() % (bad.size() - kHuffmanTableBytes)] ^=
+            static_cast<uint8_t>(1u << rng() % 8);
+      std::vector<uint8_t> out(bytes.size()), expected(bytes.size());
+      const bool ok = huffmanDecode(bad.data(), bad.size(), out.data(), out.size());
+      const bool expectedOk = referenceDecode(bad, expected);
+      agreed += ok == expectedOk && (!ok || out == expected);
+      refused += !ok;
+    }
+    EXPECT_EQ(agreed, 200) << "p " << p;
+    EXPECT_GT(refused, 50) << "p " << p;
+  }
+}
+
 TEST(Huffman, CorruptInputNeverReadsOutOfBounds) {
   // Under the sanitizers, any read past the input or the output would abort.
   const std::vector<uint8_t> bytes = geometric(3000, 0.1, 6);
