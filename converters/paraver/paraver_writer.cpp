@@ -442,7 +442,7 @@ void ParaverWriter::end() {
   } else {
     OutputFile prv(prvPath_.string(), endsWith(prvPath_.string(), ".gz"));
     prv.write(header);
-    sorter_->drain([&prv](std::string_view line) { prv.line(line); });
+    sorter_->drain(prv);
     prv.close();
   }
   writeSmallFile(companionPath(prvPath_.string(), ".pcf"),
