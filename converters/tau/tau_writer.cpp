@@ -130,7 +130,7 @@ TauWriter::Stream* TauWriter::streamOf(LocationId location) {
   if (!s.out) {
     const Place& p = s.place;
     // At most ~64 MB of buffered records in all, whatever the number of threads.
-    const size_t flushBytes = std::clamp<size_t>((64u << 20) / streams_.size(), 4096, 1024 * 1024);
+    const size_t flushBytes = std::clamp<size_t>((64u << 20) / streams_.size(), 4096, 64 * 1024);
     s.out = std::make_unique<RecordAppender>(
         threadDirectory_ / threadFileName(p.node, p.context, p.thread), format_, flushBytes);
   }
