@@ -153,11 +153,13 @@ class RunWriter {
   Tick lastTime_ = 0;
 };
 
-// Gathers lines, each with its '\n', into blocks handed to a LineBlockSink (a line longer
-// than a block goes on its own).
+// Gathers lines, each with its '\n', into blocks of `block` (made kBlockBytes long) handed
+// to a LineBlockSink (a line longer than a block goes on its own).
 class BlockedLines {
  public:
-  explicit BlockedLines(LineBlockSink& sink) : sink_(sink), block_(new char[kBlockBytes]) {}
+  BlockedLines(LineBlockSink& sink, std::vector<char>& block) : sink_(sink), block_(block) {
+    block_.resize(kBlockBytes);  // once per sorter: the sorter keeps it
+  }
   BlockedLines(const BlockedLines&) = delete;
   BlockedLines& operator=(const BlockedLines&) = delete;
   void operator()(std::string_view line) {
@@ -165,12 +167,12 @@ class BlockedLines {
       flush();
       if (kBlockBytes <= line.size()) return longLine(line);
     }
-    std::memcpy(block_.get() + used_, line.data(), line.size());
+    std::memcpy(block_.data() + used_, line.data(), line.size());
     used_ += line.size();
     block_[used_++] = '\n';
   }
   void flush() {
-    if (used_ > 0) sink_.lines(std::string_view(block_.get(), used_));
+    if (used_ > 0) sink_.lines(std::string_view(block_.data(), used_));
     used_ = 0;
   }
 
@@ -180,7 +182,7 @@ class BlockedLines {
     sink_.lines(withEnd);
   }
   LineBlockSink& sink_;
-  std::unique_ptr<char[]> block_;
+  std::vector<char>& block_;
   size_t used_ = 0;
 };
 
@@ -284,7 +286,7 @@ bool RecordSorter::release(Tick bound, const std::function<void(std::string_view
 }
 
 bool RecordSorter::release(Tick bound, LineBlockSink& out) {
-  BlockedLines blocks(out);
+  BlockedLines blocks(out, lineBlock_);
   const bool released = releaseTo(bound, blocks);
   blocks.flush();
   return released;
@@ -368,7 +370,7 @@ void RecordSorter::drain(const std::function<void(std::string_view)>& out) {
 }
 
 void RecordSorter::drain(LineBlockSink& out) {
-  BlockedLines blocks(out);
+  BlockedLines blocks(out, lineBlock_);
   drainTo(blocks);
   blocks.flush();
 }

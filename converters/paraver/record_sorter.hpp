@@ -108,6 +108,7 @@ class RecordSorter {
   std::string arena_;
   std::vector<Item> keptItems_;  // release(): the records kept, moved to the front
   std::string keptArena_;
+  std::vector<char> lineBlock_;  // release() and drain() to a LineBlockSink: lines gathered
   std::vector<std::filesystem::path> runs_;
   uint64_t sequence_ = 0;
 };
