@@ -21,7 +21,11 @@ OutputFile::OutputFile(std::string path, bool gzip) : path_(std::move(path)) {
 }
 
 void OutputFile::flush() {
-  const std::string_view text = buffer_;
+  writeOut(buffer_);
+  buffer_.clear();
+}
+
+void OutputFile::writeOut(std::string_view text) {
   if (text.empty()) return;
   bool ok = false;
   if (gz_) {
@@ -31,7 +35,6 @@ void OutputFile::flush() {
     ok = std::fwrite(text.data(), 1, text.size(), plain_.get()) == text.size();
   }
   if (!ok) throw IoError(path_, "write failed (disk full?)");
-  buffer_.clear();
 }
 
 void OutputFile::close() {

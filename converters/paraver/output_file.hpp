@@ -10,15 +10,18 @@
 
 namespace mtf::paraver {
 
-class OutputFile {
+class OutputFile : public LineBlockSink {
  public:
   // Throws IoError if the file cannot be created.
   OutputFile(std::string path, bool gzip);
-  // Buffered here (one library call per megabyte, not per line).
+  // Buffered here (one library call per megabyte, not per line); a block that large
+  // goes straight to the file.
   void write(std::string_view text) {
+    if (buffer_.empty() && text.size() >= kBufferSize) return writeOut(text);
     buffer_.append(text);
     if (buffer_.size() >= kBufferSize) flush();
   }
+  void lines(std::string_view block) override { write(block); }
   void line(std::string_view text) {
     buffer_.append(text);
     buffer_ += '\n';
@@ -39,6 +42,7 @@ class OutputFile {
  private:
   static constexpr size_t kBufferSize = size_t{1} << 20;
   void flush();
+  void writeOut(std::string_view text);
   void copyAfterHead(std::string_view head, const LineRewrite* rewrite);
   std::string path_;
   std::string buffer_;

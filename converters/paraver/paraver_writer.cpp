@@ -1,11 +1,11 @@
 #include "converters/paraver/paraver_writer.hpp"
 
 #include <algorithm>
-#include <charconv>
 
 #include "converters/paraver/collectives.hpp"
 #include "converters/paraver/extrae.hpp"
 #include "converters/paraver/output_file.hpp"
+#include "util/decimal.hpp"
 #include "util/error.hpp"
 
 namespace mtf::paraver {
@@ -21,15 +21,11 @@ size_t streamOf(size_t position, uint8_t rank) {
 }
 
 void appendNumber(std::string& out, uint64_t v) {
-  char digits[24];
-  const auto result = std::to_chars(digits, digits + sizeof digits, v);
-  out.append(digits, static_cast<size_t>(result.ptr - digits));  // (pointer, pointer) is slow
+  appendDecimal(out, v);
 }
 
 void appendSigned(std::string& out, int64_t v) {
-  char digits[24];
-  const auto result = std::to_chars(digits, digits + sizeof digits, v);
-  out.append(digits, static_cast<size_t>(result.ptr - digits));  // (pointer, pointer) is slow
+  appendDecimal(out, v);
 }
 
 // Empties `line` and starts it with the record type ("2:"); cheaper than assign("2:").
@@ -40,10 +36,7 @@ void startRecord(std::string& line, int type) {
 }
 
 void appendField(std::string& out, uint64_t v) {
-  char text[24];  // not initialised: zeroing it cost more than the digits
-  text[0] = ':';
-  const char* end = std::to_chars(text + 1, text + sizeof text, v).ptr;
-  out.append(text, static_cast<size_t>(end - text));
+  appendDecimal(out, v, ':');
 }
 
 bool endsWith(const std::string& s, std::string_view suffix) {
@@ -442,7 +435,7 @@ void ParaverWriter::end() {
   } else {
     OutputFile prv(prvPath_.string(), endsWith(prvPath_.string(), ".gz"));
     prv.write(header);
-    sorter_->drain([&prv](std::string_view line) { prv.line(line); });
+    sorter_->drain(prv);
     prv.close();
   }
   writeSmallFile(companionPath(prvPath_.string(), ".pcf"),

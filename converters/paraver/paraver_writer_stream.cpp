@@ -150,13 +150,13 @@ void ParaverWriter::releaseBefore(Tick eventTime) {
   }
   for (const auto& [key, queues] : messages_)
     if (!queues.sends.empty()) bound = std::min(bound, queues.sends.front().logical);
-  sorter_->release(bound, [this](std::string_view line) { body_->line(line); });
+  sorter_->release(bound, *body_);
   // The records kept are copied at each release: at most as many bytes as came since.
   nextRelease_ = 2 * sorter_->bufferedBytes() + kReleaseBytes;
 }
 
 void ParaverWriter::finishBody(const std::string& header, const std::vector<uint64_t>& renumbered) {
-  sorter_->drain([this](std::string_view line) { body_->line(line); });
+  sorter_->drain(*body_);
   if (renumbered.empty()) {
     body_->closeWithHead(header);
   } else {

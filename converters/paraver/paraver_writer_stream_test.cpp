@@ -271,5 +271,47 @@ TEST(RecordSorter, ReleasesInOrderBeforeEachBound) {
   }
 }
 
+// Keeps the blocks a sorter hands on; each must end a line.
+class BlockCollector : public LineBlockSink {
+ public:
+  void lines(std::string_view block) override {
+    EXPECT_TRUE(block.ends_with('\n'));
+    ++blocks;
+    text.append(block);
+  }
+  std::string text;
+  int blocks = 0;
+};
+
+// A LineBlockSink gets the very text the per-line output gives (each line ended), from
+// memory and from runs, a line longer than a block included.
+TEST(RecordSorter, BlocksOfLinesAsLineByLine) {
+  for (const size_t memory : {size_t{64} << 20, size_t{1} << 20}) {
+    TempDir dir;
+    RecordSorter byLine(dir.path() / "a.prv", memory), byBlock(dir.path() / "b.prv", memory);
+    std::string expected;
+    const auto out = [&](std::string_view line) { (expected += line) += '\n'; };
+    BlockCollector blocks;
+    std::mt19937_64 random(30);
+    for (int i = 0; i < 200000; ++i) {
+      std::string line = std::to_string(i) + ":" + std::string(random() % 40, 'x');
+      if (i == 150000) line.append(size_t{3} << 20, 'y');  // longer than a block
+      const Tick time = static_cast<Tick>(i / 4 + random() % 8);
+      for (RecordSorter* sorter : {&byLine, &byBlock}) sorter->add(time, 1, i % 5, line);
+      if (i % 50000 == 49999) {
+        EXPECT_EQ(byLine.release(static_cast<Tick>(i / 4), out),
+                  byBlock.release(static_cast<Tick>(i / 4), blocks));
+      }
+    }
+    EXPECT_EQ(byLine.runCount(), byBlock.runCount());
+    EXPECT_EQ(byLine.runCount() > 0, memory < (size_t{64} << 20));
+    byLine.drain(out);
+    byBlock.drain(blocks);
+    EXPECT_GT(blocks.blocks, 4);
+    EXPECT_EQ(blocks.text.size(), expected.size());
+    EXPECT_TRUE(blocks.text == expected);
+  }
+}
+
 }  // namespace
 }  // namespace mtf::paraver

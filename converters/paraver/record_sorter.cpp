@@ -153,6 +153,39 @@ class RunWriter {
   Tick lastTime_ = 0;
 };
 
+// Gathers lines, each with its '\n', into blocks of `block` (made kBlockBytes long) handed
+// to a LineBlockSink (a line longer than a block goes on its own).
+class BlockedLines {
+ public:
+  BlockedLines(LineBlockSink& sink, std::vector<char>& block) : sink_(sink), block_(block) {
+    block_.resize(kBlockBytes);  // once per sorter: the sorter keeps it
+  }
+  BlockedLines(const BlockedLines&) = delete;
+  BlockedLines& operator=(const BlockedLines&) = delete;
+  void operator()(std::string_view line) {
+    if (kBlockBytes - used_ <= line.size()) {
+      flush();
+      if (kBlockBytes <= line.size()) return longLine(line);
+    }
+    std::memcpy(block_.data() + used_, line.data(), line.size());
+    used_ += line.size();
+    block_[used_++] = '\n';
+  }
+  void flush() {
+    if (used_ > 0) sink_.lines(std::string_view(block_.data(), used_));
+    used_ = 0;
+  }
+
+ private:
+  void longLine(std::string_view line) {
+    const std::string withEnd = std::string(line) + '\n';
+    sink_.lines(withEnd);
+  }
+  LineBlockSink& sink_;
+  std::vector<char>& block_;
+  size_t used_ = 0;
+};
+
 }  // namespace
 
 RecordSorter::RecordSorter(std::filesystem::path tempPrefix, size_t memoryLimitBytes)
@@ -239,12 +272,24 @@ std::vector<uint32_t> RecordSorter::mergeStreams(Out&& out, Tick bound) {
   return cursor;
 }
 
-bool RecordSorter::release(Tick bound, const std::function<void(std::string_view)>& out) {
+template <typename Out>
+bool RecordSorter::releaseTo(Tick bound, Out&& out) {
   if (!runs_.empty()) return false;
   keepFrom(mergeStreams(
       [&](const Item& item) { out(std::string_view(arena_.data() + item.offset, item.length)); },
       bound));
   return true;
+}
+
+bool RecordSorter::release(Tick bound, const std::function<void(std::string_view)>& out) {
+  return releaseTo(bound, out);
+}
+
+bool RecordSorter::release(Tick bound, LineBlockSink& out) {
+  BlockedLines blocks(out, lineBlock_);
+  const bool released = releaseTo(bound, blocks);
+  blocks.flush();
+  return released;
 }
 
 // Keeps only the items from each used stream's `heads` on (kNone: none), moved to the
@@ -291,7 +336,8 @@ void RecordSorter::spill() {
   clearBuffer();
 }
 
-void RecordSorter::drain(const std::function<void(std::string_view)>& out) {
+template <typename Out>
+void RecordSorter::drainTo(Out&& out) {
   if (runs_.empty()) {
     mergeStreams(
         [&](const Item& item) { out(std::string_view(arena_.data() + item.offset, item.length)); });
@@ -317,6 +363,16 @@ void RecordSorter::drain(const std::function<void(std::string_view)>& out) {
   }
   clearBuffer();
   removeRuns();
+}
+
+void RecordSorter::drain(const std::function<void(std::string_view)>& out) {
+  drainTo(out);
+}
+
+void RecordSorter::drain(LineBlockSink& out) {
+  BlockedLines blocks(out, lineBlock_);
+  drainTo(blocks);
+  blocks.flush();
 }
 
 void RecordSorter::removeRuns() {

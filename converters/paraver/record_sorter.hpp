@@ -30,6 +30,16 @@ struct FileCloser {
 };
 using FileHandle = std::unique_ptr<std::FILE, FileCloser>;
 
+// Takes the sorter's records in order, in blocks of whole lines each ended by '\n' (one
+// call per block of about a megabyte, not one per line).
+class LineBlockSink {
+ public:
+  virtual void lines(std::string_view block) = 0;
+
+ protected:
+  ~LineBlockSink() = default;
+};
+
 class RecordSorter {
  public:
   // Temporary runs are named `tempPrefix` + ".runN.tmp".
@@ -51,10 +61,12 @@ class RecordSorter {
   // (for a writer that knows no record before `bound` will come); false, doing nothing,
   // once a run was spilled (the records then wait for drain()).
   bool release(Tick bound, const std::function<void(std::string_view)>& out);
+  bool release(Tick bound, LineBlockSink& out);
   // The memory the buffered records take.
   size_t bufferedBytes() const { return arena_.size() + items_.size() * sizeof(Item); }
   // Hands every record line to `out` in order, then removes the temporary files.
   void drain(const std::function<void(std::string_view)>& out);
+  void drain(LineBlockSink& out);
   size_t runCount() const { return runs_.size(); }
   uint64_t recordCount() const { return sequence_; }
 
@@ -78,6 +90,10 @@ class RecordSorter {
   // first item not handed (kNone: none left).
   template <typename Out>
   std::vector<uint32_t> mergeStreams(Out&& out, Tick bound = std::numeric_limits<Tick>::max());
+  template <typename Out>
+  bool releaseTo(Tick bound, Out&& out);
+  template <typename Out>
+  void drainTo(Out&& out);
   void sortStream(Stream& s);
   void append(Tick time, uint64_t sequence, size_t stream, std::string_view line);
   void keepFrom(const std::vector<uint32_t>& heads);
@@ -92,6 +108,7 @@ class RecordSorter {
   std::string arena_;
   std::vector<Item> keptItems_;  // release(): the records kept, moved to the front
   std::string keptArena_;
+  std::vector<char> lineBlock_;  // release() and drain() to a LineBlockSink: lines gathered
   std::vector<std::filesystem::path> runs_;
   uint64_t sequence_ = 0;
 };

@@ -1,0 +1,55 @@
+// Decimal text of integers for the text writers: digits written by pairs from the end of a
+// caller's buffer, with no pass to count them first (std::to_chars counts, then writes).
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+
+namespace mtf {
+
+// The longest text writeDecimalBefore() gives (UINT64_MAX has 20 digits; a sign).
+inline constexpr size_t kMaxDecimalChars = 21;
+
+namespace detail {
+inline constexpr char kDigitPairs[] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
+}  // namespace detail
+
+// Writes `v` in decimal so that it ends just before `end`; returns where it starts.
+inline char* writeDecimalBefore(uint64_t v, char* end) {
+  while (v >= 100) {
+    const auto pair = static_cast<size_t>(v % 100) * 2;
+    v /= 100;
+    end -= 2;
+    std::memcpy(end, detail::kDigitPairs + pair, 2);
+  }
+  if (v >= 10) {
+    end -= 2;
+    std::memcpy(end, detail::kDigitPairs + v * 2, 2);
+  } else {
+    *--end = static_cast<char>('0' + v);
+  }
+  return end;
+}
+
+inline char* writeDecimalBefore(int64_t v, char* end) {
+  if (v >= 0) return writeDecimalBefore(static_cast<uint64_t>(v), end);
+  char* start = writeDecimalBefore(uint64_t{0} - static_cast<uint64_t>(v), end);
+  *--start = '-';
+  return start;
+}
+
+// Appends `v` in decimal to `out`, after `separator` if it is not '\0'.
+template <typename Int>
+void appendDecimal(std::string& out, Int v, char separator = '\0') {
+  char text[kMaxDecimalChars + 1];  // not initialised: zeroing it cost more than the digits
+  char* const end = text + sizeof text;
+  char* start = writeDecimalBefore(v, end);
+  if (separator != '\0') *--start = separator;
+  out.append(start, static_cast<size_t>(end - start));
+}
+
+}  // namespace mtf

@@ -1,0 +1,55 @@
+#include "util/decimal.hpp"
+
+#include <gtest/gtest.h>
+
+#include <charconv>
+#include <limits>
+#include <random>
+
+namespace mtf {
+namespace {
+
+template <typename Int>
+std::string expected(Int v) {
+  char text[32];
+  return std::string(text, std::to_chars(text, text + sizeof text, v).ptr);
+}
+
+TEST(Decimal, EdgeValuesAsToChars) {
+  for (uint64_t v : {uint64_t{0}, uint64_t{9}, uint64_t{10}, uint64_t{99}, uint64_t{100},
+                     uint64_t{101}, uint64_t{999}, uint64_t{1000}, uint64_t{9921875171},
+                     std::numeric_limits<uint64_t>::max()}) {
+    std::string out = "x";
+    appendDecimal(out, v);
+    EXPECT_EQ(out, "x" + expected(v));
+  }
+  for (int64_t v : {int64_t{0}, int64_t{-1}, int64_t{-10}, int64_t{-99}, int64_t{123},
+                    std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max()}) {
+    std::string out;
+    appendDecimal(out, v);
+    EXPECT_EQ(out, expected(v));
+  }
+}
+
+TEST(Decimal, SeparatorGoesBefore) {
+  std::string out = "2";
+  appendDecimal(out, uint64_t{16210}, ':');
+  appendDecimal(out, int64_t{-7}, ':');
+  EXPECT_EQ(out, "2:16210:-7");
+}
+
+TEST(Decimal, RandomValuesOfEveryLengthAsToChars) {
+  std::mt19937_64 random(30);
+  for (int i = 0; i < 100000; ++i) {
+    const uint64_t v = random() >> (random() % 64);
+    std::string out;
+    appendDecimal(out, v);
+    ASSERT_EQ(out, expected(v)) << v;
+    std::string negative;
+    appendDecimal(negative, -static_cast<int64_t>(v >> 1));
+    ASSERT_EQ(negative, expected(-static_cast<int64_t>(v >> 1)));
+  }
+}
+
+}  // namespace
+}  // namespace mtf
