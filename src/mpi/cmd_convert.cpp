@@ -62,16 +62,17 @@ std::function<void()> namingTheOutput(const fs::path& stagingDir, const std::str
 }
 
 // One process's share: compaction into the spool, loop nests and the program model's NLR
-// beside it on threads of their own.
+// beside it on threads of their own. With loops, the model's nests derive from the loops'
+// symbols on the loops' thread (nlr/communication_stream.hpp), as `mtf convert` does.
 class LocalConversion {
  public:
   LocalConversion(const ConvertArgs& a, World& world, const fs::path& spool)
       : queued_(std::max<size_t>(4, mtfbin::kQueuedBatches / world.size())),
         spool_(spool, shareOptions(world.size())),
-        loops_(a.loops ? std::make_unique<nlr::LoopAnnotationSink>(nullptr) : nullptr),
-        model_(a.model ? std::make_unique<nlr::NlrSink>(nlr::NlrOptions{},
-                                                        program::modelSignatureOptions())
-                       : nullptr),
+        loops_(a.loops ? std::make_unique<nlr::LoopAnnotationSink>(nullptr, a.model) : nullptr),
+        model_(a.model && !a.loops ? std::make_unique<nlr::NlrSink>(
+                                         nlr::NlrOptions{}, program::modelSignatureOptions())
+                                   : nullptr),
         withModel_(a.model) {}
 
   void run(ShareInput& share) {
@@ -82,9 +83,9 @@ class LocalConversion {
     readShare(share, interruptible);
     for (const compaction::LocationModel& l : spool_.model().locations) events_ += l.eventCount;
     if (loops_) mtfbin::attachLoopNests(*loops_, spool_.model());
+    if (withModel_) modelResults_ = model_ ? model_->results() : loops_->communicationLoops();
     // The analyses' working state goes before the merge, which needs memory of its own.
     loops_.reset();
-    if (model_) modelResults_ = model_->results();
     model_.reset();
     malloc_trim(0);  // hand what they held back to the system: the merge starts lower
   }
@@ -99,7 +100,7 @@ class LocalConversion {
   size_t queued_;
   ColumnSpool spool_;
   std::unique_ptr<nlr::LoopAnnotationSink> loops_;
-  std::unique_ptr<nlr::NlrSink> model_;
+  std::unique_ptr<nlr::NlrSink> model_;  // the model's NLR without loops_
   bool withModel_;
   std::vector<nlr::LocationLoops> modelResults_;
   uint64_t events_ = 0;

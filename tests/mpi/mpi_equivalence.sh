@@ -3,7 +3,8 @@
 #   - `mtf dump` of `mpirun -np N mtf-mpi convert` equals that of `mtf convert`;
 #   - `mtf validate` passes; a second run writes the same bytes; the reader written from
 #     docs/mtf-format.md alone (tests/spec) decodes it to that same dump;
-#   - the stored loops and program model print as the serial archive's do;
+#   - the stored loops and program model print as the serial archive's do (the model also
+#     when written without loops, by its own NLR);
 #   - `mtf-mpi loops`, `model` and `stats` print what `mtf loops`, `model --recompute`
 #     and `stats` print (stats: all but the structure's compressed bytes, whose DAG is
 #     numbered in mtf-mpi's canonical order).
@@ -35,6 +36,13 @@ for cmd in loops model; do
   "$MTF" -q $cmd "$WORK/parallel.mtf" >"$WORK/parallel.$cmd"
   same "stored $cmd" "$WORK/serial.$cmd" "$WORK/parallel.$cmd"
 done
+# Without loops the program model has an NLR of its own (with them it derives from theirs).
+"$MTF" -q convert --no-loops "$TRACE" -o "$WORK/serial-noloops.mtf"
+"${MPI[@]}" convert --no-loops "$TRACE" -o "$WORK/parallel-noloops.mtf"
+"$MTF" -q model "$WORK/serial-noloops.mtf" >"$WORK/serial-noloops.model"
+"$MTF" -q model "$WORK/parallel-noloops.mtf" >"$WORK/parallel-noloops.model"
+same "stored model without loops" "$WORK/serial.model" "$WORK/parallel-noloops.model"
+same "stored model of mtf without loops" "$WORK/serial.model" "$WORK/serial-noloops.model"
 "$MTF" -q loops "$TRACE" >"$WORK/serial.loops2"
 "${MPI[@]}" loops "$TRACE" >"$WORK/parallel.loops2"
 same "mtf-mpi loops" "$WORK/serial.loops2" "$WORK/parallel.loops2"

@@ -7,6 +7,7 @@
 #include "converters/mtf/xml/mtf_xml_loops.hpp"
 #include "converters/mtf/xml/mtf_xml_model.hpp"
 #include "converters/mtf/xml/xml_validate.hpp"
+#include "nlr/loop_annotation.hpp"
 #include "nlr/nlr_sink.hpp"
 #include "patterns/analysis.hpp"
 #include "program/model_annotation.hpp"
@@ -34,15 +35,18 @@ compaction::CompactorOptions xmlCompactorOptions() {
 
 // Compacts the event stream (streaming, like every compaction) and, unless loops are
 // off, runs Nested Loop Recognition beside it; writes the model as XML once the last
-// event is in.
+// event is in. With loops, the program model's nests derive from the loops' symbols
+// (nlr/communication_stream.hpp) instead of a second NLR over the events.
 class MtfXmlSink : public TraceSink {
  public:
   MtfXmlSink(fs::path path, const WriteOptions& options)
-      : path_(std::move(path)), structureOnly_(options.structureOnly) {
-    if (options.loops)
-      loops_ = std::make_unique<nlr::NlrSink>(nlr::NlrOptions{}, nlr::SignatureOptions{});
+      : path_(std::move(path)), structureOnly_(options.structureOnly), withModel_(options.model) {
+    if (options.loops) {
+      loops_ = std::make_unique<nlr::NlrSink>(nlr::NlrOptions{}, nlr::storedSignatureOptions());
+      if (options.model) loops_->deriveCommunicationStream();
+    }
     if (options.patterns) patterns_ = std::make_unique<patterns::PatternDetector>();
-    if (options.model) model_ = std::make_unique<program::ModelAnnotationSink>(nullptr);
+    if (options.model && !loops_) model_ = std::make_unique<program::ModelAnnotationSink>(nullptr);
   }
   void begin(const Definitions& defs) override {
     compactor_.begin(defs);
@@ -71,9 +75,11 @@ class MtfXmlSink : public TraceSink {
       for (const patterns::PatternElement& e : patterns::patternElements(report))
         views.push_back(viewOf(e));
     }
-    if (model_) {  // the trace-wide annotation "program.model" (src/program)
-      model_->end();
-      compactor_.model().annotations.push_back({program::kModelAnnotationName, model_->blob()});
+    if (withModel_) {  // the trace-wide annotation "program.model" (src/program)
+      if (model_) model_->end();
+      compactor_.model().annotations.push_back(
+          {program::kModelAnnotationName,
+           model_ ? model_->blob() : program::programModelBlob(loops_->derivedResults())});
     }
     xml::writeModelXml(compactor_.model(), path_, structureOnly_, views);
   }
@@ -81,11 +87,12 @@ class MtfXmlSink : public TraceSink {
  private:
   fs::path path_;
   bool structureOnly_;
+  bool withModel_;
   // XML has no place for a column dictionary: every chunk must decode on its own.
   compaction::Compactor compactor_{xmlCompactorOptions()};
   std::unique_ptr<nlr::NlrSink> loops_;
   std::unique_ptr<patterns::PatternDetector> patterns_;
-  std::unique_ptr<program::ModelAnnotationSink> model_;
+  std::unique_ptr<program::ModelAnnotationSink> model_;  // the model without loops_
 };
 
 class MtfXmlSource : public TraceSource {
