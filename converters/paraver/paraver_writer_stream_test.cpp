@@ -258,8 +258,9 @@ TEST(RecordSorter, ReleasesInOrderBeforeEachBound) {
       const std::string line = std::to_string(time) + ":" + std::to_string(i);
       sorter.addOrdered(time, rank, random() % 4, order, line);
       expected.emplace_back(time, rank, order, line);
-      if (i % 500 == 499 && (releaseToTheEnd || i < kRecords / 2))
+      if (i % 500 == 499 && (releaseToTheEnd || i < kRecords / 2)) {
         EXPECT_EQ(sorter.release(now, out), sorter.runCount() == 0);
+      }
     }
     EXPECT_EQ(sorter.runCount() > 0, !releaseToTheEnd);
     EXPECT_GT(got.size(), 0u);

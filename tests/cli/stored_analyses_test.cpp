@@ -65,7 +65,7 @@ void expectSameWithAndWithoutStored(const std::string& trace, const std::string&
   const std::string bin = dir + "/t.mtf", xml = dir + "/t.mtf.xml";
   ASSERT_EQ(run(mtf + "convert '" + trace + "' -o " + bin).status, 0);
   ASSERT_EQ(run(mtf + "convert '" + trace + "' -o " + xml).status, 0);
-  for (const std::string& args : {"loops", "loops --json", "model --positions", "matrix --csv"})
+  for (const std::string args : {"loops", "loops --json", "model --positions", "matrix --csv"})
     EXPECT_EQ(output(mtf + args + " " + bin), output(mtf + args + " " + xml)) << args;
   EXPECT_EQ(output(mtf + "model --positions " + bin),
             output(mtf + "model --recompute --positions " + bin));
