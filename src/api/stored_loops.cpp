@@ -82,7 +82,7 @@ std::optional<StoredLoops> storedLoops(const std::string& path, std::optional<ui
       missing.insert(location.location);
   std::map<LocationId, nlr::LocationLoops> found;
   if (!missing.empty()) found = recomputed(path, missing);
-  StoredLoops stored{model->definitions, {}};
+  StoredLoops stored{model->definitions, {}, missing.size()};
   const nlr::SignatureContext context(stored.defs);
   for (const compaction::LocationModel& location : model->locations) {
     if (only && location.location != *only) continue;

@@ -17,6 +17,7 @@ namespace mtf::api_impl {
 struct StoredLoops {
   Definitions defs;
   std::vector<nlr::LocationLoops> loops;
+  size_t recomputedLocations = 0;  // of `loops`, those left out by the writer
 };
 
 // The stored loops of `path` (every location, or only `only`), the left-out ones

@@ -54,12 +54,23 @@ class ProgressSink : public TraceSink {
   uint64_t events_ = 0;
 };
 
+// Says where the nests come from: the archive, or recomputed for the locations whose nest
+// the writer left out (it did not summarise their events).
+void reportStored(const std::string& trace, const api_impl::StoredLoops& stored) {
+  std::fprintf(stderr, "mtf: loops stored in %s (every event)", trace.c_str());
+  if (stored.recomputedLocations > 0)
+    std::fprintf(stderr,
+                 "; %zu of %zu locations' nests recomputed (not stored: they did not summarise "
+                 "their events)",
+                 stored.recomputedLocations, stored.loops.size());
+  std::fputc('\n', stderr);
+}
+
 void runLoops(const LoopsOptions& o, const GlobalOptions& global, bool mayUseStored) {
   const nlr::SignatureOptions signatures = signatureOptions(o);
   if (mayUseStored) {
     if (const auto stored = api_impl::storedLoops(o.trace, o.location)) {
-      if (!global.quiet)
-        std::fprintf(stderr, "mtf: loops stored in %s (every event)\n", o.trace.c_str());
+      if (!global.quiet) reportStored(o.trace, *stored);
       printLoops(o, stored->loops, nlr::EventNamer(stored->defs, {}));
       return;
     }
