@@ -79,16 +79,22 @@ void expectSameWithAndWithoutStored(const std::string& trace, const std::string&
   EXPECT_EQ(readFile(dir + "/bin.graphml"), readFile(dir + "/xml.graphml"));
 }
 
+// Converts `trace` (4 locations), checks that every nest and the model were stored, or
+// none of them and the left-out marker instead, then that readers give the same either way.
+void expectAllOrNoneStored(const std::string& trace, const std::string& dir, bool stored) {
+  ASSERT_EQ(run(mtfProgram() + " -q convert " + trace + " -o " + dir + "/g.mtf").status, 0);
+  const Stored s = storedIn(dir + "/g.mtf");
+  ASSERT_EQ(s.nests.size(), 4u);
+  for (bool nest : s.nests) EXPECT_EQ(nest, stored);
+  EXPECT_EQ(s.leftOutMarker, !stored);
+  EXPECT_EQ(s.model, stored);
+  expectSameWithAndWithoutStored(trace, dir);
+}
+
 TEST(StoredAnalyses, RegularTraceStoresEveryNestAndTheModel) {
   const std::string dir = freshTempDir("stored-regular");
   const std::string trace = generated(dir, "wavefront", "--ranks 4 --iterations 50 --inner 40");
-  ASSERT_EQ(run(mtfProgram() + " -q convert " + trace + " -o " + dir + "/w.mtf").status, 0);
-  const Stored s = storedIn(dir + "/w.mtf");
-  ASSERT_EQ(s.nests.size(), 4u);
-  for (bool nest : s.nests) EXPECT_TRUE(nest);
-  EXPECT_FALSE(s.leftOutMarker);
-  EXPECT_TRUE(s.model);
-  expectSameWithAndWithoutStored(trace, dir);
+  expectAllOrNoneStored(trace, dir, true);
 }
 
 // Master/worker with tasks of random cost: every location's sequence (who finishes next,
@@ -96,13 +102,7 @@ TEST(StoredAnalyses, RegularTraceStoresEveryNestAndTheModel) {
 TEST(StoredAnalyses, IrregularTraceLeavesTheAnalysesOutAndReadersRecompute) {
   const std::string dir = freshTempDir("stored-irregular");
   const std::string trace = generated(dir, "master-worker", "--ranks 4 --iterations 400");
-  ASSERT_EQ(run(mtfProgram() + " -q convert " + trace + " -o " + dir + "/m.mtf").status, 0);
-  const Stored s = storedIn(dir + "/m.mtf");
-  ASSERT_EQ(s.nests.size(), 4u);
-  for (bool nest : s.nests) EXPECT_FALSE(nest);
-  EXPECT_TRUE(s.leftOutMarker);
-  EXPECT_FALSE(s.model);
-  expectSameWithAndWithoutStored(trace, dir);
+  expectAllOrNoneStored(trace, dir, false);
 }
 
 // opencl-l9 (TAU): the host threads repeat their OpenCL calls (nests stored), the queues'
