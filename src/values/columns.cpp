@@ -371,6 +371,7 @@ template <unsigned Planes>
 void mergePlanesOf(const uint8_t* const* planes, uint64_t* residuals, size_t n) {
   for (size_t i = 0; i < n; ++i) {
     uint64_t residual = 0;
+#pragma GCC unroll 8
     for (unsigned p = 0; p < Planes; ++p) residual |= uint64_t{planes[p][i]} << (8 * p);
     residuals[i] = residual;
   }

@@ -211,8 +211,11 @@ void groupTable(const std::vector<uint16_t>& single, std::vector<uint32_t>& grou
   }
 }
 
-// Below this many bytes, the group table costs more than it saves.
+// Below this many bytes, or above this many bits per byte in the stream (the codes of a
+// noisy plane, 7 or 8 bits: a lookup rarely holds two), the group table costs more than
+// it saves.
 constexpr size_t kGroupedBytes = 4 * kTableSize;
+constexpr uint64_t kGroupedBitsPerByte = 6;
 
 }  // namespace
 
@@ -228,7 +231,7 @@ bool huffmanDecode(const uint8_t* coded, size_t size, uint8_t* out, size_t n) {
   const uint64_t endBit = uint64_t{bytes} * 8;
   uint64_t bit = 0;
   size_t i = 0;
-  if (n >= kGroupedBytes) {
+  if (n >= kGroupedBytes && endBit <= kGroupedBitsPerByte * n) {
     std::vector<uint32_t> groups;
     groupTable(table, groups);
     // Two lookups per 8 bytes read (at least 57 bits: 2 * 12 of them are used); each adds

@@ -207,6 +207,14 @@ TEST(Huffman, LongStreamsDecodeAsOneCodeAtATime) {
   }
 }
 
+TEST(Huffman, LongNoisyStreamsDecode) {
+  // Above 6 bits per byte a long stream is decoded one code per lookup (no group table).
+  std::mt19937 rng(14);
+  std::vector<uint8_t> bytes(40000);
+  for (uint8_t& b : bytes) b = static_cast<uint8_t>(rng());
+  EXPECT_TRUE(decodes(encode(bytes), bytes));
+}
+
 TEST(Huffman, CorruptInputNeverReadsOutOfBounds) {
   // Under the sanitizers, any read past the input or the output would abort.
   const std::vector<uint8_t> bytes = geometric(3000, 0.1, 6);
