@@ -1,10 +1,10 @@
 #include "api/convert_window.hpp"
 
+#include "api/stored_model.hpp"
 #include "converters/mtf/binary/archive.hpp"
 #include "nlr/nlr_sink.hpp"
 #include "program/build_model.hpp"
 #include "program/model_annotation.hpp"
-#include "program/model_blob.hpp"
 #include "registry/registry.hpp"
 
 namespace mtf::api {
@@ -13,14 +13,9 @@ namespace {
 
 // The program model an .mtf archive stores, or the one its events give.
 program::ProgramModel programModelOf(const std::string& path, const ReadOptions& read) {
-  if (detectInputFormat(path).name == "mtf") {
-    const auto model = mtfbin::ArchiveReader(path).model();
-    for (const compaction::Annotation& a : model->annotations)
-      if (a.name == program::kModelAnnotationName)
-        return program::decodeProgramModel(
-            std::string_view(reinterpret_cast<const char*>(a.data.data()), a.data.size()),
-            path + ": annotation " + program::kModelAnnotationName);
-  }
+  if (detectInputFormat(path).name == "mtf")
+    if (auto stored = api_impl::storedProgramModel(*mtfbin::ArchiveReader(path).model(), path))
+      return std::move(*stored);
   nlr::NlrSink sink(nlr::NlrOptions{}, program::modelSignatureOptions());
   nlr::BatchedNlrSink batched(sink);
   openTrace(path, read)->read(batched);

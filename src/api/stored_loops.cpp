@@ -4,26 +4,15 @@
 #include <memory>
 #include <set>
 
-#include "converters/mtf/binary/archive.hpp"
-#include "converters/mtf/xml/mtf_xml_model.hpp"
+#include "api/stored_model.hpp"
 #include "nlr/loop_annotation.hpp"
 #include "registry/registry.hpp"
 
 namespace mtf::api_impl {
 namespace {
 
-std::shared_ptr<const compaction::CompactModel> mtfModel(const std::string& path) {
-  const std::string format = detectInputFormat(path).name;
-  if (format == "mtf") return mtfbin::ArchiveReader(path).model();
-  if (format == "mtf-xml")
-    return std::make_shared<compaction::CompactModel>(xml::readModelXml(path).model);
-  return nullptr;
-}
-
 const compaction::Annotation* loopAnnotation(const std::vector<compaction::Annotation>& all) {
-  for (const compaction::Annotation& a : all)
-    if (a.name == nlr::kLoopAnnotationName) return &a;
-  return nullptr;
+  return compaction::findAnnotation(all, nlr::kLoopAnnotationName);
 }
 
 // Hands on only the events of `wanted`'s locations.
@@ -47,7 +36,10 @@ std::map<LocationId, nlr::LocationLoops> recomputed(const std::string& path,
                                                     const std::set<LocationId>& missing) {
   nlr::NlrSink nlr(nlr::NlrOptions{}, nlr::storedSignatureOptions());
   LocationFilter filter(nlr, missing);
-  openTrace(path, ReadOptions{})->read(filter);
+  auto source = openTrace(path, ReadOptions{});
+  // Only the missing locations' chunks are decoded where the reader can skip the others.
+  source->restrictToLocations({missing.begin(), missing.end()});
+  source->read(filter);
   std::map<LocationId, nlr::LocationLoops> out;
   for (nlr::LocationLoops& l : nlr.results()) out[l.location] = std::move(l);
   return out;
@@ -61,9 +53,9 @@ nlr::LocationLoops decodedLoops(const std::string& path, const compaction::Locat
   if (const DefRecord* def = defs.find(DefKind::Location, location.location))
     l.name = std::string(defs.string(def->field("name")));
   l.worldRank = context.worldRankOfLocation(location.location);
-  l.model = nlr::decodeLoopModel(
-      std::string_view(reinterpret_cast<const char*>(a.data.data()), a.data.size()),
-      path + ": location " + std::to_string(location.location) + " annotation nlr.loops");
+  l.model =
+      nlr::decodeLoopModel(a.bytes(), path + ": location " + std::to_string(location.location) +
+                                          " annotation nlr.loops");
   l.eventsRead = l.model.eventsIn;
   return l;
 }
@@ -71,7 +63,7 @@ nlr::LocationLoops decodedLoops(const std::string& path, const compaction::Locat
 }  // namespace
 
 std::optional<StoredLoops> storedLoops(const std::string& path, std::optional<uint64_t> only) {
-  const auto model = mtfModel(path);
+  const auto model = storedCompactModel(path);
   if (!model) return std::nullopt;
   // The writer left out the nests that did not summarise their events: recompute those.
   const bool leftOut = loopAnnotation(model->annotations) != nullptr;

@@ -4,13 +4,11 @@
 #include <optional>
 #include <thread>
 
+#include "api/stored_model.hpp"
 #include "cli/common.hpp"
-#include "converters/mtf/binary/archive.hpp"
-#include "converters/mtf/xml/mtf_xml_model.hpp"
 #include "nlr/nlr_sink.hpp"
 #include "program/build_model.hpp"
 #include "program/model_annotation.hpp"
-#include "program/model_blob.hpp"
 
 namespace mtf::cli {
 
@@ -18,25 +16,15 @@ namespace {
 
 // The model an MTF archive (binary or XML) stores, if any.
 std::optional<ProgramInput> storedModel(const std::string& path) {
-  const std::string format = detectInputFormat(path).name;
-  std::shared_ptr<const compaction::CompactModel> model;
-  if (format == "mtf")
-    model = mtfbin::ArchiveReader(path).model();
-  else if (format == "mtf-xml")
-    model = std::make_shared<compaction::CompactModel>(xml::readModelXml(path).model);
-  else
-    return std::nullopt;
-  for (const compaction::Annotation& a : model->annotations) {
-    if (a.name != program::kModelAnnotationName) continue;
-    ProgramInput input;
-    input.defs = model->definitions;
-    input.model = program::decodeProgramModel(
-        std::string_view(reinterpret_cast<const char*>(a.data.data()), a.data.size()),
-        path + ": annotation " + program::kModelAnnotationName);
-    input.stored = true;
-    return input;
-  }
-  return std::nullopt;
+  const auto model = api_impl::storedCompactModel(path);
+  if (!model) return std::nullopt;
+  std::optional<program::ProgramModel> stored = api_impl::storedProgramModel(*model, path);
+  if (!stored) return std::nullopt;
+  ProgramInput input;
+  input.defs = model->definitions;
+  input.model = std::move(*stored);
+  input.stored = true;
+  return input;
 }
 
 }  // namespace

@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "model/definitions.hpp"
@@ -106,7 +107,17 @@ struct Node {
 struct Annotation {
   std::string name;
   std::vector<uint8_t> data;
+  std::string_view bytes() const {
+    return {reinterpret_cast<const char*>(data.data()), data.size()};
+  }
 };
+
+// The first annotation of `all` named `name`, or nullptr.
+inline const Annotation* findAnnotation(const std::vector<Annotation>& all, std::string_view name) {
+  for (const Annotation& a : all)
+    if (a.name == name) return &a;
+  return nullptr;
+}
 
 using values::ColumnChunk;  // values/column_chunk.hpp
 

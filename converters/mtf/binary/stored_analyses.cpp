@@ -20,9 +20,7 @@ void markLeftOutLoopNests(compaction::CompactModel& model) {
 }
 
 bool hasLoopNest(const compaction::LocationModel& location) {
-  for (const compaction::Annotation& a : location.annotations)
-    if (a.name == nlr::kLoopAnnotationName) return true;
-  return false;
+  return compaction::findAnnotation(location.annotations, nlr::kLoopAnnotationName) != nullptr;
 }
 
 bool storesProgramModel(size_t blobBytes, const compaction::CompactModel& model) {

@@ -71,9 +71,7 @@ void writeLoopsView(XmlWriter& w, const compaction::LocationModel& location,
     if (a.name != kLoopAnnotation) continue;
     nlr::LoopModel model;
     try {
-      model = nlr::decodeLoopModel(
-          std::string_view(reinterpret_cast<const char*>(a.data.data()), a.data.size()),
-          "annotation " + std::string(kLoopAnnotation));
+      model = nlr::decodeLoopModel(a.bytes(), "annotation " + std::string(kLoopAnnotation));
     } catch (const InputError&) {
       return;  // not ours to judge: the annotation is kept as is, only the view is left out
     }
