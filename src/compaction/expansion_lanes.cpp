@@ -26,7 +26,10 @@ struct EventBlock {
   std::exception_ptr error;  // the unit failed after the events of this block
 };
 
-// The blocks of one lane, filled by it and read by the calling thread in order.
+// The blocks of one lane, filled by it and read by the calling thread in order. A side
+// that waits is woken only when there is work for it: the calling thread at the next block
+// published, the lane once half the ring is free again (not at every block released: the
+// two threads would otherwise switch at every block, thousands of times a second).
 class BlockRing {
  public:
   explicit BlockRing(size_t blocks) : blocks_(blocks) {}
@@ -34,30 +37,42 @@ class BlockRing {
   // after stop().
   EventBlock* acquire() {
     std::unique_lock lock(mutex_);
-    changed_.wait(lock, [this] { return stopped_ || produced_ - consumed_ < blocks_.size(); });
+    if (produced_ - consumed_ == blocks_.size()) {
+      laneWaits_ = true;
+      changed_.wait(lock, [this] { return stopped_ || halfFree(); });
+      laneWaits_ = false;
+    }
     return stopped_ ? nullptr : &blocks_[produced_ % blocks_.size()];
   }
   void publish() {
+    bool wake;
     {
       std::lock_guard lock(mutex_);
       ++produced_;
+      wake = callerWaits_;
     }
-    changed_.notify_one();
+    if (wake) changed_.notify_one();
   }
   // The calling thread's next block, once the lane has filled it.
   EventBlock& next() {
     std::unique_lock lock(mutex_);
-    changed_.wait(lock, [this] { return produced_ > consumed_; });
+    if (produced_ == consumed_) {
+      callerWaits_ = true;
+      changed_.wait(lock, [this] { return produced_ > consumed_; });
+      callerWaits_ = false;
+    }
     return blocks_[consumed_ % blocks_.size()];
   }
   // `unitEnd`: the block was its unit's last (unitsDelivered() counts them).
   void release(bool unitEnd) {
+    bool wake;
     {
       std::lock_guard lock(mutex_);
       ++consumed_;
       unitsDelivered_ += unitEnd;
+      wake = laneWaits_ && halfFree();
     }
-    changed_.notify_one();
+    if (wake) changed_.notify_one();
   }
   // The lane's units whose events the calling thread has all had.
   size_t unitsDelivered() {
@@ -74,12 +89,14 @@ class BlockRing {
   }
 
  private:
+  bool halfFree() const { return produced_ - consumed_ <= blocks_.size() / 2; }
   std::vector<EventBlock> blocks_;
   // Blocks published by the lane and released by the calling thread (only one side
   // waits at a time: the ring is either full or empty).
   size_t produced_ = 0, consumed_ = 0;
   size_t unitsDelivered_ = 0;
   bool stopped_ = false;
+  bool laneWaits_ = false, callerWaits_ = false;  // in acquire(), in next()
   std::mutex mutex_;
   std::condition_variable changed_;
 };
