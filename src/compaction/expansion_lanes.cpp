@@ -15,62 +15,64 @@ namespace mtf::compaction {
 
 namespace {
 
-// An event a lane decoded, not yet joined: the calling thread joins it into its plan's
-// own event (joinInPlace), so the lane copies no fields. The plan is the lane's, kept
-// until the lanes end; only the calling thread touches its event.
-struct PendingEvent {
-  JoinPlan* plan;
-  Tick time;
-  uint32_t valuesAt;  // in EventBlock::values
-};
-
-// Events a lane decoded, handed to the calling thread. A block keeps its vectors'
-// capacity from one use to the next: no allocation once warm.
+// Events a lane decoded, handed to the calling thread as they are: the calling thread joins
+// each into its plan's own event (joinInPlace), so the lane copies nothing. The plans are
+// the lane's, kept until the calling thread has had their events (retainJoiner); only the
+// calling thread touches their events. A block keeps its values' capacity from one use to
+// the next: no allocation once warm.
 struct EventBlock {
-  std::vector<PendingEvent> events;
-  std::vector<uint64_t> values;  // the events' values, one after the other (then room)
-  size_t size = 0;
+  DecodedBlock decoded;
   bool unitEnd = false;      // the last block of its unit
   std::exception_ptr error;  // the unit failed after the events of this block
 };
 
-// The blocks of one lane, filled by it and read by the calling thread in order.
+// The blocks of one lane, filled by it and read by the calling thread in order. A side
+// that waits is woken only when there is work for it: the calling thread at the next block
+// published, the lane once half the ring is free again (not at every block released: the
+// two threads would otherwise switch at every block, thousands of times a second).
 class BlockRing {
  public:
-  BlockRing(size_t blocks, size_t blockEvents) : blocks_(blocks) {
-    for (EventBlock& b : blocks_) {
-      b.events.resize(blockEvents);
-      b.values.resize(blockEvents * 4);
-    }
-  }
+  explicit BlockRing(size_t blocks) : blocks_(blocks) {}
   // The lane's next block to fill, once the calling thread has read what it held; nullptr
   // after stop().
   EventBlock* acquire() {
     std::unique_lock lock(mutex_);
-    changed_.wait(lock, [this] { return stopped_ || produced_ - consumed_ < blocks_.size(); });
+    if (produced_ - consumed_ == blocks_.size()) {
+      laneWaits_ = true;
+      changed_.wait(lock, [this] { return stopped_ || halfFree(); });
+      laneWaits_ = false;
+    }
     return stopped_ ? nullptr : &blocks_[produced_ % blocks_.size()];
   }
   void publish() {
+    bool wake;
     {
       std::lock_guard lock(mutex_);
       ++produced_;
+      wake = callerWaits_;
     }
-    changed_.notify_one();
+    if (wake) changed_.notify_one();
   }
   // The calling thread's next block, once the lane has filled it.
   EventBlock& next() {
     std::unique_lock lock(mutex_);
-    changed_.wait(lock, [this] { return produced_ > consumed_; });
+    if (produced_ == consumed_) {
+      callerWaits_ = true;
+      changed_.wait(lock, [this] { return produced_ > consumed_; });
+      callerWaits_ = false;
+    }
     return blocks_[consumed_ % blocks_.size()];
   }
   // `unitEnd`: the block was its unit's last (unitsDelivered() counts them).
   void release(bool unitEnd) {
+    bool wake;
     {
       std::lock_guard lock(mutex_);
       ++consumed_;
       unitsDelivered_ += unitEnd;
+      wake = laneWaits_ && halfFree();
     }
-    changed_.notify_one();
+    if (wake) changed_.notify_one();
   }
   // The lane's units whose events the calling thread has all had.
   size_t unitsDelivered() {
@@ -87,42 +89,37 @@ class BlockRing {
   }
 
  private:
+  bool halfFree() const { return produced_ - consumed_ <= blocks_.size() / 2; }
   std::vector<EventBlock> blocks_;
   // Blocks published by the lane and released by the calling thread (only one side
   // waits at a time: the ring is either full or empty).
   size_t produced_ = 0, consumed_ = 0;
   size_t unitsDelivered_ = 0;
   bool stopped_ = false;
+  bool laneWaits_ = false, callerWaits_ = false;  // in acquire(), in next()
   std::mutex mutex_;
   std::condition_variable changed_;
 };
 
 struct Stopped {};  // thrown in a lane whose ring was stopped
 
-// An output of LocationExpansion::expandChunk into a lane's blocks.
+// An output of LocationExpansion::expandChunk into a lane's blocks: the expansion decodes
+// into a block of the ring, which is then handed over whole.
 class BlockOutput {
  public:
-  BlockOutput(BlockRing& ring, size_t blockEvents) : ring_(ring), blockEvents_(blockEvents) {}
-  // The event into the block, for the calling thread to join.
-  void put(LocationJoiner&, JoinPlan& plan, const uint64_t* values, Tick time) {
+  explicit BlockOutput(BlockRing& ring) : ring_(ring) {}
+  DecodedBlock& block() {
     if (!block_) take();
-    const size_t at = valuesEnd_, count = plan.valueCount;
-    block_->events[block_->size] = PendingEvent{&plan, time, static_cast<uint32_t>(at)};
-    // Most events have a value or two: a copy by hand into room kept in the block, not a
-    // vector insert per event.
-    if (at + count > block_->values.size()) [[unlikely]]
-      block_->values.resize(std::max(2 * block_->values.size(), at + count));
-    uint64_t* to = block_->values.data() + at;
-    for (size_t k = 0; k < count; ++k) to[k] = values[k];
-    valuesEnd_ = at + count;
-    if (++block_->size == blockEvents_) hand(false);
+    return block_->decoded;
   }
+  void hand(DecodedBlock&, LocationJoiner&) { hand(false); }
   void endUnit() {
     if (!block_) take();
     hand(true);
   }
   void fail(std::exception_ptr error) {
     if (!block_) take();
+    block_->decoded.size = 0;  // a block being decoded when the error came holds nothing
     block_->error = std::move(error);
     hand(true);
   }
@@ -131,8 +128,7 @@ class BlockOutput {
   void take() {
     block_ = ring_.acquire();
     if (!block_) throw Stopped{};
-    block_->size = 0;
-    valuesEnd_ = 0;
+    block_->decoded.size = 0;
     block_->unitEnd = false;
     block_->error = nullptr;
   }
@@ -142,9 +138,7 @@ class BlockOutput {
     ring_.publish();
   }
   BlockRing& ring_;
-  const size_t blockEvents_;  // events per block
   EventBlock* block_ = nullptr;
-  size_t valuesEnd_ = 0;  // the values of block_ so far
 };
 
 struct Unit {
@@ -152,9 +146,9 @@ struct Unit {
   size_t chunk;
 };
 
-// Blocks of 512 events, 128 per lane: a chunk of the default 65,536 events fits.
-constexpr size_t kBlockEvents = 512;
-constexpr size_t kRingBlocks = 128;
+// Blocks of up to 512 events (LocationExpansion::kBlockEvents), 129 per lane: a chunk of the
+// default 65,536 events fits, with the empty block that ends it.
+constexpr size_t kRingBlocks = 129;
 
 class Lanes {
  public:
@@ -172,11 +166,11 @@ class Lanes {
   }
   void run(TraceSink& sink) {
     for (size_t lane = 1; lane < lanes_; ++lane)
-      rings_.push_back(std::make_unique<BlockRing>(kRingBlocks, kBlockEvents));
+      rings_.push_back(std::make_unique<BlockRing>(kRingBlocks));
     for (size_t lane = 1; lane < lanes_; ++lane)
       threads_.emplace_back([this, lane] { decodeLane(lane); });
     std::optional<LocationExpansion> expansion;
-    SinkOutput out(sink);
+    SinkOutput out(sink, options_);
     for (size_t u = 0; u < units_.size(); ++u) {
       if (u % lanes_ == 0)
         expansionOf(expansion, u, 0).expandChunk(units_[u].chunk, out);
@@ -212,7 +206,7 @@ class Lanes {
   }
   // On lane `lane`'s thread: its units into its ring.
   void decodeLane(size_t lane) {
-    BlockOutput out(*rings_[lane - 1], kBlockEvents);
+    BlockOutput out(*rings_[lane - 1]);
     std::optional<LocationExpansion> expansion;
     try {
       for (size_t u = lane; u < units_.size(); u += lanes_) {
@@ -227,14 +221,14 @@ class Lanes {
       }
     }
   }
+  // Lanes run only without a prefix sink: the events before the window are not kept.
   void deliverUnit(BlockRing& ring, TraceSink& sink) {
+    auto join = [this](JoinPlan& plan, const uint64_t* values, Tick time) -> const Event& {
+      return joinInPlace(plan, values, time, ranks_);
+    };
     for (;;) {
       EventBlock& block = ring.next();
-      const uint64_t* values = block.values.data();
-      for (size_t i = 0; i < block.size; ++i) {
-        const PendingEvent& e = block.events[i];
-        sink.event(joinInPlace(*e.plan, values + e.valuesAt, e.time, ranks_));
-      }
+      deliverBlock(block.decoded, options_.window, false, sink, join);
       const bool end = block.unitEnd;
       const std::exception_ptr error = block.error;
       ring.release(end);

@@ -13,7 +13,7 @@ LocationExpansion::LocationExpansion(const CompactModel& model, size_t index,
       expander_(model, location_.root, options.flat) {}
 
 void LocationExpansion::run(TraceSink& sink) {
-  SinkOutput out(sink);
+  SinkOutput out(sink, options_);
   uint64_t beforeEnd = 0;  // the end of the last chunk wholly before the window
   for (size_t c = 0; c < location_.columns.size(); ++c) {
     const ColumnChunk& meta = location_.columns[c];
@@ -59,8 +59,8 @@ void LocationExpansion::emitPrefix(const CutEffect& effect, Tick at, TraceSink& 
   Event event;
   auto joinZeros = [&](SigId sig) {
     const JoinPlan& plan = joiner_.plan(sig);
-    values_.assign(plan.valueCount, 0);
-    joiner_.join(plan, values_.data(), at, event);
+    zeros_.assign(plan.valueCount, 0);
+    joiner_.join(plan, zeros_.data(), at, event);
   };
   for (SigId sig : effect.pushes) {
     joinZeros(sig);
@@ -82,18 +82,18 @@ const ColumnChunk& LocationExpansion::chunk(size_t c) {
   return loaded_;
 }
 
-size_t LocationExpansion::prepareBlock(size_t n, size_t& walked) {
-  walked = expander_.fill(steps_.data(), n);
+size_t LocationExpansion::prepareBlock(size_t n, DecodedBlock& block) {
+  const size_t walked = expander_.fill(steps_.data(), n);
   size_t values = 0;
   for (size_t i = 0; i < walked; ++i) {
     JoinPlan& plan = joiner_.plan(steps_[i].sig);
-    plans_[i] = &plan;
+    block.plans[i] = &plan;
     contexts_[i] = steps_[i].context;
     counts_[i] = plan.valueCount;
     values += plan.valueCount;
   }
-  if (values_.size() < values) values_.resize(values);
-  return values;
+  if (block.values.size() < values) block.values.resize(values);
+  return walked;
 }
 
 void LocationExpansion::fail(size_t c, uint64_t event, const std::string& what) const {

@@ -19,19 +19,57 @@
 
 namespace mtf::compaction {
 
-// An output of expandChunk that hands each event straight to a sink: the event is joined
-// in its plan's own event (joinInPlace), which only needs its time and values written.
-struct SinkOutput {
-  explicit SinkOutput(TraceSink& s) : sink(s) {}
-  void put(LocationJoiner& joiner, JoinPlan& plan, const uint64_t* values, Tick time) {
-    sink.event(joiner.joinInPlace(plan, values, time));
+// A block of decoded events, in order: each event's join plan and time, and their values
+// one after the other (plans[i]->valueCount each). expandChunk decodes straight into the
+// block its output gives it; the lanes (expansion_lanes.cpp) hand that block itself to the
+// calling thread, no event copied.
+struct DecodedBlock {
+  static constexpr size_t kEvents = 512;
+  std::array<JoinPlan*, kEvents> plans;
+  std::array<Tick, kEvents> times;
+  std::vector<uint64_t> values;  // grown as needed, never shrunk: no allocation once warm
+  size_t size = 0;
+};
+
+// The events of `block` in the window (with `keepEarly`, also those before it) into `sink`,
+// each joined in its plan's own event (joinInPlace) by `join(plan, values, time)`.
+template <class Join>
+void deliverBlock(const DecodedBlock& block, const TimeWindow& window, bool keepEarly,
+                  TraceSink& sink, Join&& join) {
+  const uint64_t* values = block.values.data();
+  const Tick from = keepEarly ? 0 : window.from, to = window.to;
+  for (size_t i = 0; i < block.size; ++i) {
+    JoinPlan& plan = *block.plans[i];
+    const Tick time = block.times[i];
+    if (time >= from && time <= to) [[likely]]
+      sink.event(join(plan, values, time));
+    values += plan.valueCount;
   }
-  TraceSink& sink;
+}
+
+// An output of expandChunk that hands each block's events straight to a sink.
+class SinkOutput {
+ public:
+  SinkOutput(TraceSink& sink, const ExpandOptions& options)
+      : sink_(sink), window_(options.window), keepEarly_(options.prefix != nullptr) {}
+  DecodedBlock& block() { return block_; }
+  void hand(DecodedBlock& block, LocationJoiner& joiner) {
+    deliverBlock(block, window_, keepEarly_, sink_,
+                 [&](JoinPlan& plan, const uint64_t* values, Tick time) -> const Event& {
+                   return joiner.joinInPlace(plan, values, time);
+                 });
+  }
+
+ private:
+  TraceSink& sink_;
+  const TimeWindow window_;
+  const bool keepEarly_;
+  DecodedBlock block_;
 };
 
 class LocationExpansion {
  public:
-  static constexpr size_t kBlockEvents = 512;
+  static constexpr size_t kBlockEvents = DecodedBlock::kEvents;
   // `joiner`: the location's join plans, kept by the caller (whose plans must outlive this
   // object: expansion_lanes.cpp), or nullptr for plans of its own.
   LocationExpansion(const CompactModel& model, size_t index, const ExpandOptions& options,
@@ -40,9 +78,10 @@ class LocationExpansion {
   // Every event of the location in the window (and, with a prefix sink, what the chunks
   // before it leave open: ExpandOptions::prefix) into `sink`.
   void run(TraceSink& sink);
-  // The events in the window of column chunk `c` into `out`, each by
-  // out.put(joiner, plan, values, time). Chunks come in increasing order (the expander only moves
-  // on). Throws InputError (place "location L, event N") if the columns disagree with the DAG.
+  // The events of column chunk `c` into `out`, a block at a time: decoded into
+  // out.block(), then out.hand(block, joiner) (which keeps those in the window). Chunks come
+  // in increasing order (the expander only moves on). Throws InputError (place "location L, event
+  // N") if the columns disagree with the DAG.
   template <class Output>
   void expandChunk(size_t c, Output& out);
 
@@ -52,9 +91,10 @@ class LocationExpansion {
   void emitPrefix(const CutEffect& effect, Tick at, TraceSink& sink);
   // Chunk `c` with its encoded bytes (from the loader, or the model's own).
   const ColumnChunk& chunk(size_t c);
-  // The next n steps of the walk, their plans, contexts and value counts; returns the
-  // number of values. `walked`: the steps there were (fewer than n if the DAG ends).
-  size_t prepareBlock(size_t n, size_t& walked);
+  // The next n steps of the walk: their plans into block.plans, their contexts and value
+  // counts, room for their values in block.values; returns the steps there were (fewer
+  // than n if the DAG ends).
+  size_t prepareBlock(size_t n, DecodedBlock& block);
   [[noreturn]] void fail(size_t c, uint64_t event, const std::string& what) const;
 
   const CompactModel& model_;
@@ -69,10 +109,8 @@ class LocationExpansion {
   CutEffect effect_;  // what the events before the window leave open (with a prefix sink)
   ColumnChunk loaded_;
   std::array<ExpansionStep, kBlockEvents> steps_;
-  std::array<JoinPlan*, kBlockEvents> plans_;
   std::array<uint32_t, kBlockEvents> contexts_, counts_;
-  std::array<Tick, kBlockEvents> times_;
-  std::vector<uint64_t> values_;
+  std::vector<uint64_t> zeros_;  // emitPrefix's values
 };
 
 template <class Output>
@@ -82,27 +120,23 @@ void LocationExpansion::expandChunk(size_t c, Output& out) {
   uint64_t at = meta.firstEvent;  // the event an error names
   try {
     values::ColumnDecoder decoder(chunk(c), model_.columnDictionary.get());
-    const TimeWindow window = options_.window;
-    const bool keepEarly = options_.prefix != nullptr;
     for (uint64_t done = 0; done < meta.eventCount;) {
       const size_t n =
           static_cast<size_t>(std::min<uint64_t>(kBlockEvents, meta.eventCount - done));
-      size_t walked = 0;
-      prepareBlock(n, walked);
+      DecodedBlock& block = out.block();
+      block.size = 0;
+      const size_t walked = prepareBlock(n, block);
       at = meta.firstEvent + done + walked;
       if (walked < n) throw CodingError{0, "the DAG ends before the columns"};
       try {
-        decoder.nextEvents(contexts_.data(), counts_.data(), n, times_.data(), values_.data());
+        decoder.nextEvents(contexts_.data(), counts_.data(), n, block.times.data(),
+                           block.values.data());
       } catch (const CodingError&) {
         at = meta.firstEvent + decoder.decodedEvents();
         throw;
       }
-      const uint64_t* values = values_.data();
-      for (size_t i = 0; i < n; values += counts_[i], ++i) {
-        const Tick time = times_[i];
-        if ((time < window.from && !keepEarly) || time > window.to) continue;
-        out.put(joiner_, *plans_[i], values, time);
-      }
+      block.size = n;
+      out.hand(block, joiner_);
       done += n;
     }
     at = meta.firstEvent + meta.eventCount;

@@ -440,11 +440,16 @@ template <int Mode>
 uint64_t ColumnDecoder::decodeDelta(ColumnPredictor::Context& state, uint64_t coded, Tick previous,
                                     const TimeRegister& timeRegister, TimeGrain& grain) {
   const uint64_t residual = static_cast<uint64_t>(unzigzag(coded));
+  // Mode 1: whether the history fits the 64-bit arithmetic is tested once for both the
+  // prediction and the learning (predictAverage and learnAverage, fused; the same results).
+  const int64_t h = state.historyLow;
+  const bool narrow = Mode == 1 && state.narrow() && ColumnPredictor::small(h, 61);
   uint64_t fromContext;
   if constexpr (Mode == 0)
     fromContext = ColumnPredictor::predictPrevious(state);
   else
-    fromContext = ColumnPredictor::predictAverage(state);
+    fromContext =
+        narrow ? static_cast<uint64_t>((h + 8) >> 4) : ColumnPredictor::predictAverage(state);
   uint64_t predicted = fromContext, fromRegister = 0;
   if (timeRegister.set) [[unlikely]] {
     fromRegister = timeRegister.value - previous;
@@ -454,10 +459,15 @@ uint64_t ColumnDecoder::decodeDelta(ColumnPredictor::Context& state, uint64_t co
   if (timeRegister.set) [[unlikely]]
     state.timeCosts = learnTimeCosts(state.timeCosts, delta, fromContext, fromRegister);
   grain.learn(delta);
-  if constexpr (Mode == 0)
+  if constexpr (Mode == 0) {
     ColumnPredictor::learnPrevious(state, delta);
-  else
+  } else if (const auto d = static_cast<int64_t>(delta);
+             narrow && state.seenDelta && ColumnPredictor::small(d, 57)) [[likely]] {
+    state.historyLow = h + (d * 16 - h) / 8;
+    state.historyHigh = state.historyLow >> 63;
+  } else {
     ColumnPredictor::learnAverage(state, delta);
+  }
   return delta;
 }
 

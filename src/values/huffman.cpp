@@ -234,14 +234,15 @@ bool huffmanDecode(const uint8_t* coded, size_t size, uint8_t* out, size_t n) {
   if (n >= kGroupedBytes && endBit <= kGroupedBitsPerByte * n) {
     std::vector<uint32_t> groups;
     groupTable(table, groups);
-    // Two lookups per 8 bytes read (at least 57 bits: 2 * 12 of them are used); each adds
-    // at most 3 bytes, so the loop stops 6 bytes before the end. Reading stops at the
+    // Four lookups per 8 bytes read (at least 57 bits: 4 * 12 of them are used); each adds
+    // at most 3 bytes, so the loop stops 12 bytes before the end. Reading stops at the
     // first bit past the stream, as the one-code loop below does.
-    while (n - i >= 6 && bit <= endBit) {
+    while (n - i >= 12 && bit <= endBit) {
       uint64_t word;
       std::memcpy(&word, stream.data() + (bit >> 3), 8);
       word >>= bit & 7;
-      for (int lookup = 0; lookup < 2; ++lookup) {
+#pragma GCC unroll 4
+      for (int lookup = 0; lookup < 4; ++lookup) {
         const uint32_t group = groups[word & (kTableSize - 1)];
         const uint32_t count = group >> kGroupCountShift, used = (group >> kGroupShift) & 15;
         if (count == 0) return false;
@@ -255,6 +256,26 @@ bool huffmanDecode(const uint8_t* coded, size_t size, uint8_t* out, size_t n) {
     }
     if (bit > endBit) return false;
   }
+  // Four codes per 8 bytes read (at least 57 bits: 4 * 12 of them are used): the next code's
+  // lookup then waits for a shift, not for a load. Past the end of the stream only zero
+  // bytes are read, and the loop stops there (the check after four codes fails as the
+  // check after each would).
+  while (n - i >= 4 && bit <= endBit) {
+    uint64_t word;
+    std::memcpy(&word, stream.data() + (bit >> 3), 8);
+    word >>= bit & 7;
+#pragma GCC unroll 4
+    for (int k = 0; k < 4; ++k) {
+      const uint16_t entry = table[word & (kTableSize - 1)];
+      const unsigned length = entry & 15;
+      if (length == 0) return false;
+      out[i + k] = static_cast<uint8_t>(entry >> 4);
+      bit += length;
+      word >>= length;
+    }
+    i += 4;
+  }
+  if (bit > endBit) return false;
   for (; i < n; ++i) {
     uint64_t word;
     std::memcpy(&word, stream.data() + (bit >> 3), 8);

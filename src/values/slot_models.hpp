@@ -53,15 +53,30 @@ inline uint64_t zigzagDifference(uint64_t value, uint64_t predicted) {
   return (static_cast<uint64_t>(d) << 1) ^ static_cast<uint64_t>(d >> 63);
 }
 
-// The model of least cost among the first `models` (ties: the lower number).
-inline SlotModel bestModel(const SlotState& s, unsigned models = kSlotModels) {
+// Each model's cost at bits [kCostBits m, kCostBits m + 10) of SlotState::costs: costs stay
+// at most 1024, so (costs >> 2) masked by this is every cost divided by 4 at once.
+inline constexpr uint64_t kQuarterCostMask = [] {
+  uint64_t mask = 0;
+  for (unsigned m = 0; m < kSlotModels; ++m) mask |= uint64_t{0x3ff} << (kCostBits * m);
+  return mask;
+}();
+
+// The model of least cost among the first Models (ties: the lower number).
+template <unsigned Models>
+inline SlotModel bestModelOf(const SlotState& s) {
   unsigned best = 0;
   uint64_t bestCost = s.costs & kCostMask;
-  for (unsigned m = 1; m < models; ++m) {
+#pragma GCC unroll 8
+  for (unsigned m = 1; m < Models; ++m) {
     const uint64_t cost = (s.costs >> (kCostBits * m)) & kCostMask;
     if (cost < bestCost) bestCost = cost, best = m;
   }
   return static_cast<SlotModel>(best);
+}
+
+// The same for `models` known at run time (kSlotModels or kCodingThreeModels).
+inline SlotModel bestModel(const SlotState& s, unsigned models = kSlotModels) {
+  return models == kSlotModels ? bestModelOf<kSlotModels>(s) : bestModelOf<kCodingThreeModels>(s);
 }
 
 inline uint64_t predictionOf(const SlotState& s, SlotModel m, Tick time) {
@@ -81,18 +96,19 @@ inline uint64_t predictionOf(const SlotState& s, SlotModel m, Tick time) {
 }
 
 // Learns `value`, seen at `time`: updates every model's cost, then the history. The five
-// predictions are written out (not predictionOf in a loop): this runs for every value.
+// predictions are written out (not predictionOf in a loop): this runs for every value. Each
+// cost decays by 3/4 and grows by 4 per bit of its residual: at most 4 * 4 * 64 = 1024, below
+// 2^12, so all costs are updated at once in one 64-bit word (no carry or borrow between
+// them).
 inline void learnSlot(SlotState& s, uint64_t value, Tick time) {
   const uint64_t predictions[kSlotModels] = {s.last, time + s.offset, s.last + s.step,
                                              s.last - s.step, 0};
-  uint64_t costs = 0;
-  for (unsigned m = 0; m < kSlotModels; ++m) {
-    const uint64_t old = (s.costs >> (kCostBits * m)) & kCostMask;
-    const uint64_t miss = residualBits(zigzagDifference(value, predictions[m]));
-    // Decay 3/4 plus 4 per bit: at most 4 * 4 * 64 = 1024, below 2^12.
-    costs |= (old - (old >> 2) + 4 * miss) << (kCostBits * m);
-  }
-  s.costs = costs;
+  uint64_t misses = 0;
+#pragma GCC unroll 8
+  for (unsigned m = 0; m < kSlotModels; ++m)
+    misses |= uint64_t{4 * residualBits(zigzagDifference(value, predictions[m]))}
+              << (kCostBits * m);
+  s.costs = s.costs - ((s.costs >> 2) & kQuarterCostMask) + misses;
   s.step = value - s.last;
   s.last = value;
   s.offset = value - time;

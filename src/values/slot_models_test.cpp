@@ -124,5 +124,27 @@ TEST(SlotModels, CostsStayWithinTheirBits) {
   EXPECT_GT(costOf(s, SlotModel::Previous), 1000u);  // misses of 64 bits: near the bound
 }
 
+// The costs all updated at once in one word (learnSlot) are those of each model updated on
+// its own: old - old / 4 + 4 * bits of its residual, with no carry or borrow between
+// neighbours, also at the bound (residuals of 64 bits) and on the way down from it.
+TEST(SlotModels, CostsUpdatedTogetherAsEachOnItsOwn) {
+  SlotState s;
+  uint64_t expected[kSlotModels] = {};
+  uint64_t x = 0x9e3779b97f4a7c15;
+  for (int i = 0; i < 3000; ++i) {
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;  // xorshift: values of every width
+    const uint64_t value = i < 1000 ? x : i < 2000 ? x >> (x % 64) : 5;
+    const Tick time = static_cast<Tick>(i) * 977;
+    const uint64_t predictions[kSlotModels] = {s.last, time + s.offset, s.last + s.step,
+                                               s.last - s.step, 0};
+    for (unsigned m = 0; m < kSlotModels; ++m)
+      expected[m] =
+          expected[m] - expected[m] / 4 + 4 * residualBits(zigzagDifference(value, predictions[m]));
+    learnSlot(s, value, time);
+    for (unsigned m = 0; m < kSlotModels; ++m)
+      ASSERT_EQ(costOf(s, SlotModel(m)), expected[m]) << "value " << i << ", model " << m;
+  }
+}
+
 }  // namespace
 }  // namespace mtf::values
