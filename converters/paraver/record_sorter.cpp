@@ -153,19 +153,24 @@ class RunWriter {
   Tick lastTime_ = 0;
 };
 
-// Gathers lines, each with its '\n', into blocks of `block` (made kBlockBytes long) handed
-// to a LineBlockSink (a line longer than a block goes on its own).
+// Gathers lines, each with its '\n', into blocks handed to a LineBlockSink: in the sink's
+// own memory when it offers some, else in `fallback` (made kBlockBytes long). A line longer
+// than a block goes on its own.
 class BlockedLines {
  public:
-  BlockedLines(LineBlockSink& sink, std::vector<char>& block) : sink_(sink), block_(block) {
-    block_.resize(kBlockBytes);  // once per sorter: the sorter keeps it
+  BlockedLines(LineBlockSink& sink, std::vector<char>& fallback)
+      : sink_(sink), block_(sink.blockMemory()) {
+    if (block_.empty()) {
+      fallback.resize(kBlockBytes);  // once per sorter: the sorter keeps it
+      block_ = fallback;
+    }
   }
   BlockedLines(const BlockedLines&) = delete;
   BlockedLines& operator=(const BlockedLines&) = delete;
   void operator()(std::string_view line) {
-    if (kBlockBytes - used_ <= line.size()) {
+    if (block_.size() - used_ <= line.size()) {
       flush();
-      if (kBlockBytes <= line.size()) return longLine(line);
+      if (block_.size() <= line.size()) return longLine(line);
     }
     std::memcpy(block_.data() + used_, line.data(), line.size());
     used_ += line.size();
@@ -182,7 +187,7 @@ class BlockedLines {
     sink_.lines(withEnd);
   }
   LineBlockSink& sink_;
-  std::vector<char>& block_;
+  std::span<char> block_;
   size_t used_ = 0;
 };
 

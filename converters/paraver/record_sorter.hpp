@@ -17,6 +17,7 @@
 #include <functional>
 #include <limits>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -35,6 +36,9 @@ using FileHandle = std::unique_ptr<std::FILE, FileCloser>;
 class LineBlockSink {
  public:
   virtual void lines(std::string_view block) = 0;
+  // Memory of the sink's own where the sorter may gather a block (then handed to lines()),
+  // so that the sink need not copy it; empty: the sorter gathers in memory of its own.
+  virtual std::span<char> blockMemory() { return {}; }
 
  protected:
   ~LineBlockSink() = default;

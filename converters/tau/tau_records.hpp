@@ -89,7 +89,13 @@ class RecordAppender {
   // The buffer is written out when it holds `flushBytes` (writers of many threads pass
   // less, so memory stays bounded).
   RecordAppender(std::filesystem::path path, RecordFormat format, size_t flushBytes = 64 * 1024);
-  void append(const Record& record);
+  // Encodes straight into the buffer (no per-record copy or library call).
+  void append(const Record& record) {
+    encodeRecord(record, format_, buffer_.get() + used_);
+    used_ += format_.size;
+    ++written_;
+    if (used_ >= flushBytes_) flush();
+  }
   void flush();
   uint64_t written() const { return written_; }
   const std::filesystem::path& path() const { return path_; }
@@ -97,8 +103,9 @@ class RecordAppender {
  private:
   std::filesystem::path path_;
   RecordFormat format_;
-  std::vector<unsigned char> buffer_;
   size_t flushBytes_;
+  std::unique_ptr<unsigned char[]> buffer_;  // flushBytes_ + one record, not zeroed
+  size_t used_ = 0;
   bool created_ = false;
   uint64_t written_ = 0;
 };

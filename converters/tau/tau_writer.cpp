@@ -129,8 +129,9 @@ TauWriter::Stream* TauWriter::streamOf(LocationId location) {
   lastStream_ = &s;  // unordered_map: the address stays valid
   if (!s.out) {
     const Place& p = s.place;
-    // At most ~64 MB of buffered records in all, whatever the number of threads.
-    const size_t flushBytes = std::clamp<size_t>((64u << 20) / streams_.size(), 4096, 64 * 1024);
+    // At most ~32 MB of buffered records in all, whatever the number of threads; up to
+    // 1 MiB each, so that a few threads' files are opened and written rarely.
+    const size_t flushBytes = std::clamp<size_t>((32u << 20) / streams_.size(), 4096, 1u << 20);
     s.out = std::make_unique<RecordAppender>(
         threadDirectory_ / threadFileName(p.node, p.context, p.thread), format_, flushBytes);
   }
