@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "converters/paraver/loser_tree.hpp"
 #include "util/error.hpp"
 #include "util/interrupt.hpp"
 
@@ -30,44 +31,6 @@ void putVarint(std::string& out, uint64_t v) {
 bool before(Tick ta, uint64_t sa, Tick tb, uint64_t sb) {
   return ta != tb ? ta < tb : sa < sb;
 }
-
-// The smallest (time, sequence) of several sorted sources, one head per source.
-struct Head {
-  Tick time;
-  uint64_t sequence;
-  size_t source;
-};
-class HeadHeap {
- public:
-  void push(const Head& h) {
-    heap_.push_back(h);
-    std::push_heap(heap_.begin(), heap_.end(), later);
-  }
-  bool empty() const { return heap_.empty(); }
-  const Head& top() const { return heap_.front(); }
-  void pop() {
-    std::pop_heap(heap_.begin(), heap_.end(), later);
-    heap_.pop_back();
-  }
-  // Replaces the top with the next head of the same source, one sift instead of two.
-  void replaceTop(Tick time, uint64_t sequence) {
-    Head moved{time, sequence, heap_[0].source};
-    size_t at = 0;
-    for (size_t child = 1; child < heap_.size(); child = 2 * at + 1) {
-      if (child + 1 < heap_.size() && later(heap_[child], heap_[child + 1])) ++child;
-      if (!later(moved, heap_[child])) break;
-      heap_[at] = heap_[child];
-      at = child;
-    }
-    heap_[at] = moved;
-  }
-
- private:
-  static bool later(const Head& a, const Head& b) {
-    return before(b.time, b.sequence, a.time, a.sequence);
-  }
-  std::vector<Head> heap_;
-};
 
 // Reads one spilled run back, record after record, through a block buffer.
 class RunReader {
@@ -247,32 +210,31 @@ void RecordSorter::sortStream(Stream& s) {
 }
 
 // Hands the buffered items before `bound` to `out` in (time, sequence) order: the streams
-// (each sorted first if it came out of order) merged through a heap.
+// (each sorted first if it came out of order) merged through a loser tree.
 template <typename Out>
 std::vector<uint32_t> RecordSorter::mergeStreams(Out&& out, Tick bound) {
   // No bound (the default) hands every item, those at the largest time too.
   const auto beforeBound = [bound](Tick t) {
     return t < bound || bound == std::numeric_limits<Tick>::max();
   };
-  HeadHeap heap;
   std::vector<uint32_t> cursor(used_.size());
+  std::vector<LoserTree::Key> heads(used_.size(), LoserTree::kDone);
   for (size_t i = 0; i < used_.size(); ++i) {
     Stream& s = streams_[used_[i]];
     if (!s.ordered) sortStream(s);
     cursor[i] = s.head;
     if (beforeBound(items_[s.head].time))
-      heap.push({items_[s.head].time, items_[s.head].sequence, i});
+      heads[i] = LoserTree::keyOf(items_[s.head].time, items_[s.head].sequence);
   }
-  while (!heap.empty()) {
-    const size_t i = heap.top().source;
+  LoserTree tree(heads);
+  while (!tree.empty()) {
+    const size_t i = tree.top();
     const Item& item = items_[cursor[i]];
     out(item);
     cursor[i] = item.next;
-    if (cursor[i] != kNone && beforeBound(items_[cursor[i]].time)) {
-      heap.replaceTop(items_[cursor[i]].time, items_[cursor[i]].sequence);
-    } else {
-      heap.pop();
-    }
+    const bool more = cursor[i] != kNone && beforeBound(items_[cursor[i]].time);
+    tree.replaceTop(more ? LoserTree::keyOf(items_[cursor[i]].time, items_[cursor[i]].sequence)
+                         : LoserTree::kDone);
   }
   return cursor;
 }
@@ -349,21 +311,19 @@ void RecordSorter::drainTo(Out&& out) {
   } else {
     if (!items_.empty()) spill();
     std::vector<std::unique_ptr<RunReader>> readers;
-    HeadHeap heap;
+    std::vector<LoserTree::Key> heads;
     for (const auto& path : runs_) {
       readers.push_back(std::make_unique<RunReader>(path));
       RunReader& r = *readers.back();
-      if (r.next()) heap.push({r.time_, r.key_, readers.size() - 1});
+      heads.push_back(r.next() ? LoserTree::keyOf(r.time_, r.key_) : LoserTree::kDone);
     }
-    for (uint64_t merged = 0; !heap.empty(); ++merged) {
+    LoserTree tree(heads);
+    for (uint64_t merged = 0; !tree.empty(); ++merged) {
       if (merged % 65536 == 0) throwIfInterrupted();  // a long merge stops on a signal too
-      RunReader& reader = *readers[heap.top().source];
+      RunReader& reader = *readers[tree.top()];
       out(reader.line_);
-      if (reader.next()) {
-        heap.replaceTop(reader.time_, reader.key_);
-      } else {
-        heap.pop();
-      }
+      tree.replaceTop(reader.next() ? LoserTree::keyOf(reader.time_, reader.key_)
+                                    : LoserTree::kDone);
     }
   }
   clearBuffer();

@@ -1,6 +1,6 @@
 // External sort of Paraver record lines by (time, record rank, arrival): records are
 // buffered up to a memory limit, then spilled as a sorted run to a temporary file in the
-// output's directory; drain() merges the runs (k-way, a heap) and removes the files.
+// output's directory; drain() merges the runs (k-way, a loser tree) and removes the files.
 // So the writer never holds the whole trace, whatever order the events come in.
 //
 // A writer whose input comes in time order can release() the records before a bound as
@@ -8,7 +8,7 @@
 //
 // Records come in streams (the writer's: one per location and record rank) that are
 // mostly in order already: a buffer is not sorted as a whole, its streams are merged with
-// a heap, and only a stream that came out of order is sorted first.
+// a loser tree, and only a stream that came out of order is sorted first.
 #pragma once
 
 #include <cstdint>
