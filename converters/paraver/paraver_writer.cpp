@@ -221,7 +221,7 @@ void ParaverWriter::appendPlace(TextBuffer& out, uint64_t cpu, const ThreadPlace
     appendField(s.placeText, place.task);
     appendField(s.placeText, place.thread);
   }
-  out += s.placeText.view();
+  out += s.placeText;
 }
 
 void ParaverWriter::addPair(const Context& c, uint64_t type, std::string_view value) {
@@ -261,7 +261,7 @@ void ParaverWriter::closeLine(LocationState& s) {
 }
 
 void ParaverWriter::addRecord(Tick time, uint8_t rank, LocationState& emitter,
-                              std::string_view line) {
+                              const TextBuffer& line) {
   const size_t stream = streamOf(&emitter - states_.data(), rank);
   if (timeOrdered_) {
     sorter_->addOrdered(time, rank, stream, recordOrder(emitter), line);

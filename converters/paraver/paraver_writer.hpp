@@ -123,7 +123,7 @@ class ParaverWriter : public TraceSink {
   void communicationRecord(const MessageHalf& send, const MessageHalf& receive, uint64_t tag);
   bool attribute(const Event& e, Ref attribute, uint64_t& value) const;
   void appendPlace(TextBuffer& out, uint64_t cpu, const ThreadPlace& place);
-  void addRecord(Tick time, uint8_t rank, LocationState& emitter, std::string_view line);
+  void addRecord(Tick time, uint8_t rank, LocationState& emitter, const TextBuffer& line);
   // Time-ordered input (paraver_writer_stream.cpp).
   bool canStream() const;
   bool tasksHaveOneLocation() const;

@@ -15,6 +15,7 @@ namespace {
 constexpr int kRankShift = 56;
 constexpr size_t kBlockBytes = size_t{1} << 20;   // writes of a run
 constexpr size_t kReadBytes = size_t{256} << 10;  // reads of each run while merging
+constexpr size_t kShortLine = 64;                 // lines copied at a fixed size
 
 // A record in a run: varint(time - the previous record's time), varint(its sequence:
 // rank and order), varint(line length), the line.
@@ -91,12 +92,12 @@ class RunWriter {
     if (!file_) throw IoError(path.string(), "cannot create temporary run");
     block_.reserve(kBlockBytes + 4096);
   }
-  void add(const RecordSorter::Item& item, const std::string& arena) {
+  void add(const RecordSorter::Item& item, const TextBuffer& arena) {
     putVarint(block_, item.time - lastTime_);  // the run is sorted: no negative step
     lastTime_ = item.time;
     putVarint(block_, item.sequence);
     putVarint(block_, item.length);
-    block_.append(arena, item.offset, item.length);
+    block_.append(arena.data() + item.offset, item.length);
     if (block_.size() >= kBlockBytes) flush();
   }
   void close() {
@@ -130,12 +131,21 @@ class BlockedLines {
   }
   BlockedLines(const BlockedLines&) = delete;
   BlockedLines& operator=(const BlockedLines&) = delete;
-  void operator()(std::string_view line) {
-    if (block_.size() - used_ <= line.size()) {
-      flush();
-      if (block_.size() <= line.size()) return longLine(line);
+  // `readable`: the bytes readable from line.data(); with enough, a short line is copied
+  // at a fixed size (no library call).
+  void operator()(std::string_view line, size_t readable = 0) {
+    if (block_.size() - used_ <= kShortLine) {
+      if (block_.size() - used_ <= line.size()) {
+        flush();
+        if (block_.size() <= line.size()) return longLine(line);
+      }
+      readable = 0;  // no room for a fixed-size copy
     }
-    std::memcpy(block_.data() + used_, line.data(), line.size());
+    if (line.size() <= kShortLine && readable >= kShortLine) {
+      std::memcpy(block_.data() + used_, line.data(), kShortLine);
+    } else {
+      std::memcpy(block_.data() + used_, line.data(), line.size());
+    }
     used_ += line.size();
     block_[used_++] = '\n';
   }
@@ -171,13 +181,24 @@ void RecordSorter::add(Tick time, uint8_t rank, size_t stream, std::string_view 
   append(time, (uint64_t{rank} << kRankShift) | sequence_++, stream, line);
 }
 
+void RecordSorter::add(Tick time, uint8_t rank, size_t stream, const TextBuffer& line) {
+  append(time, (uint64_t{rank} << kRankShift) | sequence_++, stream, line, line.capacity());
+}
+
+void RecordSorter::addOrdered(Tick time, uint8_t rank, size_t stream, uint64_t order,
+                              const TextBuffer& line) {
+  ++sequence_;
+  append(time, (uint64_t{rank} << kRankShift) | order, stream, line, line.capacity());
+}
+
 void RecordSorter::addOrdered(Tick time, uint8_t rank, size_t stream, uint64_t order,
                               std::string_view line) {
   ++sequence_;
   append(time, (uint64_t{rank} << kRankShift) | order, stream, line);
 }
 
-void RecordSorter::append(Tick time, uint64_t sequence, size_t stream, std::string_view line) {
+void RecordSorter::append(Tick time, uint64_t sequence, size_t stream, std::string_view line,
+                          size_t readable) {
   if (stream >= streams_.size()) streams_.resize(stream + 1);
   Stream& s = streams_[stream];
   const auto index = static_cast<uint32_t>(items_.size());
@@ -191,7 +212,7 @@ void RecordSorter::append(Tick time, uint64_t sequence, size_t stream, std::stri
   }
   s.tail = index;
   items_.push_back({time, sequence, arena_.size(), static_cast<uint32_t>(line.size()), kNone});
-  arena_.append(line);
+  arena_.append(line, readable);
   if (arena_.size() + items_.size() * sizeof(Item) > limit_) spill();
 }
 
@@ -243,13 +264,16 @@ template <typename Out>
 bool RecordSorter::releaseTo(Tick bound, Out&& out) {
   if (!runs_.empty()) return false;
   keepFrom(mergeStreams(
-      [&](const Item& item) { out(std::string_view(arena_.data() + item.offset, item.length)); },
+      [&](const Item& item) {
+        const auto [line, readable] = textOf(item);
+        out(line, readable);
+      },
       bound));
   return true;
 }
 
 bool RecordSorter::release(Tick bound, const std::function<void(std::string_view)>& out) {
-  return releaseTo(bound, out);
+  return releaseTo(bound, [&](std::string_view line, size_t = 0) { out(line); });
 }
 
 bool RecordSorter::release(Tick bound, LineBlockSink& out) {
@@ -278,12 +302,12 @@ void RecordSorter::keepFrom(const std::vector<uint32_t>& heads) {
       if (s.tail != kNone) keptItems_[s.tail].next = index;
       s.tail = index;
       keptItems_.push_back({item.time, item.sequence, keptArena_.size(), item.length, kNone});
-      keptArena_.append(arena_, item.offset, item.length);
+      keptArena_.append(std::string_view(arena_.data() + item.offset, item.length));
     }
   }
   used_ = std::move(used);
   items_.swap(keptItems_);
-  arena_.swap(keptArena_);
+  std::swap(arena_, keptArena_);
 }
 
 void RecordSorter::clearBuffer() {
@@ -306,8 +330,10 @@ void RecordSorter::spill() {
 template <typename Out>
 void RecordSorter::drainTo(Out&& out) {
   if (runs_.empty()) {
-    mergeStreams(
-        [&](const Item& item) { out(std::string_view(arena_.data() + item.offset, item.length)); });
+    mergeStreams([&](const Item& item) {
+      const auto [line, readable] = textOf(item);
+      out(line, readable);
+    });
   } else {
     if (!items_.empty()) spill();
     std::vector<std::unique_ptr<RunReader>> readers;
@@ -331,7 +357,7 @@ void RecordSorter::drainTo(Out&& out) {
 }
 
 void RecordSorter::drain(const std::function<void(std::string_view)>& out) {
-  drainTo(out);
+  drainTo([&](std::string_view line, size_t = 0) { out(line); });
 }
 
 void RecordSorter::drain(LineBlockSink& out) {

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "model/types.hpp"
+#include "util/text_buffer.hpp"
 
 namespace mtf::paraver {
 
@@ -57,10 +58,13 @@ class RecordSorter {
   // correct; a good grouping is only faster).
   void add(Tick time, uint8_t rank, size_t stream, std::string_view line);
   void add(Tick time, uint8_t rank, std::string_view line) { add(time, rank, rank, line); }
+  // As add(), copying a short line at a fixed size (the writer's lines are TextBuffers).
+  void add(Tick time, uint8_t rank, size_t stream, const TextBuffer& line);
   // As add(), with `order` (below 2^56) instead of the arrival order among the records of
   // equal time and rank (a writer that gets its input in another order than the one its
   // output follows).
   void addOrdered(Tick time, uint8_t rank, size_t stream, uint64_t order, std::string_view line);
+  void addOrdered(Tick time, uint8_t rank, size_t stream, uint64_t order, const TextBuffer& line);
   // Hands the buffered records of time below `bound` to `out` in order and forgets them
   // (for a writer that knows no record before `bound` will come); false, doing nothing,
   // once a run was spilled (the records then wait for drain()).
@@ -99,7 +103,14 @@ class RecordSorter {
   template <typename Out>
   void drainTo(Out&& out);
   void sortStream(Stream& s);
-  void append(Tick time, uint64_t sequence, size_t stream, std::string_view line);
+  // `readable`: bytes readable from line.data() (TextBuffer::append).
+  void append(Tick time, uint64_t sequence, size_t stream, std::string_view line,
+              size_t readable = 0);
+  // The record of `item` and the bytes readable from its start.
+  std::pair<std::string_view, size_t> textOf(const Item& item) const {
+    return {std::string_view(arena_.data() + item.offset, item.length),
+            arena_.capacity() - item.offset};
+  }
   void keepFrom(const std::vector<uint32_t>& heads);
   void spill();
   void clearBuffer();
@@ -109,9 +120,9 @@ class RecordSorter {
   std::vector<Stream> streams_;
   std::vector<size_t> used_;  // streams holding items
   std::vector<Item> items_;
-  std::string arena_;
+  TextBuffer arena_;
   std::vector<Item> keptItems_;  // release(): the records kept, moved to the front
-  std::string keptArena_;
+  TextBuffer keptArena_;
   std::vector<char> lineBlock_;  // release() and drain() to a LineBlockSink: lines gathered
   std::vector<std::filesystem::path> runs_;
   uint64_t sequence_ = 0;

@@ -90,7 +90,7 @@ Record decodeRecord(const unsigned char* p, RecordFormat f) {
   return r;
 }
 
-void encodeRecord(const Record& r, RecordFormat f, unsigned char* p) {
+void encodeRecordAnyLayout(const Record& r, RecordFormat f, unsigned char* p) {
   const bool be = f.bigEndian;
   if (f.size == 24) {
     storeUnsigned(static_cast<uint32_t>(r.event), 4, be, p);

@@ -2,8 +2,10 @@
 // writing, and the packed parameter of MPI message events.
 #pragma once
 
+#include <bit>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -35,7 +37,19 @@ struct RecordFormat {
 inline constexpr int64_t kInitParameter = 3;  // EV_INIT's par, the anchor of detection
 
 Record decodeRecord(const unsigned char* bytes, RecordFormat format);
-void encodeRecord(const Record& record, RecordFormat format, unsigned char* bytes);
+void encodeRecordAnyLayout(const Record& record, RecordFormat format, unsigned char* bytes);
+// The writers' hot path: the usual layout (24 bytes, little-endian) on a little-endian
+// host stores the fields as they are.
+inline void encodeRecord(const Record& record, RecordFormat format, unsigned char* bytes) {
+  if (std::endian::native != std::endian::little || format.size != 24 || format.bigEndian)
+    return encodeRecordAnyLayout(record, format, bytes);
+  const auto event = static_cast<uint32_t>(record.event);
+  std::memcpy(bytes, &event, 4);
+  std::memcpy(bytes + 4, &record.node, 2);
+  std::memcpy(bytes + 6, &record.thread, 2);
+  std::memcpy(bytes + 8, &record.par, 8);
+  std::memcpy(bytes + 16, &record.time, 8);
+}
 
 // The layouts record 0 (EV_INIT, par 3) fits. Several fits are possible in theory;
 // `initEventId` (EV_INIT's id from the .edf, if known) breaks ties.

@@ -320,7 +320,8 @@ void TauWriter::writeMessage(Stream& s, const Event& e, uint64_t time) {
   if (e.fields[3] > kMaxLength) lose("message lengths above 2^26-1 bytes (clamped)");
   if (e.kind == EventKind::MpiIsend || e.kind == EventKind::MpiIrecv) ++nonBlocking_;
   const bool send = isSend(e.kind);
-  const int64_t id = edfOf(s).idForTracer(send ? kMessageSend : kMessageRecv);
+  int64_t& id = s.messageIds[send ? 1 : 0];  // looked up once per stream (a hash look-up)
+  if (id == kNoId) id = edfOf(s).idForTracer(send ? kMessageSend : kMessageRecv);
   put(s, id, packMessage(m), time);
 }
 

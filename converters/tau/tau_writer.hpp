@@ -41,6 +41,7 @@ class TauWriter : public TraceSink {
     bool commKnown = false;
     uint32_t tauComm = 0;  // before clamping to kMaxComm
   };
+  static constexpr int64_t kNoId = INT64_MIN;
   struct Stream {
     Place place;
     std::array<Partner, 4> partners;  // the last ones seen, by rank % 4
@@ -48,10 +49,10 @@ class TauWriter : public TraceSink {
     bool started = false;
     bool synthesized = false;  // bookkeeping records added by this writer
     uint64_t lastTime = 0;
-    EdfOut* edf = nullptr;           // edfOf(place.node), looked up once
-    std::vector<int64_t> regionIds;  // by region ref: its edf id, or kNoId (regionId)
+    EdfOut* edf = nullptr;                   // edfOf(place.node), looked up once
+    std::vector<int64_t> regionIds;          // by region ref: its edf id, or kNoId (regionId)
+    int64_t messageIds[2] = {kNoId, kNoId};  // MESSAGE_RECV's and MESSAGE_SEND's edf ids
   };
-  static constexpr int64_t kNoId = INT64_MIN;
   struct MetricInfo {
     std::vector<Ref> members;
   };

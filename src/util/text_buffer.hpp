@@ -18,6 +18,14 @@ class TextBuffer {
   TextBuffer() = default;
   TextBuffer(TextBuffer&&) noexcept = default;
   TextBuffer& operator=(TextBuffer&&) noexcept = default;
+  TextBuffer(const TextBuffer& other) { append(other.view()); }
+  TextBuffer& operator=(const TextBuffer& other) {
+    if (this != &other) {
+      clear();
+      append(other.view());
+    }
+    return *this;
+  }
 
   void clear() { size_ = 0; }
   bool empty() const { return size_ == 0; }
@@ -34,6 +42,24 @@ class TextBuffer {
     room(text.size());
     if (!text.empty()) std::memcpy(data_.get() + size_, text.data(), text.size());
     size_ += text.size();
+  }
+  // `text`, whose memory stays readable for `readable` bytes from its start: a short
+  // text by a fixed-size copy (no library call), as the digits below.
+  void append(std::string_view text, size_t readable) {
+    if (text.size() > kShort || readable < kShort) return append(text);
+    room(kShort);
+    std::memcpy(data_.get() + size_, text.data(), kShort);
+    size_ += text.size();
+  }
+  // Another buffer's text (a formatted place or pair, appended again and again).
+  void append(const TextBuffer& other) { append(other.view(), other.capacity_); }
+  size_t capacity() const { return capacity_; }
+  void reserve(size_t bytes) {
+    if (capacity_ < bytes) grow(bytes - size_);
+  }
+  TextBuffer& operator+=(const TextBuffer& other) {
+    append(other);
+    return *this;
   }
   TextBuffer& operator+=(std::string_view text) {
     append(text);
@@ -61,12 +87,13 @@ class TextBuffer {
   }
 
  private:
-  static constexpr size_t kCopy = 24;  // > kMaxDecimalChars + a separator
+  static constexpr size_t kCopy = 24;   // > kMaxDecimalChars + a separator
+  static constexpr size_t kShort = 64;  // texts copied at a fixed size
   void room(size_t bytes) {
     if (capacity_ - size_ < bytes) grow(bytes);
   }
   void grow(size_t bytes) {
-    size_t capacity = capacity_ < 64 ? 64 : capacity_;
+    size_t capacity = capacity_ < kShort ? kShort : capacity_;
     while (capacity - size_ < bytes) capacity *= 2;
     std::unique_ptr<char[]> grown(new char[capacity]);
     if (size_ > 0) std::memcpy(grown.get(), data_.get(), size_);

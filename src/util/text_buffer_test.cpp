@@ -60,5 +60,30 @@ TEST(TextBuffer, GrowsKeepingItsTextAndClearsForReuse) {
   EXPECT_EQ(moved.view(), "2:-5");
 }
 
+TEST(TextBuffer, AppendsOtherBuffersShortAndLongAndCopies) {
+  TextBuffer place;
+  place.appendDecimal(uint64_t{12}, '\0');
+  place += ":1:3:1";
+  TextBuffer longer;
+  for (int i = 0; i < 10; ++i) longer.appendDecimal(uint64_t{1234567} * i, ':');
+  TextBuffer line;
+  std::string same;
+  for (int i = 0; i < 500; ++i) {
+    line += place;
+    same += std::string(place.view());
+    line += longer;
+    same += std::string(longer.view());
+    line.appendDecimal(uint64_t(i), ':');
+    same += ':' + std::to_string(i);
+  }
+  EXPECT_EQ(std::string(line.view()), same);
+  TextBuffer copy = place;
+  copy += "x";
+  EXPECT_EQ(copy.view(), "12:1:3:1x");
+  EXPECT_EQ(place.view(), "12:1:3:1");
+  copy = longer;
+  EXPECT_EQ(copy.view(), longer.view());
+}
+
 }  // namespace
 }  // namespace mtf
