@@ -32,6 +32,7 @@ TauWriter::TauWriter(const fs::path& directory, const WriteOptions& options)
 
 void TauWriter::begin(const Definitions& defs) {
   defs_ = &defs;
+  nanoseconds_ = defs.clock.resolution == 1000 * kMicrosPerSecond;
   threadMessages_.begin(defs);
   const auto& props = defs.info.properties;
   tauOrigin_ = props.count(kPropLayout) > 0;
@@ -154,7 +155,7 @@ EdfOut& TauWriter::edfOf(uint32_t node) {
   return edfs_.emplace(key, EdfOut(std::move(stored))).first->second;
 }
 
-uint64_t TauWriter::micros(Tick t) {
+uint64_t TauWriter::anyMicros(Tick t) {
   const uint64_t resolution = defs_->clock.resolution;
   if (resolution == kMicrosPerSecond || resolution == 0) return t;
   if (resolution == 1000 * kMicrosPerSecond) {  // nanoseconds: a division by a constant
