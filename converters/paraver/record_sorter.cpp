@@ -134,14 +134,11 @@ class BlockedLines {
   // `readable`: the bytes readable from line.data(); with enough, a short line is copied
   // at a fixed size (no library call).
   void operator()(std::string_view line, size_t readable = 0) {
-    if (block_.size() - used_ <= kShortLine) {
-      if (block_.size() - used_ <= line.size()) {
-        flush();
-        if (block_.size() <= line.size()) return longLine(line);
-      }
-      readable = 0;  // no room for a fixed-size copy
+    if (block_.size() - used_ <= line.size()) {
+      flush();
+      if (block_.size() <= line.size()) return longLine(line);
     }
-    if (line.size() <= kShortLine && readable >= kShortLine) {
+    if (line.size() <= kShortLine && readable >= kShortLine && block_.size() - used_ > kShortLine) {
       std::memcpy(block_.data() + used_, line.data(), kShortLine);
     } else {
       std::memcpy(block_.data() + used_, line.data(), line.size());
