@@ -14,10 +14,23 @@ OutputFile::OutputFile(std::string path, bool gzip) : path_(std::move(path)) {
     gz_.reset(gzopen(path_.c_str(), "wb6"));
     if (gz_) gzbuffer(gz_.get(), 1 << 18);
   } else {
+    // Unbuffered: every write is a block of about a megabyte already (buffer_), which
+    // stdio would copy again in part.
     plain_.reset(std::fopen(path_.c_str(), "wb"));
-    if (plain_) std::setvbuf(plain_.get(), nullptr, _IOFBF, 1 << 18);
+    if (plain_) std::setvbuf(plain_.get(), nullptr, _IONBF, 0);
   }
   if (!gz_ && !plain_) throw IoError(path_, std::string("cannot create: ") + std::strerror(errno));
+}
+
+void OutputFile::lines(std::string_view block) {
+  if (!block_ || block.data() != block_.get()) return write(block);
+  flush();
+  writeOut(block);
+}
+
+std::span<char> OutputFile::blockMemory() {
+  if (!block_) block_.reset(new char[kBufferSize]);
+  return {block_.get(), kBufferSize};
 }
 
 void OutputFile::flush() {

@@ -2,6 +2,8 @@
 #pragma once
 
 #include <functional>
+#include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -21,7 +23,9 @@ class OutputFile : public LineBlockSink {
     buffer_.append(text);
     if (buffer_.size() >= kBufferSize) flush();
   }
-  void lines(std::string_view block) override { write(block); }
+  // A block gathered in blockMemory() is written from there, with no copy.
+  void lines(std::string_view block) override;
+  std::span<char> blockMemory() override;
   void line(std::string_view text) {
     buffer_.append(text);
     buffer_ += '\n';
@@ -46,6 +50,7 @@ class OutputFile : public LineBlockSink {
   void copyAfterHead(std::string_view head, const LineRewrite* rewrite);
   std::string path_;
   std::string buffer_;
+  std::unique_ptr<char[]> block_;  // blockMemory(), made at the first call
   size_t reserved_ = 0;
   FileHandle plain_;
   GzHandle gz_;

@@ -20,23 +20,15 @@ size_t streamOf(size_t position, uint8_t rank) {
   return position * 3 + rank;
 }
 
-void appendNumber(std::string& out, uint64_t v) {
-  appendDecimal(out, v);
-}
-
-void appendSigned(std::string& out, int64_t v) {
-  appendDecimal(out, v);
-}
-
-// Empties `line` and starts it with the record type ("2:"); cheaper than assign("2:").
-void startRecord(std::string& line, int type) {
+// Empties `line` and starts it with the record type ("2:").
+void startRecord(TextBuffer& line, int type) {
   line.clear();
-  line += static_cast<char>('0' + type);
-  line += ':';
+  line.push(static_cast<char>('0' + type));
+  line.push(':');
 }
 
-void appendField(std::string& out, uint64_t v) {
-  appendDecimal(out, v, ':');
+void appendField(TextBuffer& out, uint64_t v) {
+  out.appendDecimal(v, ':');
 }
 
 bool endsWith(const std::string& s, std::string_view suffix) {
@@ -66,7 +58,8 @@ void ParaverWriter::begin(const Definitions& defs) {
   uint64_t places = 0;
   for (const LocationView& l : defs.locations())
     places = std::max(places, layout_->placeOf(l.id)->slot);
-  states_.assign(places, {});
+  states_.clear();
+  states_.resize(places);
   uint64_t position = 0;
   for (const LocationView& l : defs.locations())
     states_[layout_->placeOf(l.id)->slot - 1].position = position++;
@@ -126,9 +119,7 @@ void ParaverWriter::dispatch(const Context& c) {
       return metricEvent(c);
     case EventKind::Generic:
       genericTypes_[e.fields[0]] = true;
-      scratch_.clear();
-      appendSigned(scratch_, asSigned(e.fields[1]));
-      return addPair(c, e.fields[0], scratch_);
+      return addPair(c, e.fields[0], asSigned(e.fields[1]));
     case EventKind::MpiCollectiveBegin:
       return collectiveBeginEvent(c);
     case EventKind::MpiCollectiveEnd:
@@ -173,11 +164,7 @@ void ParaverWriter::collectiveEndEvent(const Context& c) {
          "communicator 0, read back as Generic events)"];
   TypeValue pairs[5];
   const size_t count = collectiveEndPairs(end, pairs);
-  for (size_t i = 0; i < count; ++i) {
-    scratch_.clear();
-    appendSigned(scratch_, pairs[i].second);
-    addPair(c, pairs[i].first, scratch_);
-  }
+  for (size_t i = 0; i < count; ++i) addPair(c, pairs[i].first, pairs[i].second);
 }
 
 void ParaverWriter::callEvent(const Context& c) {
@@ -209,27 +196,27 @@ void ParaverWriter::metricEvent(const Context& c) {
   for (size_t i = 0; i < count; ++i) {
     const uint64_t valueType = c.e.fields[2 + 2 * i];
     const uint64_t bits = c.e.fields[3 + 2 * i];
-    scratch_.clear();
+    TextBuffer& line = openLine(c);
+    appendField(line, (*types)[i]);
     if (valueType == kTypeInt64) {
-      appendSigned(scratch_, asSigned(bits));
+      line.appendDecimal(asSigned(bits), ':');
     } else if (valueType == 10 /* OTF2_TYPE_DOUBLE */) {
-      appendSigned(scratch_,
-                   static_cast<int64_t>(asDouble(bits) + (asDouble(bits) < 0 ? -0.5 : 0.5)));
+      line.appendDecimal(static_cast<int64_t>(asDouble(bits) + (asDouble(bits) < 0 ? -0.5 : 0.5)),
+                         ':');
       ++losses_["floating-point metric values rounded to integers"];
     } else {
-      appendNumber(scratch_, bits);
+      appendField(line, bits);
     }
-    addPair(c, (*types)[i], scratch_);
   }
 }
 
 // Appends "cpu:appl:task:thread" to `out`, formatted once per location and CPU.
-void ParaverWriter::appendPlace(std::string& out, uint64_t cpu, const ThreadPlace& place) {
+void ParaverWriter::appendPlace(TextBuffer& out, uint64_t cpu, const ThreadPlace& place) {
   LocationState& s = states_[place.slot - 1];
   if (s.placeText.empty() || s.placeCpu != cpu) {
     s.placeCpu = cpu;
     s.placeText.clear();
-    appendNumber(s.placeText, cpu);
+    s.placeText.appendDecimal(cpu);
     appendField(s.placeText, place.appl);
     appendField(s.placeText, place.task);
     appendField(s.placeText, place.thread);
@@ -238,13 +225,19 @@ void ParaverWriter::appendPlace(std::string& out, uint64_t cpu, const ThreadPlac
 }
 
 void ParaverWriter::addPair(const Context& c, uint64_t type, std::string_view value) {
-  std::string& line = openLine(c);
+  TextBuffer& line = openLine(c);
   appendField(line, type);
   line += ':';
   line.append(value);
 }
 
-std::string& ParaverWriter::openLine(const Context& c) {
+void ParaverWriter::addPair(const Context& c, uint64_t type, int64_t value) {
+  TextBuffer& line = openLine(c);
+  appendField(line, type);
+  line.appendDecimal(value, ':');
+}
+
+TextBuffer& ParaverWriter::openLine(const Context& c) {
   LocationState& s = c.state;
   uint64_t newLine = 0;
   if (s.lineOpen &&
@@ -268,7 +261,7 @@ void ParaverWriter::closeLine(LocationState& s) {
 }
 
 void ParaverWriter::addRecord(Tick time, uint8_t rank, LocationState& emitter,
-                              std::string_view line) {
+                              const TextBuffer& line) {
   const size_t stream = streamOf(&emitter - states_.data(), rank);
   if (timeOrdered_) {
     sorter_->addOrdered(time, rank, stream, recordOrder(emitter), line);
@@ -283,7 +276,7 @@ void ParaverWriter::stateEvent(const Context& c) {
 
 void ParaverWriter::stateRecord(const ThreadPlace& place, uint64_t cpu, Tick begin, Tick end,
                                 uint64_t state) {
-  std::string& line = record_;
+  TextBuffer& line = record_;
   LocationState& s = states_[place.slot - 1];
   startRecord(line, 1);
   appendPlace(line, cpu, place);
@@ -364,7 +357,7 @@ void ParaverWriter::matchById(uint64_t id, const MessageHalf& half, bool send, u
 
 void ParaverWriter::communicationRecord(const MessageHalf& send, const MessageHalf& receive,
                                         uint64_t tag) {
-  std::string& line = record_;
+  TextBuffer& line = record_;
   startRecord(line, 3);
   appendPlace(line, send.cpu, *send.place);
   appendField(line, send.logical);
@@ -389,7 +382,7 @@ void ParaverWriter::globalOpEvent(const Context& c) {
   uint64_t op = 0, commId = 0;
   attribute(c.e, globalOpAttr_, op);
   attribute(c.e, commIdAttr_, commId);
-  std::string& line = record_;
+  TextBuffer& line = record_;
   startRecord(line, 4);
   appendPlace(line, c.cpu, c.place);
   appendField(line, c.time);

@@ -29,6 +29,7 @@
 #include "model/thread_messages.hpp"
 #include "model/trace_stream.hpp"
 #include "registry/registry.hpp"
+#include "util/text_buffer.hpp"
 
 namespace mtf::paraver {
 
@@ -59,7 +60,7 @@ class ParaverWriter : public TraceSink {
     bool lineOpen = false;
     Tick lineTime = 0;
     uint64_t lineCpu = 0;
-    std::string line;
+    TextBuffer line;
     bool started = false;  // derived states (traces not from Paraver)
     uint32_t state = 1;
     Tick stateSince = 0;
@@ -67,7 +68,7 @@ class ParaverWriter : public TraceSink {
     Tick callStart = 0;
     Tick lastTime = 0;
     uint64_t placeCpu = 0;
-    std::string placeText;  // "cpu:appl:task:thread" for placeCpu (appendPlace)
+    TextBuffer placeText;   // "cpu:appl:task:thread" for placeCpu (appendPlace)
     uint64_t position = 0;  // of the location in the definitions
     uint64_t records = 0;   // records it gave (recordOrder)
   };
@@ -114,14 +115,15 @@ class ParaverWriter : public TraceSink {
   void otherEvent(const Context& c);
   void stateEvent(const Context& c);
   void addPair(const Context& c, uint64_t type, std::string_view value);
-  std::string& openLine(const Context& c);  // the location's "2:" line at the event's time
+  void addPair(const Context& c, uint64_t type, int64_t value);
+  TextBuffer& openLine(const Context& c);  // the location's "2:" line at the event's time
   void closeLine(LocationState& state);
   void changeState(LocationState& s, const ThreadPlace& place, Tick time, uint32_t next);
   void stateRecord(const ThreadPlace& place, uint64_t cpu, Tick begin, Tick end, uint64_t state);
   void communicationRecord(const MessageHalf& send, const MessageHalf& receive, uint64_t tag);
   bool attribute(const Event& e, Ref attribute, uint64_t& value) const;
-  void appendPlace(std::string& out, uint64_t cpu, const ThreadPlace& place);
-  void addRecord(Tick time, uint8_t rank, LocationState& emitter, std::string_view line);
+  void appendPlace(TextBuffer& out, uint64_t cpu, const ThreadPlace& place);
+  void addRecord(Tick time, uint8_t rank, LocationState& emitter, const TextBuffer& line);
   // Time-ordered input (paraver_writer_stream.cpp).
   bool canStream() const;
   bool tasksHaveOneLocation() const;
@@ -154,8 +156,7 @@ class ParaverWriter : public TraceSink {
   LossReport losses_;
   uint64_t roundedTimes_ = 0;
   uint64_t refusedCpus_ = 0;  // CPUs paraver-kernel would refuse, replaced
-  std::string scratch_;       // a formatted value
-  std::string record_;        // a record line being built
+  TextBuffer record_;         // a record line being built
   bool streamable_ = false;   // canStream(), from the definitions
   bool timeOrdered_ = false;  // the events come in time order
   uint64_t timeOrderFromEvents_ = kTimeOrderFromEvents;

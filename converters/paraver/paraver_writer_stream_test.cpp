@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <random>
 #include <set>
+#include <span>
 
 #include "converters/paraver/paraver_test_util.hpp"
 #include "converters/paraver/paraver_writer.hpp"
@@ -309,6 +310,66 @@ TEST(RecordSorter, BlocksOfLinesAsLineByLine) {
     byLine.drain(out);
     byBlock.drain(blocks);
     EXPECT_GT(blocks.blocks, 4);
+    EXPECT_EQ(blocks.text.size(), expected.size());
+    EXPECT_TRUE(blocks.text == expected);
+  }
+}
+
+// A sink that offers a small memory of its own for the blocks, with guard bytes after it
+// that no block may reach.
+class OwnMemoryCollector : public LineBlockSink {
+ public:
+  static constexpr size_t kBlock = 300, kGuard = 128;
+  OwnMemoryCollector() : memory_(kBlock + kGuard, '#') {}
+  std::span<char> blockMemory() override { return {memory_.data(), kBlock}; }
+  void lines(std::string_view block) override {
+    EXPECT_TRUE(block.ends_with('\n'));
+    if (block.data() == memory_.data()) ++inOwnMemory;
+    text.append(block);
+  }
+  bool guardIntact() const {
+    return std::all_of(memory_.begin() + kBlock, memory_.end(), [](char c) { return c == '#'; });
+  }
+  std::string text;
+  int inOwnMemory = 0;
+
+ private:
+  std::vector<char> memory_;
+};
+
+// Lines of every length around the fixed-size copies (64 bytes) and the block's size, from
+// TextBuffers (copied at a fixed size) and from plain texts, gathered in the sink's own
+// small memory: the very text line by line gives, and nothing written past the memory.
+TEST(RecordSorter, BlocksInTheSinksMemoryOfLinesOfEveryLength) {
+  for (const bool released : {true, false}) {
+    TempDir dir;
+    RecordSorter byLine(dir.path() / "a.prv", size_t{1} << 20),
+        byBlock(dir.path() / "b.prv", size_t{1} << 20);
+    std::string expected;
+    const auto out = [&](std::string_view line) { (expected += line) += '\n'; };
+    OwnMemoryCollector blocks;
+    std::mt19937_64 random(64);
+    TextBuffer buffer;
+    for (int i = 0; i < 20000; ++i) {
+      buffer.clear();
+      buffer.appendDecimal(uint64_t(i));
+      buffer += std::string(random() % 400, static_cast<char>('a' + i % 26));
+      const Tick time = static_cast<Tick>(i);
+      byLine.add(time, 1, i % 3, buffer.view());
+      if (i % 2) {
+        byBlock.add(time, 1, i % 3, buffer);
+      } else {
+        byBlock.add(time, 1, i % 3, buffer.view());
+      }
+      if (released && i % 1000 == 999) {
+        byLine.release(time, out);
+        byBlock.release(time, blocks);
+      }
+    }
+    byLine.drain(out);
+    byBlock.drain(blocks);
+    EXPECT_GT(blocks.inOwnMemory, 100);
+    EXPECT_TRUE(blocks.guardIntact());
     EXPECT_EQ(blocks.text.size(), expected.size());
     EXPECT_TRUE(blocks.text == expected);
   }

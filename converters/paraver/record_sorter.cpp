@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "converters/paraver/loser_tree.hpp"
 #include "util/error.hpp"
 #include "util/interrupt.hpp"
 
@@ -14,6 +15,7 @@ namespace {
 constexpr int kRankShift = 56;
 constexpr size_t kBlockBytes = size_t{1} << 20;   // writes of a run
 constexpr size_t kReadBytes = size_t{256} << 10;  // reads of each run while merging
+constexpr size_t kShortLine = 64;                 // lines copied at a fixed size
 
 // A record in a run: varint(time - the previous record's time), varint(its sequence:
 // rank and order), varint(line length), the line.
@@ -30,44 +32,6 @@ void putVarint(std::string& out, uint64_t v) {
 bool before(Tick ta, uint64_t sa, Tick tb, uint64_t sb) {
   return ta != tb ? ta < tb : sa < sb;
 }
-
-// The smallest (time, sequence) of several sorted sources, one head per source.
-struct Head {
-  Tick time;
-  uint64_t sequence;
-  size_t source;
-};
-class HeadHeap {
- public:
-  void push(const Head& h) {
-    heap_.push_back(h);
-    std::push_heap(heap_.begin(), heap_.end(), later);
-  }
-  bool empty() const { return heap_.empty(); }
-  const Head& top() const { return heap_.front(); }
-  void pop() {
-    std::pop_heap(heap_.begin(), heap_.end(), later);
-    heap_.pop_back();
-  }
-  // Replaces the top with the next head of the same source, one sift instead of two.
-  void replaceTop(Tick time, uint64_t sequence) {
-    Head moved{time, sequence, heap_[0].source};
-    size_t at = 0;
-    for (size_t child = 1; child < heap_.size(); child = 2 * at + 1) {
-      if (child + 1 < heap_.size() && later(heap_[child], heap_[child + 1])) ++child;
-      if (!later(moved, heap_[child])) break;
-      heap_[at] = heap_[child];
-      at = child;
-    }
-    heap_[at] = moved;
-  }
-
- private:
-  static bool later(const Head& a, const Head& b) {
-    return before(b.time, b.sequence, a.time, a.sequence);
-  }
-  std::vector<Head> heap_;
-};
 
 // Reads one spilled run back, record after record, through a block buffer.
 class RunReader {
@@ -128,12 +92,12 @@ class RunWriter {
     if (!file_) throw IoError(path.string(), "cannot create temporary run");
     block_.reserve(kBlockBytes + 4096);
   }
-  void add(const RecordSorter::Item& item, const std::string& arena) {
+  void add(const RecordSorter::Item& item, const TextBuffer& arena) {
     putVarint(block_, item.time - lastTime_);  // the run is sorted: no negative step
     lastTime_ = item.time;
     putVarint(block_, item.sequence);
     putVarint(block_, item.length);
-    block_.append(arena, item.offset, item.length);
+    block_.append(arena.data() + item.offset, item.length);
     if (block_.size() >= kBlockBytes) flush();
   }
   void close() {
@@ -153,21 +117,32 @@ class RunWriter {
   Tick lastTime_ = 0;
 };
 
-// Gathers lines, each with its '\n', into blocks of `block` (made kBlockBytes long) handed
-// to a LineBlockSink (a line longer than a block goes on its own).
+// Gathers lines, each with its '\n', into blocks handed to a LineBlockSink: in the sink's
+// own memory when it offers some, else in `fallback` (made kBlockBytes long). A line longer
+// than a block goes on its own.
 class BlockedLines {
  public:
-  BlockedLines(LineBlockSink& sink, std::vector<char>& block) : sink_(sink), block_(block) {
-    block_.resize(kBlockBytes);  // once per sorter: the sorter keeps it
+  BlockedLines(LineBlockSink& sink, std::vector<char>& fallback)
+      : sink_(sink), block_(sink.blockMemory()) {
+    if (block_.empty()) {
+      fallback.resize(kBlockBytes);  // once per sorter: the sorter keeps it
+      block_ = fallback;
+    }
   }
   BlockedLines(const BlockedLines&) = delete;
   BlockedLines& operator=(const BlockedLines&) = delete;
-  void operator()(std::string_view line) {
-    if (kBlockBytes - used_ <= line.size()) {
+  // `readable`: the bytes readable from line.data(); with enough, a short line is copied
+  // at a fixed size (no library call).
+  void operator()(std::string_view line, size_t readable = 0) {
+    if (block_.size() - used_ <= line.size()) {
       flush();
-      if (kBlockBytes <= line.size()) return longLine(line);
+      if (block_.size() <= line.size()) return longLine(line);
     }
-    std::memcpy(block_.data() + used_, line.data(), line.size());
+    if (line.size() <= kShortLine && readable >= kShortLine && block_.size() - used_ > kShortLine) {
+      std::memcpy(block_.data() + used_, line.data(), kShortLine);
+    } else {
+      std::memcpy(block_.data() + used_, line.data(), line.size());
+    }
     used_ += line.size();
     block_[used_++] = '\n';
   }
@@ -182,7 +157,7 @@ class BlockedLines {
     sink_.lines(withEnd);
   }
   LineBlockSink& sink_;
-  std::vector<char>& block_;
+  std::span<char> block_;
   size_t used_ = 0;
 };
 
@@ -203,13 +178,24 @@ void RecordSorter::add(Tick time, uint8_t rank, size_t stream, std::string_view 
   append(time, (uint64_t{rank} << kRankShift) | sequence_++, stream, line);
 }
 
+void RecordSorter::add(Tick time, uint8_t rank, size_t stream, const TextBuffer& line) {
+  append(time, (uint64_t{rank} << kRankShift) | sequence_++, stream, line, line.capacity());
+}
+
+void RecordSorter::addOrdered(Tick time, uint8_t rank, size_t stream, uint64_t order,
+                              const TextBuffer& line) {
+  ++sequence_;
+  append(time, (uint64_t{rank} << kRankShift) | order, stream, line, line.capacity());
+}
+
 void RecordSorter::addOrdered(Tick time, uint8_t rank, size_t stream, uint64_t order,
                               std::string_view line) {
   ++sequence_;
   append(time, (uint64_t{rank} << kRankShift) | order, stream, line);
 }
 
-void RecordSorter::append(Tick time, uint64_t sequence, size_t stream, std::string_view line) {
+void RecordSorter::append(Tick time, uint64_t sequence, size_t stream, std::string_view line,
+                          size_t readable) {
   if (stream >= streams_.size()) streams_.resize(stream + 1);
   Stream& s = streams_[stream];
   const auto index = static_cast<uint32_t>(items_.size());
@@ -223,7 +209,7 @@ void RecordSorter::append(Tick time, uint64_t sequence, size_t stream, std::stri
   }
   s.tail = index;
   items_.push_back({time, sequence, arena_.size(), static_cast<uint32_t>(line.size()), kNone});
-  arena_.append(line);
+  arena_.append(line, readable);
   if (arena_.size() + items_.size() * sizeof(Item) > limit_) spill();
 }
 
@@ -242,32 +228,31 @@ void RecordSorter::sortStream(Stream& s) {
 }
 
 // Hands the buffered items before `bound` to `out` in (time, sequence) order: the streams
-// (each sorted first if it came out of order) merged through a heap.
+// (each sorted first if it came out of order) merged through a loser tree.
 template <typename Out>
 std::vector<uint32_t> RecordSorter::mergeStreams(Out&& out, Tick bound) {
   // No bound (the default) hands every item, those at the largest time too.
   const auto beforeBound = [bound](Tick t) {
     return t < bound || bound == std::numeric_limits<Tick>::max();
   };
-  HeadHeap heap;
   std::vector<uint32_t> cursor(used_.size());
+  std::vector<LoserTree::Key> heads(used_.size(), LoserTree::kDone);
   for (size_t i = 0; i < used_.size(); ++i) {
     Stream& s = streams_[used_[i]];
     if (!s.ordered) sortStream(s);
     cursor[i] = s.head;
     if (beforeBound(items_[s.head].time))
-      heap.push({items_[s.head].time, items_[s.head].sequence, i});
+      heads[i] = LoserTree::keyOf(items_[s.head].time, items_[s.head].sequence);
   }
-  while (!heap.empty()) {
-    const size_t i = heap.top().source;
+  LoserTree tree(heads);
+  while (!tree.empty()) {
+    const size_t i = tree.top();
     const Item& item = items_[cursor[i]];
     out(item);
     cursor[i] = item.next;
-    if (cursor[i] != kNone && beforeBound(items_[cursor[i]].time)) {
-      heap.replaceTop(items_[cursor[i]].time, items_[cursor[i]].sequence);
-    } else {
-      heap.pop();
-    }
+    const bool more = cursor[i] != kNone && beforeBound(items_[cursor[i]].time);
+    tree.replaceTop(more ? LoserTree::keyOf(items_[cursor[i]].time, items_[cursor[i]].sequence)
+                         : LoserTree::kDone);
   }
   return cursor;
 }
@@ -276,13 +261,16 @@ template <typename Out>
 bool RecordSorter::releaseTo(Tick bound, Out&& out) {
   if (!runs_.empty()) return false;
   keepFrom(mergeStreams(
-      [&](const Item& item) { out(std::string_view(arena_.data() + item.offset, item.length)); },
+      [&](const Item& item) {
+        const auto [line, readable] = textOf(item);
+        out(line, readable);
+      },
       bound));
   return true;
 }
 
 bool RecordSorter::release(Tick bound, const std::function<void(std::string_view)>& out) {
-  return releaseTo(bound, out);
+  return releaseTo(bound, [&](std::string_view line, size_t = 0) { out(line); });
 }
 
 bool RecordSorter::release(Tick bound, LineBlockSink& out) {
@@ -311,12 +299,12 @@ void RecordSorter::keepFrom(const std::vector<uint32_t>& heads) {
       if (s.tail != kNone) keptItems_[s.tail].next = index;
       s.tail = index;
       keptItems_.push_back({item.time, item.sequence, keptArena_.size(), item.length, kNone});
-      keptArena_.append(arena_, item.offset, item.length);
+      keptArena_.append(std::string_view(arena_.data() + item.offset, item.length));
     }
   }
   used_ = std::move(used);
   items_.swap(keptItems_);
-  arena_.swap(keptArena_);
+  std::swap(arena_, keptArena_);
 }
 
 void RecordSorter::clearBuffer() {
@@ -339,26 +327,26 @@ void RecordSorter::spill() {
 template <typename Out>
 void RecordSorter::drainTo(Out&& out) {
   if (runs_.empty()) {
-    mergeStreams(
-        [&](const Item& item) { out(std::string_view(arena_.data() + item.offset, item.length)); });
+    mergeStreams([&](const Item& item) {
+      const auto [line, readable] = textOf(item);
+      out(line, readable);
+    });
   } else {
     if (!items_.empty()) spill();
     std::vector<std::unique_ptr<RunReader>> readers;
-    HeadHeap heap;
+    std::vector<LoserTree::Key> heads;
     for (const auto& path : runs_) {
       readers.push_back(std::make_unique<RunReader>(path));
       RunReader& r = *readers.back();
-      if (r.next()) heap.push({r.time_, r.key_, readers.size() - 1});
+      heads.push_back(r.next() ? LoserTree::keyOf(r.time_, r.key_) : LoserTree::kDone);
     }
-    for (uint64_t merged = 0; !heap.empty(); ++merged) {
+    LoserTree tree(heads);
+    for (uint64_t merged = 0; !tree.empty(); ++merged) {
       if (merged % 65536 == 0) throwIfInterrupted();  // a long merge stops on a signal too
-      RunReader& reader = *readers[heap.top().source];
+      RunReader& reader = *readers[tree.top()];
       out(reader.line_);
-      if (reader.next()) {
-        heap.replaceTop(reader.time_, reader.key_);
-      } else {
-        heap.pop();
-      }
+      tree.replaceTop(reader.next() ? LoserTree::keyOf(reader.time_, reader.key_)
+                                    : LoserTree::kDone);
     }
   }
   clearBuffer();
@@ -366,7 +354,7 @@ void RecordSorter::drainTo(Out&& out) {
 }
 
 void RecordSorter::drain(const std::function<void(std::string_view)>& out) {
-  drainTo(out);
+  drainTo([&](std::string_view line, size_t = 0) { out(line); });
 }
 
 void RecordSorter::drain(LineBlockSink& out) {

@@ -1,6 +1,6 @@
 // External sort of Paraver record lines by (time, record rank, arrival): records are
 // buffered up to a memory limit, then spilled as a sorted run to a temporary file in the
-// output's directory; drain() merges the runs (k-way, a heap) and removes the files.
+// output's directory; drain() merges the runs (k-way, a loser tree) and removes the files.
 // So the writer never holds the whole trace, whatever order the events come in.
 //
 // A writer whose input comes in time order can release() the records before a bound as
@@ -8,7 +8,7 @@
 //
 // Records come in streams (the writer's: one per location and record rank) that are
 // mostly in order already: a buffer is not sorted as a whole, its streams are merged with
-// a heap, and only a stream that came out of order is sorted first.
+// a loser tree, and only a stream that came out of order is sorted first.
 #pragma once
 
 #include <cstdint>
@@ -17,11 +17,13 @@
 #include <functional>
 #include <limits>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "model/types.hpp"
+#include "util/text_buffer.hpp"
 
 namespace mtf::paraver {
 
@@ -35,6 +37,9 @@ using FileHandle = std::unique_ptr<std::FILE, FileCloser>;
 class LineBlockSink {
  public:
   virtual void lines(std::string_view block) = 0;
+  // Memory of the sink's own where the sorter may gather a block (then handed to lines()),
+  // so that the sink need not copy it; empty: the sorter gathers in memory of its own.
+  virtual std::span<char> blockMemory() { return {}; }
 
  protected:
   ~LineBlockSink() = default;
@@ -53,10 +58,13 @@ class RecordSorter {
   // correct; a good grouping is only faster).
   void add(Tick time, uint8_t rank, size_t stream, std::string_view line);
   void add(Tick time, uint8_t rank, std::string_view line) { add(time, rank, rank, line); }
+  // As add(), copying a short line at a fixed size (the writer's lines are TextBuffers).
+  void add(Tick time, uint8_t rank, size_t stream, const TextBuffer& line);
   // As add(), with `order` (below 2^56) instead of the arrival order among the records of
   // equal time and rank (a writer that gets its input in another order than the one its
   // output follows).
   void addOrdered(Tick time, uint8_t rank, size_t stream, uint64_t order, std::string_view line);
+  void addOrdered(Tick time, uint8_t rank, size_t stream, uint64_t order, const TextBuffer& line);
   // Hands the buffered records of time below `bound` to `out` in order and forgets them
   // (for a writer that knows no record before `bound` will come); false, doing nothing,
   // once a run was spilled (the records then wait for drain()).
@@ -95,7 +103,14 @@ class RecordSorter {
   template <typename Out>
   void drainTo(Out&& out);
   void sortStream(Stream& s);
-  void append(Tick time, uint64_t sequence, size_t stream, std::string_view line);
+  // `readable`: bytes readable from line.data() (TextBuffer::append).
+  void append(Tick time, uint64_t sequence, size_t stream, std::string_view line,
+              size_t readable = 0);
+  // The record of `item` and the bytes readable from its start.
+  std::pair<std::string_view, size_t> textOf(const Item& item) const {
+    return {std::string_view(arena_.data() + item.offset, item.length),
+            arena_.capacity() - item.offset};
+  }
   void keepFrom(const std::vector<uint32_t>& heads);
   void spill();
   void clearBuffer();
@@ -105,9 +120,9 @@ class RecordSorter {
   std::vector<Stream> streams_;
   std::vector<size_t> used_;  // streams holding items
   std::vector<Item> items_;
-  std::string arena_;
+  TextBuffer arena_;
   std::vector<Item> keptItems_;  // release(): the records kept, moved to the front
-  std::string keptArena_;
+  TextBuffer keptArena_;
   std::vector<char> lineBlock_;  // release() and drain() to a LineBlockSink: lines gathered
   std::vector<std::filesystem::path> runs_;
   uint64_t sequence_ = 0;

@@ -203,8 +203,12 @@ void WriterLayout::assignCalls(const Definitions& defs) {
     callNames_[code.type][code.value] = std::string(region.name);
   }
   for (auto& [region, code] : calls_) {
-    code.enterPair = ":" + std::to_string(code.type) + ":" + std::to_string(code.value);
-    code.leavePair = ":" + std::to_string(code.type) + ":0";
+    code.enterPair.clear();
+    code.enterPair.appendDecimal(code.type, ':');
+    code.enterPair.appendDecimal(code.value, ':');
+    code.leavePair.clear();
+    code.leavePair.appendDecimal(code.type, ':');
+    code.leavePair += ":0";
   }
 }
 

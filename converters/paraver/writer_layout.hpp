@@ -21,6 +21,7 @@
 #include "converters/paraver/header.hpp"
 #include "converters/paraver/kernel_rules.hpp"
 #include "model/definitions.hpp"
+#include "util/text_buffer.hpp"
 
 namespace mtf::paraver {
 
@@ -41,7 +42,7 @@ struct CallCode {
   int64_t value = 0;
   uint32_t state = 1;  // the derived Paraver state while inside this call
   bool mpi = false;
-  std::string enterPair, leavePair;  // ":type:value" and ":type:0", formatted once
+  TextBuffer enterPair, leavePair;  // ":type:value" and ":type:0", formatted once
 };
 
 class WriterLayout {

@@ -1,5 +1,8 @@
 #include "converters/tau/tau_records.hpp"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <bit>
 #include <cstring>
@@ -87,7 +90,7 @@ Record decodeRecord(const unsigned char* p, RecordFormat f) {
   return r;
 }
 
-void encodeRecord(const Record& r, RecordFormat f, unsigned char* p) {
+void encodeRecordAnyLayout(const Record& r, RecordFormat f, unsigned char* p) {
   const bool be = f.bigEndian;
   if (f.size == 24) {
     storeUnsigned(static_cast<uint32_t>(r.event), 4, be, p);
@@ -189,28 +192,33 @@ Record RecordReader::lastRecord() {
 }
 
 RecordAppender::RecordAppender(fs::path path, RecordFormat format, size_t flushBytes)
-    : path_(std::move(path)), format_(format), flushBytes_(std::max<size_t>(flushBytes, 32)) {}
+    : path_(std::move(path)),
+      format_(format),
+      flushBytes_(std::max<size_t>(flushBytes, 32)),
+      buffer_(new unsigned char[flushBytes_ + 32]) {}
 
-void RecordAppender::append(const Record& record) {
-  unsigned char bytes[32];  // the largest layout; no zero-filling resize of the buffer
-  encodeRecord(record, format_, bytes);
-  buffer_.insert(buffer_.end(), bytes, bytes + format_.size);
-  ++written_;
-  if (buffer_.size() >= flushBytes_) flush();
-}
-
+// Opens the file for each flush (append mode after the first), so that thousands of thread
+// files never hold thousands of descriptors; one write() per flush, no stdio buffer between.
 void RecordAppender::flush() {
-  if (buffer_.empty() && created_) return;
-  FilePtr file(std::fopen(path_.c_str(), created_ ? "ab" : "wb"));
-  if (!file)
+  if (used_ == 0 && created_) return;
+  const int flags = O_WRONLY | O_CREAT | O_CLOEXEC | (created_ ? O_APPEND : O_TRUNC);
+  const int fd = ::open(path_.c_str(), flags, 0666);
+  if (fd < 0)
     throw IoError(path_.string(), "cannot open for writing: " + std::string(strerror(errno)));
   created_ = true;
-  if (!buffer_.empty() &&
-      std::fwrite(buffer_.data(), 1, buffer_.size(), file.get()) != buffer_.size())
-    throw IoError(path_.string(), "write failed: " + std::string(strerror(errno)));
-  if (std::fclose(file.release()) != 0)
+  for (size_t done = 0; done < used_;) {
+    const ssize_t n = ::write(fd, buffer_.get() + done, used_ - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      const std::string why = n < 0 ? strerror(errno) : "nothing written";
+      ::close(fd);
+      throw IoError(path_.string(), "write failed: " + why);
+    }
+    done += static_cast<size_t>(n);
+  }
+  if (::close(fd) != 0)
     throw IoError(path_.string(), "close failed: " + std::string(strerror(errno)));
-  buffer_.clear();
+  used_ = 0;
 }
 
 Message unpackMessage(int64_t par) {

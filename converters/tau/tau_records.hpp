@@ -2,8 +2,10 @@
 // writing, and the packed parameter of MPI message events.
 #pragma once
 
+#include <bit>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -35,7 +37,19 @@ struct RecordFormat {
 inline constexpr int64_t kInitParameter = 3;  // EV_INIT's par, the anchor of detection
 
 Record decodeRecord(const unsigned char* bytes, RecordFormat format);
-void encodeRecord(const Record& record, RecordFormat format, unsigned char* bytes);
+void encodeRecordAnyLayout(const Record& record, RecordFormat format, unsigned char* bytes);
+// The writers' hot path: the usual layout (24 bytes, little-endian) on a little-endian
+// host stores the fields as they are.
+inline void encodeRecord(const Record& record, RecordFormat format, unsigned char* bytes) {
+  if (std::endian::native != std::endian::little || format.size != 24 || format.bigEndian)
+    return encodeRecordAnyLayout(record, format, bytes);
+  const auto event = static_cast<uint32_t>(record.event);
+  std::memcpy(bytes, &event, 4);
+  std::memcpy(bytes + 4, &record.node, 2);
+  std::memcpy(bytes + 6, &record.thread, 2);
+  std::memcpy(bytes + 8, &record.par, 8);
+  std::memcpy(bytes + 16, &record.time, 8);
+}
 
 // The layouts record 0 (EV_INIT, par 3) fits. Several fits are possible in theory;
 // `initEventId` (EV_INIT's id from the .edf, if known) breaks ties.
@@ -89,7 +103,13 @@ class RecordAppender {
   // The buffer is written out when it holds `flushBytes` (writers of many threads pass
   // less, so memory stays bounded).
   RecordAppender(std::filesystem::path path, RecordFormat format, size_t flushBytes = 64 * 1024);
-  void append(const Record& record);
+  // Encodes straight into the buffer (no per-record copy or library call).
+  void append(const Record& record) {
+    encodeRecord(record, format_, buffer_.get() + used_);
+    used_ += format_.size;
+    ++written_;
+    if (used_ >= flushBytes_) flush();
+  }
   void flush();
   uint64_t written() const { return written_; }
   const std::filesystem::path& path() const { return path_; }
@@ -97,8 +117,9 @@ class RecordAppender {
  private:
   std::filesystem::path path_;
   RecordFormat format_;
-  std::vector<unsigned char> buffer_;
   size_t flushBytes_;
+  std::unique_ptr<unsigned char[]> buffer_;  // flushBytes_ + one record, not zeroed
+  size_t used_ = 0;
   bool created_ = false;
   uint64_t written_ = 0;
 };

@@ -32,6 +32,7 @@ TauWriter::TauWriter(const fs::path& directory, const WriteOptions& options)
 
 void TauWriter::begin(const Definitions& defs) {
   defs_ = &defs;
+  nanoseconds_ = defs.clock.resolution == 1000 * kMicrosPerSecond;
   threadMessages_.begin(defs);
   const auto& props = defs.info.properties;
   tauOrigin_ = props.count(kPropLayout) > 0;
@@ -129,8 +130,9 @@ TauWriter::Stream* TauWriter::streamOf(LocationId location) {
   lastStream_ = &s;  // unordered_map: the address stays valid
   if (!s.out) {
     const Place& p = s.place;
-    // At most ~64 MB of buffered records in all, whatever the number of threads.
-    const size_t flushBytes = std::clamp<size_t>((64u << 20) / streams_.size(), 4096, 64 * 1024);
+    // At most ~32 MB of buffered records in all, whatever the number of threads; up to
+    // 1 MiB each, so that a few threads' files are opened and written rarely.
+    const size_t flushBytes = std::clamp<size_t>((32u << 20) / streams_.size(), 4096, 1u << 20);
     s.out = std::make_unique<RecordAppender>(
         threadDirectory_ / threadFileName(p.node, p.context, p.thread), format_, flushBytes);
   }
@@ -153,7 +155,7 @@ EdfOut& TauWriter::edfOf(uint32_t node) {
   return edfs_.emplace(key, EdfOut(std::move(stored))).first->second;
 }
 
-uint64_t TauWriter::micros(Tick t) {
+uint64_t TauWriter::anyMicros(Tick t) {
   const uint64_t resolution = defs_->clock.resolution;
   if (resolution == kMicrosPerSecond || resolution == 0) return t;
   if (resolution == 1000 * kMicrosPerSecond) {  // nanoseconds: a division by a constant
@@ -319,7 +321,8 @@ void TauWriter::writeMessage(Stream& s, const Event& e, uint64_t time) {
   if (e.fields[3] > kMaxLength) lose("message lengths above 2^26-1 bytes (clamped)");
   if (e.kind == EventKind::MpiIsend || e.kind == EventKind::MpiIrecv) ++nonBlocking_;
   const bool send = isSend(e.kind);
-  const int64_t id = edfOf(s).idForTracer(send ? kMessageSend : kMessageRecv);
+  int64_t& id = s.messageIds[send ? 1 : 0];  // looked up once per stream (a hash look-up)
+  if (id == kNoId) id = edfOf(s).idForTracer(send ? kMessageSend : kMessageRecv);
   put(s, id, packMessage(m), time);
 }
 

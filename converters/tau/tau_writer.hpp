@@ -41,6 +41,7 @@ class TauWriter : public TraceSink {
     bool commKnown = false;
     uint32_t tauComm = 0;  // before clamping to kMaxComm
   };
+  static constexpr int64_t kNoId = INT64_MIN;
   struct Stream {
     Place place;
     std::array<Partner, 4> partners;  // the last ones seen, by rank % 4
@@ -48,10 +49,10 @@ class TauWriter : public TraceSink {
     bool started = false;
     bool synthesized = false;  // bookkeeping records added by this writer
     uint64_t lastTime = 0;
-    EdfOut* edf = nullptr;           // edfOf(place.node), looked up once
-    std::vector<int64_t> regionIds;  // by region ref: its edf id, or kNoId (regionId)
+    EdfOut* edf = nullptr;                   // edfOf(place.node), looked up once
+    std::vector<int64_t> regionIds;          // by region ref: its edf id, or kNoId (regionId)
+    int64_t messageIds[2] = {kNoId, kNoId};  // MESSAGE_RECV's and MESSAGE_SEND's edf ids
   };
-  static constexpr int64_t kNoId = INT64_MIN;
   struct MetricInfo {
     std::vector<Ref> members;
   };
@@ -62,7 +63,14 @@ class TauWriter : public TraceSink {
   Stream* streamOf(LocationId location);
   EdfOut& edfOf(uint32_t node);
   EdfOut& edfOf(Stream& s);
-  uint64_t micros(Tick t);
+  // `t` in microseconds, rounded (counted in roundedTimes_); nanoseconds inline.
+  uint64_t micros(Tick t) {
+    if (!nanoseconds_) return anyMicros(t);
+    const uint64_t rest = t % 1000;
+    roundedTimes_ += rest != 0;
+    return t / 1000 + (rest >= 500 ? 1 : 0);
+  }
+  uint64_t anyMicros(Tick t);
   bool regionId(Stream& s, Ref region, int64_t& id);
   void put(Stream& s, int64_t event, int64_t par, uint64_t time);
   void start(Stream& s, const Event& e, uint64_t time);
@@ -81,6 +89,7 @@ class TauWriter : public TraceSink {
   const Definitions* defs_ = nullptr;
   RecordFormat format_;
   bool tauOrigin_ = false;
+  bool nanoseconds_ = false;  // the clock counts nanoseconds (micros)
   std::unordered_map<LocationId, Stream> streams_;
   LocationId lastLocation_ = 0;
   Stream* lastStream_ = nullptr;     // streamOf(lastLocation_)

@@ -1,0 +1,56 @@
+// The k-way merge of the record sorter: which of k sorted sources holds the smallest head
+// key. A loser tree: each internal node keeps the loser of the match played there, so
+// replacing the winner's head replays only its leaf-to-root path, one comparison a level
+// (a binary heap's sift takes two), and keys compare as single 128-bit integers.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+namespace mtf::paraver {
+
+class LoserTree {
+ public:
+  using Key = unsigned __int128;
+  // An exhausted source's key, above every real key (see keyOf).
+  static constexpr Key kDone = ~Key{0};
+  // (time, sequence) in that order of significance; `sequence` must stay below 2^64 - 1.
+  static Key keyOf(uint64_t time, uint64_t sequence) { return (Key{time} << 64) | sequence; }
+
+  // `heads`: each source's first key (kDone for an empty one).
+  explicit LoserTree(const std::vector<Key>& heads) : sources_(heads.size()) {
+    if (sources_ == 0) return;
+    losers_.resize(sources_);
+    std::vector<Node> winners(2 * sources_);
+    for (size_t i = 0; i < sources_; ++i) winners[sources_ + i] = {heads[i], i};
+    for (size_t node = sources_ - 1; node > 0; --node) {
+      Node a = winners[2 * node], b = winners[2 * node + 1];
+      if (b.key < a.key) std::swap(a, b);
+      winners[node] = a;
+      losers_[node] = b;
+    }
+    top_ = winners[1];  // with one source, its leaf
+  }
+  bool empty() const { return top_.key == kDone; }
+  size_t top() const { return top_.source; }
+  // The top source's next head (kDone: it has no more).
+  void replaceTop(Key next) {
+    Node moved{next, top_.source};
+    for (size_t node = (top_.source + sources_) / 2; node > 0; node /= 2)
+      if (losers_[node].key < moved.key) std::swap(losers_[node], moved);
+    top_ = moved;
+  }
+
+ private:
+  struct Node {
+    Key key = kDone;
+    size_t source = 0;
+  };
+  size_t sources_;
+  std::vector<Node> losers_;  // internal nodes 1 .. sources_ - 1; leaves are implicit
+  Node top_;
+};
+
+}  // namespace mtf::paraver

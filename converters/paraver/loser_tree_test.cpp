@@ -1,0 +1,57 @@
+#include "converters/paraver/loser_tree.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+
+namespace mtf::paraver {
+namespace {
+
+using Key = LoserTree::Key;
+
+// Merges sorted sources through the tree; the result must be all keys in order.
+std::vector<Key> merged(const std::vector<std::vector<Key>>& sources) {
+  std::vector<size_t> next(sources.size(), 0);
+  std::vector<Key> heads;
+  for (const auto& s : sources) heads.push_back(s.empty() ? LoserTree::kDone : s[0]);
+  LoserTree tree(heads);
+  std::vector<Key> out;
+  while (!tree.empty()) {
+    const size_t i = tree.top();
+    out.push_back(sources[i][next[i]++]);
+    tree.replaceTop(next[i] < sources[i].size() ? sources[i][next[i]] : LoserTree::kDone);
+  }
+  return out;
+}
+
+TEST(LoserTree, MergesAnyNumberOfSortedSourcesInOrder) {
+  std::mt19937_64 random(48);
+  for (size_t count : {0, 1, 2, 3, 5, 7, 8, 48, 100}) {
+    std::vector<std::vector<Key>> sources(count);
+    std::vector<Key> all;
+    uint64_t sequence = 0;
+    for (auto& s : sources) {
+      const size_t n = random() % 50;  // some sources stay empty
+      for (size_t j = 0; j < n; ++j) {
+        // Few distinct times, so the sequence decides between equal times.
+        s.push_back(LoserTree::keyOf(random() % 20, sequence++));
+        all.push_back(s.back());
+      }
+      std::sort(s.begin(), s.end());
+    }
+    std::sort(all.begin(), all.end());
+    EXPECT_EQ(merged(sources), all) << count << " sources";
+  }
+}
+
+TEST(LoserTree, TimeOutweighsSequenceAndTheLargestTimeIsNotDone) {
+  EXPECT_LT(LoserTree::keyOf(1, ~uint64_t{0} - 1), LoserTree::keyOf(2, 0));
+  EXPECT_LT(LoserTree::keyOf(~uint64_t{0}, ~uint64_t{0} - 1), LoserTree::kDone);
+  const Key last = LoserTree::keyOf(~uint64_t{0}, 7);
+  EXPECT_EQ(merged({{last}, {}, {LoserTree::keyOf(0, 9)}}),
+            (std::vector<Key>{LoserTree::keyOf(0, 9), last}));
+}
+
+}  // namespace
+}  // namespace mtf::paraver
