@@ -54,7 +54,9 @@ measure() {
 }
 
 if (($# > 1)); then
-  for trace in "${@:2}"; do measure "$trace" 1.5; done
+  for trace in "${@:2}"; do
+    if [[ $trace == *.mtf ]]; then measure "$trace" 1.5; else measure "$trace" 3; fi
+  done
   exit 0
 fi
 measure "$TRACE" 3
