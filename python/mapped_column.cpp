@@ -37,6 +37,10 @@ MappedBytes::~MappedBytes() {
 }
 
 void MappedBytes::grow(size_t bytes) {
+  if (!data_) {  // emptied by a move
+    *this = MappedBytes(bytes);
+    return;
+  }
   const size_t length = roundToPages(bytes);
   if (length <= capacity_) return;
   void* p = mremap(data_, capacity_, length, MREMAP_MAYMOVE);
