@@ -1,58 +1,63 @@
 #include "event_columns.hpp"
 
-#include <utility>
+#include <algorithm>
+#include <memory>
+#include <stdexcept>
+#include <string>
 
 namespace mtf::python {
 namespace {
 
-// Preallocation trusts the trace's own count only up to this many events (a corrupt
-// count must not allocate the machine away); beyond it the columns grow as they fill.
-constexpr uint64_t kMaxReserve = uint64_t{1} << 30;
+// The columns trust the trace's own count only up to this many events (a corrupt count
+// must not map the machine away); beyond it they grow as they fill.
+constexpr uint64_t kMaxExpected = uint64_t{1} << 30;
+// Without a count, room for this many events first (the mappings double as they fill).
+constexpr uint64_t kFirstRoom = uint64_t{1} << 16;
 
-// A numpy array owning the vector's buffer (no copy). A buffer much larger than its
-// contents (the hint was wrong) is shrunk first, so the array costs what it holds.
+// A numpy array owning the column's mapping (no copy).
 template <typename T>
-py::array_t<T> toNumpy(std::vector<T>& column) {
-  if (column.capacity() > column.size() + column.size() / 16) column.shrink_to_fit();
-  auto* owned = new std::vector<T>(std::move(column));
-  py::capsule owner(owned, [](void* p) { delete static_cast<std::vector<T>*>(p); });
-  return py::array_t<T>({owned->size()}, {sizeof(T)}, owned->data(), owner);
+py::array_t<T> toNumpy(MappedColumn<T>& column) {
+  const size_t n = column.size();
+  auto owned = std::make_unique<MappedBytes>(column.release());
+  const T* data = reinterpret_cast<const T*>(owned->data());
+  py::capsule owner(owned.get(), [](void* p) { delete static_cast<MappedBytes*>(p); });
+  owned.release();  // the capsule owns it now
+  return py::array_t<T>({n}, {sizeof(T)}, data, owner);
 }
 
-// Appends rows [0, n) of `rows` to `column`, converted to its type (region and comm:
-// kNoRef becomes -1; partner: world ranks fit int32).
-template <typename To, typename From>
-void append(std::vector<To>& column, const std::vector<From>& rows, size_t n) {
-  column.insert(column.end(), rows.begin(), rows.begin() + static_cast<ptrdiff_t>(n));
+uint64_t firstRoom(uint64_t expected) {
+  return expected == 0 ? kFirstRoom : std::min(expected, kMaxExpected);
 }
 
 }  // namespace
 
-EventColumns::EventColumns(uint64_t expected) {
-  static_assert(sizeof(int8_t) == 1);
+EventColumns::EventColumns(uint64_t expected)
+    : location_(firstRoom(expected)),
+      time_(firstRoom(expected)),
+      size_(firstRoom(expected)),
+      kind_(firstRoom(expected)),
+      region_(firstRoom(expected)),
+      partner_(firstRoom(expected)),
+      comm_(firstRoom(expected)),
+      tag_(firstRoom(expected)) {
   if (api::eventKindCount() > 127) throw std::logic_error("event kinds do not fit int8 codes");
-  const size_t n = expected <= kMaxReserve ? expected : 0;
-  location_.reserve(n);
-  time_.reserve(n);
-  size_.reserve(n);
-  kind_.reserve(n);
-  region_.reserve(n);
-  partner_.reserve(n);
-  comm_.reserve(n);
-  tag_.reserve(n);
 }
 
 void EventColumns::add(const api::EventRows& rows) {
   const size_t n = rows.count;
-  append(location_, rows.location, n);
-  append(time_, rows.time, n);
-  append(kind_, rows.kind, n);
-  for (size_t i = 0; i < n; ++i) ++kindCounts_[rows.kind[i] & 0xff];
-  append(region_, rows.region, n);
-  append(partner_, rows.partner, n);
-  append(tag_, rows.tag, n);
-  append(size_, rows.size, n);
-  append(comm_, rows.comm, n);
+  location_.append(rows.location.data(), n);
+  time_.append(rows.time.data(), n);
+  int8_t* kinds = kind_.extend(n);
+  // Flags, not counts: the same kind in a row would chain increments of one counter.
+  for (size_t i = 0; i < n; ++i) {
+    kinds[i] = static_cast<int8_t>(rows.kind[i]);
+    kindSeen_[rows.kind[i] & 0xff] = true;
+  }
+  region_.append(rows.region.data(), n);
+  partner_.append(rows.partner.data(), n);
+  tag_.append(rows.tag.data(), n);
+  size_.append(rows.size.data(), n);
+  comm_.append(rows.comm.data(), n);
 }
 
 py::tuple EventColumns::release() {
@@ -61,11 +66,12 @@ py::tuple EventColumns::release() {
   py::list names;
   int8_t next = 0;
   for (size_t k = 0; k < api::eventKindCount(); ++k)
-    if (kindCounts_[k]) {
+    if (kindSeen_[k]) {
       code[k] = next++;
       names.append(std::string(api::eventKindName(static_cast<api::EventKindId>(k))));
     }
-  for (int8_t& k : kind_) k = code[static_cast<uint8_t>(k)];
+  int8_t* kinds = kind_.data();
+  for (size_t i = 0; i < kind_.size(); ++i) kinds[i] = code[static_cast<uint8_t>(kinds[i])];
   py::dict columns;
   columns["location"] = toNumpy(location_);
   columns["time"] = toNumpy(time_);

@@ -1,5 +1,6 @@
-// The events of a trace as columns (one std::vector per column), filled a block of rows at
-// a time while the trace streams and handed to numpy without a copy: no Python object per event.
+// The events of a trace as columns, filled a block of rows at a time while the trace
+// streams, each in a mapping of its own sized from the trace's event count
+// (mapped_column.hpp), and handed to numpy without a copy: no Python object per event.
 #pragma once
 
 #include <pybind11/numpy.h>
@@ -7,8 +8,8 @@
 
 #include <array>
 #include <cstdint>
-#include <vector>
 
+#include "mapped_column.hpp"
 #include "mtf/mtf.hpp"
 
 namespace mtf::python {
@@ -26,11 +27,11 @@ class EventColumns {
   py::tuple release();
 
  private:
-  std::vector<uint64_t> location_, time_, size_;
-  std::vector<int8_t> kind_;
-  std::vector<int32_t> region_, partner_, comm_;
-  std::vector<int64_t> tag_;
-  std::array<uint64_t, 256> kindCounts_{};
+  MappedColumn<uint64_t> location_, time_, size_;
+  MappedColumn<int8_t> kind_;
+  MappedColumn<int32_t> region_, partner_, comm_;
+  MappedColumn<int64_t> tag_;
+  std::array<bool, 256> kindSeen_{};
 };
 
 }  // namespace mtf::python

@@ -3,12 +3,15 @@
 # against `mtf info TRACE` on the 14 M-event wavefront, then on its .mtf archive, and the
 # memory the call takes against the DataFrame's own size. Goals: at most 3x the time on
 # the OTF2, 1.5x on the archive; at most 1.5x the memory.
-# Usage: bench/python/bench_events.sh [BUILD_DIR]   (default: build, configured with
-# -DMTF_PYTHON=ON). RUNS (default 3) runs each, alternately; the best of each is compared.
+# Usage: bench/python/bench_events.sh [BUILD_DIR] [TRACE...]   (default: build, configured
+# with -DMTF_PYTHON=ON; without TRACE the wavefront, generated, and its archive). RUNS
+# (default 5) paired runs each, alternately: wall, the best of each; CPU (user + system, for
+# events() without the interpreter's start), the median of each, and the median page
+# faults of the call.
 set -euo pipefail
 BUILD=$(cd "${1:-build}" && pwd)
 HERE=$(cd "$(dirname "$0")" && pwd)
-RUNS=${RUNS:-3}
+RUNS=${RUNS:-5}
 WORK=${WORK:-/tmp/mtf-bench-python}
 PY=/usr/bin/python3  # Debian's: sees python3-numpy and python3-pandas
 [[ -x $BUILD/mtf && -d $BUILD/python/mtf ]] || { echo "build mtf with -DMTF_PYTHON=ON first" >&2; exit 1; }
@@ -20,15 +23,20 @@ if [[ ! -f $TRACE ]]; then
   "$BUILD/mtf-gen" wavefront --ranks 16 --iterations 249 --inner 160 -o "$TRACE" >/dev/null
 fi
 
+median() { sort -g | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
+
 # measure TRACE GOAL : RUNS alternate runs of `mtf info TRACE` and events(); prints the best
-# of each and their ratios (CPU is not measured: events() runs inside Python).
+# wall of each, the median CPU of each, and their ratios.
 measure() {
   local trace=$1 goal=$2 best_info="" best_py="" best_growth="" best_df="" info py df_bytes growth rows
+  local info_cpu py_cpu faults infos=() pys=() faultss=()
   echo "$trace:"
   for ((i = 0; i < RUNS; i++)); do
-    info=$( { /usr/bin/time -f "%e" "$BUILD/mtf" -q info "$trace" >/dev/null; } 2>&1 | tail -1)
-    read -r py df_bytes growth rows < <(PYTHONPATH=$BUILD/python $PY "$HERE/bench_events.py" "$trace")
-    echo "  run $i: mtf info ${info}s, events() ${py}s, DataFrame $df_bytes B, RSS growth $growth B, $rows rows"
+    read -r info info_cpu < <({ /usr/bin/time -f "%e %U %S" "$BUILD/mtf" -q info "$trace" >/dev/null; } 2>&1 |
+      tail -1 | awk '{print $1, $2 + $3}')
+    read -r py df_bytes growth rows py_cpu faults < <(PYTHONPATH=$BUILD/python $PY "$HERE/bench_events.py" "$trace")
+    echo "  run $i: mtf info ${info}s (CPU ${info_cpu}s), events() ${py}s (CPU ${py_cpu}s, $faults page faults), DataFrame $df_bytes B, RSS growth $growth B, $rows rows"
+    infos+=("$info_cpu") pys+=("$py_cpu") faultss+=("$faults")
     if [[ -z $best_info ]] || (($(echo "$info < $best_info" | bc -l))); then best_info=$info; fi
     if [[ -z $best_py ]] || (($(echo "$py < $best_py" | bc -l))); then
       best_py=$py
@@ -36,11 +44,21 @@ measure() {
       best_df=$df_bytes
     fi
   done
-  echo "  best: mtf info ${best_info}s, events() ${best_py}s"
-  echo "  time ratio events()/info: $(echo "scale=2; $best_py / $best_info" | bc -l) (goal <= $goal)"
+  local median_info median_py
+  median_info=$(printf '%s\n' "${infos[@]}" | median)
+  median_py=$(printf '%s\n' "${pys[@]}" | median)
+  echo "  best wall: mtf info ${best_info}s, events() ${best_py}s; ratio $(echo "scale=2; $best_py / $best_info" | bc -l)"
+  echo "  median CPU: mtf info ${median_info}s, events() ${median_py}s ($(printf '%s\n' "${faultss[@]}" | median) page faults)"
+  echo "  CPU ratio events()/info: $(echo "scale=2; $median_py / $median_info" | bc -l) (goal <= $goal)"
   echo "  memory ratio RSS growth/DataFrame: $(echo "scale=2; $best_growth / $best_df" | bc -l) (goal <= 1.5)"
 }
 
+if (($# > 1)); then
+  for trace in "${@:2}"; do
+    if [[ $trace == *.mtf ]]; then measure "$trace" 1.5; else measure "$trace" 3; fi
+  done
+  exit 0
+fi
 measure "$TRACE" 3
 # The archive of the same trace (issue 30: events() <= 1.5x `mtf info` on the .mtf).
 ARCHIVE=$WORK/wavefront.mtf

@@ -1,11 +1,14 @@
 """The Python module against the `mtf` program: events by kind on every real trace and on
 its .mtf archive, the analyses, filters, conversion and errors."""
+import os
+import subprocess
+
 import numpy as np
 import pandas as pd
 import pytest
 
 import mtf
-from conftest import DATA, SAMPLE, mtf_info, real_traces, run_mtf
+from conftest import DATA, SAMPLE, SOURCE, mtf_info, real_traces, run_mtf
 
 COLUMNS = ["location", "time", "kind", "region", "partner", "tag", "size", "comm"]
 
@@ -207,3 +210,34 @@ def test_convert_selects_and_cuts_in_one_run(tmp_path):
     run_mtf("convert", SAMPLE, "-o", cli, "--ranks", "0-1", "--begin", f"{lo}t", "--end", f"{hi}t")
     assert run_mtf("dump", out) == run_mtf("dump", cli)
     assert result["events"] == mtf_info(cli)["events"] < mtf_info(SAMPLE)["events"]
+
+
+def test_column_dtypes_are_the_contract():
+    df = mtf.open(SAMPLE).events()
+    dtypes = {c: str(df[c].dtype) for c in COLUMNS if c != "kind"}
+    assert dtypes == {"location": "uint64", "time": "uint64", "region": "int32",
+                      "partner": "int32", "tag": "int64", "size": "uint64", "comm": "int32"}
+    # The kinds present, in kind order; -1 where a kind has no region or communicator.
+    kinds = list(df["kind"].cat.categories)
+    assert set(kinds) == set(mtf_info(SAMPLE)["events_by_kind"])
+    assert (df.region[~df.kind.isin(["Enter", "Leave"])] == -1).all()
+    assert (df.comm[df.kind.isin(["Enter", "Leave"])] == -1).all()
+
+
+def test_columns_grow_past_their_first_room_without_a_count(tmp_path):
+    """A filter gives no event count: the columns start with room for 65,536 rows and
+    grow (mremap) as they fill; they must hold the same rows as the whole read."""
+    trace = tmp_path / "g.otf2"
+    subprocess.run([os.environ.get("MTF_GEN", str(SOURCE / "build" / "mtf-gen")), "wavefront",
+                    "--ranks", "4", "--iterations", "20", "--inner", "160", "-o", trace],
+                   check=True, capture_output=True)
+    archive = tmp_path / "g.mtf"
+    mtf.convert(trace, archive)
+    for path in (trace, archive):
+        t = mtf.open(path)
+        whole = t.events()
+        assert len(whole) > 3 * 65536
+        filtered = t.events(time_from=0)  # selects every event, through the filtered path
+        pd.testing.assert_frame_equal(whole, filtered)
+        del t  # the arrays own their memory: the DataFrames outlive the trace
+        assert int(filtered.time.sum()) == int(whole.time.sum())

@@ -45,7 +45,9 @@ class WorldRanks {
   CommView view_;
 };
 
-CommonFields commonFields(const mtf::Event& e, WorldRanks& ranks) {
+// Inlined: called per event, its result then lives in registers (measured with callgrind
+// on the 14 M-event wavefront: 37 instructions per event out of line).
+[[gnu::always_inline]] inline CommonFields commonFields(const mtf::Event& e, WorldRanks& ranks) {
   CommonFields c;
   const uint64_t* f = e.fields.data();
   switch (e.kind) {
@@ -77,7 +79,9 @@ CommonFields commonFields(const mtf::Event& e, WorldRanks& ranks) {
 // What both public sinks share: the filter, the rank map, batches.
 class FilteringSink : public TraceSink {
  public:
-  explicit FilteringSink(const EventFilter& filter) : filter_(filter) {
+  explicit FilteringSink(const EventFilter& filter)
+      : filter_(filter),
+        selectsAll_(filter.locations.empty() && filter.from == 0 && filter.to == ~Tick{0}) {
     std::sort(filter_.locations.begin(), filter_.locations.end());
   }
   void begin(const mtf::Definitions& defs) override { ranks_ = std::make_unique<WorldRanks>(defs); }
@@ -86,6 +90,7 @@ class FilteringSink : public TraceSink {
 
  protected:
   bool selected(const mtf::Event& e) const {
+    if (selectsAll_) return true;
     if (e.time < filter_.from || e.time > filter_.to) return false;
     return filter_.locations.empty() ||
            std::binary_search(filter_.locations.begin(), filter_.locations.end(), e.location);
@@ -94,6 +99,7 @@ class FilteringSink : public TraceSink {
 
  private:
   EventFilter filter_;
+  bool selectsAll_;  // the default filter: no test per event
   std::unique_ptr<WorldRanks> ranks_;
 };
 
@@ -161,18 +167,21 @@ class EventRowsSink : public FilteringSink {
   }
 
  private:
+  // The row count is read once and written once: a store into a uint64_t column could
+  // alias it (size_t), which would make the compiler reload it after every store.
   void add(const mtf::Event& e) {
     const CommonFields c = commonFields(e, ranks());
     const size_t i = rows_.count;
-    rows_.location[i] = e.location;
-    rows_.time[i] = e.time;
-    rows_.kind[i] = static_cast<EventKindId>(e.kind);
-    rows_.region[i] = c.region;
-    rows_.partner[i] = c.partner;
-    rows_.tag[i] = c.tag;
-    rows_.size[i] = c.size;
-    rows_.comm[i] = c.comm;
-    if (++rows_.count == kRows) flush();
+    rows_.location.data()[i] = e.location;
+    rows_.time.data()[i] = e.time;
+    rows_.kind.data()[i] = static_cast<EventKindId>(e.kind);
+    rows_.region.data()[i] = c.region;
+    rows_.partner.data()[i] = c.partner;
+    rows_.tag.data()[i] = c.tag;
+    rows_.size.data()[i] = c.size;
+    rows_.comm.data()[i] = c.comm;
+    rows_.count = i + 1;
+    if (i + 1 == kRows) flush();
   }
 
   const EventRowsCallback& callback_;
