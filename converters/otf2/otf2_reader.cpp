@@ -182,6 +182,7 @@ void Otf2Reader::readLocalDefinitions(Lane& lane) {
   OTF2_DefReaderCallbacks_SetMappingTableCallback(callbacks.get(), &onMappingTable);
   OTF2_DefReaderCallbacks_SetClockOffsetCallback(callbacks.get(), &onClockOffset);
   for (const OTF2_LocationRef location : lane.locations) {
+    if (holdsNoLocalDefinitions(location)) continue;
     OTF2_DefReader* defReader = OTF2_Reader_GetDefReader(lane.reader, location);
     if (!defReader) continue;
     bool mapped = false;
@@ -371,6 +372,24 @@ void Otf2Reader::readInLanes(const std::vector<OTF2_LocationRef>& locations, Tra
 // The event file of `location` beside the anchor, e.g. "traces/0.evt".
 std::string Otf2Reader::eventFileName(OTF2_LocationRef location) const {
   return (fs::path(anchor_).stem() / (std::to_string(location) + ".evt")).string();
+}
+
+// An empty local definitions file is its chunk header (OTF2_BUFFER_CHUNK_HEADER, the byte
+// order, the first and last record numbers: 18 bytes) followed at once by the end-of-file
+// record and the end-of-buffer byte: 20 bytes, as OTF2 writes it for a location without
+// mapping tables or clock offsets (every location of mtf-gen's traces). The library would
+// allocate and clear a whole chunk buffer to read it (4 M instructions per location).
+bool Otf2Reader::holdsNoLocalDefinitions(OTF2_LocationRef location) const {
+  constexpr size_t kEmptyBytes = 20, kHeaderBytes = 18;
+  constexpr unsigned char kChunkHeader = 3, kEndOfFile = 2;
+  const fs::path file = fs::path(anchor_).parent_path() / fs::path(anchor_).stem() /
+                        (std::to_string(location) + ".def");
+  std::FILE* f = std::fopen(file.c_str(), "rb");
+  if (!f) return false;  // the library says what is wrong, if anything
+  unsigned char bytes[kEmptyBytes + 1];
+  const size_t n = std::fread(bytes, 1, sizeof bytes, f);
+  std::fclose(f);
+  return n == kEmptyBytes && bytes[0] == kChunkHeader && bytes[kHeaderBytes] == kEndOfFile;
 }
 
 std::optional<uintmax_t> Otf2Reader::eventFileBytes(OTF2_LocationRef location) const {

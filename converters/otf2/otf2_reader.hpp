@@ -85,6 +85,8 @@ class Otf2Reader : public TraceSource {
   size_t splitLocations(const std::vector<OTF2_LocationRef>& locations) const;
   // A location's event file, relative to the anchor's folder ("traces/0.evt").
   std::string eventFileName(OTF2_LocationRef location) const;
+  // True if the location's local definitions file is there and holds no record.
+  bool holdsNoLocalDefinitions(OTF2_LocationRef location) const;
   // The size of a location's event file, if it can be sized.
   std::optional<uintmax_t> eventFileBytes(OTF2_LocationRef location) const;
   void mergeLosses(const LossReport& losses);

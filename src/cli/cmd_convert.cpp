@@ -7,12 +7,12 @@
 #include "cli/command.hpp"
 #include "cli/common.hpp"
 #include "cli/convert_window.hpp"
-#include "cli/info_collector.hpp"
 #include "cli/selection_options.hpp"
 #include "filter/selection_sink.hpp"
 #include "model/nesting_check.hpp"
 #include "util/error.hpp"
 #include "util/interrupt.hpp"
+#include "util/progress.hpp"
 #include "util/safe_output.hpp"
 
 namespace mtf::cli {
@@ -62,6 +62,39 @@ void warnUnbalanced(const NestingCheck& nesting, const std::string& input) {
   std::cerr << "mtf: warning: " << input << ": unbalanced enter/leave nesting, kept as it is:\n";
   for (const std::string& line : nesting.describe(10)) std::cerr << "  " << line << '\n';
 }
+
+// What convert itself needs of the events: how many (for the last line and the progress),
+// and their enter/leave nesting, unless the writer follows it anyway (FormatEntry::
+// checksNesting: the .mtf writer's compaction), which then fills `nesting` instead. Runs
+// on the reading threads, so it does nothing else per event.
+class ConvertCounter : public TraceSink {
+ public:
+  ConvertCounter(Progress& progress, NestingCheck* nesting)
+      : progress_(progress), nesting_(nesting) {}
+  void begin(const Definitions&) override {}
+  void event(const Event& e) override {
+    if (nesting_) nesting_->NestingCheck::event(e);  // direct call: no second dispatch
+    progress_.tick(++total_);
+  }
+  void events(const SharedEventBatch& batch) override {
+    if (nesting_) {
+      const Event* e = batch->events.data();
+      for (size_t i = 0; i < batch->size; ++i) nesting_->NestingCheck::event(e[i]);
+    }
+    const uint64_t before = total_;
+    total_ += batch->size;
+    progress_.advance(before, total_);
+  }
+  void end() override {
+    if (nesting_) nesting_->end();
+  }
+  uint64_t total() const { return total_; }
+
+ private:
+  Progress& progress_;
+  NestingCheck* nesting_;  // null: the writer checks the nesting
+  uint64_t total_ = 0;
+};
 
 // --- Selection (issue 31, part B): ranks, locations, regions, event kinds ---------------
 
@@ -144,15 +177,17 @@ void runConvert(ConvertOptions o, const GlobalOptions& g) {
   ConvertCut cut = prepareConvertCut(o.cut, o.input, *source, o.lenient);
   catchInterrupts();
   SafeOutput out(o.output, o.force);
+  NestingCheck nesting;
+  if (format.checksNesting) o.write.nesting = &nesting;
   auto writer = format.openWriter(out.stagingPath(), o.write);
   Progress progress("converting " + o.input, !g.quiet && stderrIsTerminal());
-  InfoCollector counter(&progress);
+  ConvertCounter counter(progress, format.checksNesting ? nullptr : &nesting);
   InterruptibleSink interruptible(*writer);
   TeeSink tee{&interruptible, &counter};
   SelectThenCut chain(tee, cut, selection, o.select.any());
   readNamingTheTarget(*source, chain.head(), out.stagingPath().string(), o.output);
   progress.finish();
-  warnUnbalanced(counter.nesting(), o.input);
+  warnUnbalanced(nesting, o.input);
   LossReport losses = source->unmodelled();
   mergeLosses(losses, writer->losses());
   reportLosses(losses, o.write.strict, o.output);

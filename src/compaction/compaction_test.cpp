@@ -211,6 +211,54 @@ TEST(Compaction, UnbalancedEventsRoundTrip) {
   EXPECT_EQ(testing::firstDifference(expandAll(model), t.events, t.defs), "");
 }
 
+// The nesting the compactor reports (CompactorOptions::nesting, so that `mtf convert` to
+// .mtf checks it once) is what a NestingCheck fed the same events finds, per location.
+void expectNestingAsNestingCheck(const testing::SyntheticTrace& t, bool interleave) {
+  NestingCheck direct;
+  play(t, direct, interleave);
+  NestingCheck viaCompactor;
+  CompactorOptions options{1 << 16, 6, 1};
+  options.nesting = &viaCompactor;
+  Compactor c(options);
+  play(t, c, interleave);
+  const NestingSummary& want = direct.summary();
+  const NestingSummary& got = viaCompactor.summary();
+  EXPECT_EQ(got.maxDepth, want.maxDepth);
+  EXPECT_EQ(got.callsNeverLeft, want.callsNeverLeft);
+  EXPECT_EQ(got.unmatchedLeaves, want.unmatchedLeaves);
+  EXPECT_EQ(got.mismatchedLeaves, want.mismatchedLeaves);
+  EXPECT_EQ(got.unbalancedLocations, want.unbalancedLocations);
+  EXPECT_EQ(viaCompactor.describe(100), direct.describe(100));
+}
+
+TEST(Compaction, ReportsTheNestingANestingCheckFinds) {
+  const auto spmd = makeSyntheticTrace(4, 30, 3);
+  expectNestingAsNestingCheck(spmd, false);
+  expectNestingAsNestingCheck(spmd, true);
+  testing::SyntheticTrace t = makeSyntheticTrace(2, 0, 7, false);
+  const LocationId a = t.events.front().location, b = t.events.back().location;
+  ASSERT_NE(a, b);
+  t.events.clear();
+  Event e;
+  Tick time = 0;
+  auto add = [&](EventKind kind, LocationId loc, uint64_t region) {
+    e.set(kind, loc, ++time, {region});
+    t.events.push_back(e);
+  };
+  add(EventKind::Leave, a, 0);  // leave without enter
+  add(EventKind::Enter, a, 1);
+  add(EventKind::Enter, a, 2);
+  add(EventKind::Leave, a, 3);  // leaves another region than entered
+  add(EventKind::Leave, a, 1);
+  add(EventKind::Enter, b, 1);  // cut mid-call, twice
+  add(EventKind::Enter, b, 2);
+  NestingCheck direct;
+  play(t, direct);
+  ASSERT_EQ(direct.summary().unbalancedLocations, 2u);  // the case is unbalanced
+  ASSERT_EQ(direct.summary().mismatchedLeaves, 1u);
+  expectNestingAsNestingCheck(t, false);
+}
+
 TEST(Compaction, TimeWindowAndSkipGiveTheSameEvents) {
   const auto t = makeSyntheticTrace(2, 100, 8, false);
   const auto model = compact(t, false, 64);

@@ -141,6 +141,14 @@ SigId Compactor::internEvent(const LocationState& s, const Event& e) {
   return sig;
 }
 
+// As NestingCheck: a Leave of another region than the open Enter's, within the tracked depth.
+[[gnu::always_inline]] inline void Compactor::checkLeave(LocationState& s, const Event& e) {
+  const uint64_t region = e.fields.empty() ? 0 : e.fields[0];
+  if (s.stack[s.depth - 1].regionField != region && s.depth - 1 <= NestingCheck::kTrackedDepth)
+      [[unlikely]]
+    ++s.nesting.mismatchedLeaves;
+}
+
 [[gnu::always_inline]] inline void Compactor::closeCall(LocationState& s, SigId leave) {
   OpenCall& call = s.stack[--s.depth];
   const NodeId node = dag_->call(call.enter, leave, call.children);
@@ -199,13 +207,19 @@ void Compactor::rememberRegionSig(const Event& e, SigId sig) {
     // regionOf(its signature): an Enter's region is its first field, structural, and it
     // has that field (its signature was found).
     call.region = static_cast<Ref>(e.fields[0]);
+    call.regionField = e.fields[0];
+    if (s.depth - 1 > s.nesting.maxDepth) s.nesting.maxDepth = s.depth - 1;
     record(s, enterContext(sig), e.time);
     return;
   }
-  if (e.kind == EventKind::Leave && s.depth > 1) {
-    lastTime_ = e.time;
-    closeCall(s, sig);
-    return;
+  if (e.kind == EventKind::Leave) {
+    if (s.depth > 1) [[likely]] {
+      checkLeave(s, e);
+      lastTime_ = e.time;
+      closeCall(s, sig);
+      return;
+    }
+    ++s.nesting.unmatchedLeaves;
   }
   // Any other event, and a Leave that closes no open call, is a leaf.
   const NodeId node = dag_->leaf(sig);
@@ -224,6 +238,7 @@ void Compactor::events(const SharedEventBatch& batch) {
 
 void Compactor::finishLocation(LocationState& s) {
   flushChunk(s);
+  s.nesting.callsNeverLeft = s.depth - 1;
   // Calls still open when the trace ends (cut mid-call) become calls without a Leave.
   while (s.depth > 1) closeCall(s, kNoSig);
   const NodeId root = dag_->sequence(s.stack.front().children);
@@ -241,6 +256,10 @@ void Compactor::finishLocation(LocationState& s) {
 
 void Compactor::end() {
   for (auto& s : states_) finishLocation(*s);
+  if (options_.nesting) {
+    for (const auto& s : states_) options_.nesting->addCounted(s->id, s->nesting);
+    options_.nesting->end();
+  }
   if (compressor_) {
     compressor_->finish();  // every chunk is with the sink before the model is final
     compressor_.reset();

@@ -14,6 +14,7 @@
 #include "compaction/dag_builder.hpp"
 #include "compaction/event_split.hpp"
 #include "compaction/recent_pair.hpp"
+#include "model/nesting_check.hpp"
 #include "model/trace_stream.hpp"
 #include "values/chunk_compressor.hpp"
 #include "values/columns.hpp"
@@ -39,6 +40,10 @@ struct CompactorOptions {
   // With a chunk sink and background compression: a column dictionary if it pays
   // (values/column_dictionary.hpp); handed to the dictionary sink, and kept in the model.
   bool columnDictionary = true;
+  // If set, filled at end() with every location's enter/leave nesting (the counts a
+  // NestingCheck fed the same events gives), which compaction follows anyway: `mtf
+  // convert` then checks it no second time.
+  NestingCheck* nesting = nullptr;
 };
 // Receives the column dictionary, before the first chunk that needs it.
 using DictionarySink = std::function<void(const values::ZstdDictionary&)>;
@@ -66,6 +71,7 @@ class Compactor : public TraceSink {
   struct OpenCall {
     SigId enter = kNoSig;
     Ref region = kUndefinedRef;
+    uint64_t regionField = 0;  // the Enter's first field, as NestingCheck compares it
     std::vector<Edge> children;
   };
   struct LocationState {
@@ -78,6 +84,7 @@ class Compactor : public TraceSink {
     std::unique_ptr<ColumnEncoder> encoder;  // without background compression
     RawChunk raw;                            // with it
     uint64_t chunkStart = 0;                 // first event of the chunk being filled
+    NestingSummary nesting;                  // callsNeverLeft set by finishLocation
   };
 
   LocationState& stateOf(LocationId id) {
@@ -103,6 +110,7 @@ class Compactor : public TraceSink {
   SigId predictedSig(const LocationState& s, const Event& e);  // fills scratchValues_
   SigId internEvent(const LocationState& s, const Event& e);   // fills scratchValues_
   void closeCall(LocationState& s, SigId leave);
+  static void checkLeave(LocationState& s, const Event& e);  // counts a mismatched Leave
 
   CompactorOptions options_;
   ChunkSink chunkSink_;

@@ -14,6 +14,14 @@ NestingCheck::LocationNesting& NestingCheck::stateOf(LocationId id) {
   return *last_;
 }
 
+void NestingCheck::addCounted(LocationId id, const NestingSummary& counts) {
+  LocationNesting& s = stateOf(id);
+  s.depth = counts.callsNeverLeft;
+  s.counts.maxDepth = counts.maxDepth;
+  s.counts.unmatchedLeaves = counts.unmatchedLeaves;
+  s.counts.mismatchedLeaves = counts.mismatchedLeaves;
+}
+
 void NestingCheck::grow(LocationNesting& s) {
   s.regions.resize(std::min<size_t>(kTrackedDepth, std::max<size_t>(16, s.regions.size() * 2)));
 }

@@ -33,6 +33,13 @@ class NestingCheck : public TraceSink {
     if (e.kind == EventKind::Enter || e.kind == EventKind::Leave) track(e);
   }
   void end() override;
+  // A location's counts found by a stage that follows the nesting anyway (the compactor,
+  // compaction/compactor.hpp), instead of its events: `counts.callsNeverLeft` is the depth
+  // open at its end. Locations in the order given; end() then sums them as usual.
+  void addCounted(LocationId id, const NestingSummary& counts);
+  // Deeper than this, only the depth is counted: Leaves there are not checked against
+  // their Enter's region (memory stays bounded on absurd nesting).
+  static constexpr uint64_t kTrackedDepth = uint64_t{1} << 20;
 
   // Valid after end().
   const NestingSummary& summary() const { return total_; }
@@ -50,7 +57,6 @@ class NestingCheck : public TraceSink {
     std::vector<uint64_t> regions;
     NestingSummary counts;
   };
-  static constexpr uint64_t kTrackedDepth = uint64_t{1} << 20;
 
   // Inline: the common cases (a nesting Enter, the Leave of the innermost open call) cost
   // a few instructions; leave() handles the rest out of line.

@@ -13,6 +13,8 @@
 
 namespace mtf {
 
+class NestingCheck;
+
 struct WriteOptions {
   bool strict = false;         // refuse instead of dropping what the format cannot hold
   bool compress = false;       // e.g. .prv.gz
@@ -21,6 +23,10 @@ struct WriteOptions {
   bool loops = true;           // MTF: store NLR loop annotations
   bool patterns = false;       // MTF: store communication patterns
   bool model = true;           // MTF: store the program-wide model (src/program)
+  // Where a writer whose format has checksNesting puts the enter/leave nesting of the
+  // events it was given (complete once its end() returned), so that the caller need not
+  // check it a second time. Ignored by the other writers.
+  NestingCheck* nesting = nullptr;
 };
 
 struct FormatEntry {
@@ -34,6 +40,9 @@ struct FormatEntry {
   // Writes to `path` (the staging path of a SafeOutput): the writer never commits itself.
   std::function<std::unique_ptr<TraceSink>(const std::filesystem::path&, const WriteOptions&)>
       openWriter;  // empty if the format cannot be written
+  // The writer follows the enter/leave nesting anyway (MTF: compaction) and reports it
+  // in WriteOptions::nesting.
+  bool checksNesting = false;
 };
 
 const std::vector<FormatEntry>& formats();

@@ -30,6 +30,7 @@ struct Delivered {
   std::vector<std::string> order;  // "dictionary" or "chunk <location>"
   std::vector<ColumnChunk> chunks;
   std::shared_ptr<const ZstdDictionary> dictionary;
+  size_t payloadBytes = 0;  // coded, before compression
 };
 
 // `locations` chunks through a gate (each location's chunk of kEvents events).
@@ -55,6 +56,7 @@ Delivered throughGate(uint32_t locations, bool shared, uint64_t events = kEvents
     }
     PendingChunk pending;
     encoder.finishPayload(0, pending);
+    d.payloadBytes += pending.payload.size();
     gate.add(l, pending);
   }
   gate.finish();
@@ -93,6 +95,20 @@ TEST(ColumnDictionary, SimilarChunksGetOneAndDecodeWithIt) {
   }
   // Without the dictionary such a chunk cannot be decoded.
   EXPECT_THROW(ColumnDecoder(d.chunks[0], nullptr), CodingError);
+}
+
+// Past 256 pieces of 4 KiB a first dictionary is learnt from 128 of them, spread over the
+// chunks; similar chunks still get the full one.
+TEST(ColumnDictionary, ManySimilarChunksGetOneThroughTheQuickFirstDictionary) {
+  const Delivered d = throughGate(400, true);
+  ASSERT_GT(d.payloadBytes, 2 * 128 * 4096u);  // the first dictionary is learnt
+  ASSERT_TRUE(d.dictionary);
+  ASSERT_EQ(d.chunks.size(), 400u);
+  EXPECT_EQ(d.order.front(), "dictionary");
+  for (uint32_t l : {0u, 199u, 399u}) {
+    EXPECT_TRUE(usesDictionary(d.chunks[l]));
+    expectDecodes(d.chunks[l], l, true, d.dictionary.get());
+  }
 }
 
 TEST(ColumnDictionary, NoiseAndTinyInputsGetNone) {

@@ -61,8 +61,11 @@ FormatEntry mtfBinaryFormat() {
   entry.openReader = [](const std::filesystem::path& input, const ReadOptions& options) {
     return std::unique_ptr<TraceSource>(std::make_unique<mtfbin::ArchiveSource>(input, options));
   };
+  entry.checksNesting = true;
   entry.openWriter = [](const std::filesystem::path& output, const WriteOptions& options) {
-    auto writer = std::make_unique<mtfbin::ArchiveWriter>(output);
+    compaction::CompactorOptions compaction;
+    compaction.nesting = options.nesting;
+    auto writer = std::make_unique<mtfbin::ArchiveWriter>(output, compaction);
     mtfbin::ArchiveWriter* archive = writer.get();
     // Threads: the reader's; compaction (the writer); NLR; and the value columns' coding
     // and deflate (the compactor's ChunkCompressor). Events reach the first two as shared
