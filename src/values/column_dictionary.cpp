@@ -8,7 +8,12 @@ namespace {
 
 // ZDICT learns from many small samples: each payload is cut into pieces of this size.
 constexpr size_t kSamplePiece = 4096;
-constexpr size_t kDictionaryCapacity = 16 * 1024;
+// The capacities tried: first the middle one; only if its dictionary pays, halving and
+// doubling while that makes the whole smaller (the best one differs from trace to trace:
+// a dictionary of half the size may cost half as much and save nearly as much). A trace
+// whose dictionary does not pay is trained once.
+constexpr size_t kFirstCapacity = 16 * 1024;
+constexpr size_t kSmallestCapacity = 4 * 1024, kLargestCapacity = 64 * 1024;
 // Below this much payload a dictionary cannot pay for itself (measured on the real traces:
 // it only did on traces with over 100 KB of payload).
 constexpr size_t kMinimumPayload = 32 * 1024;
@@ -24,6 +29,23 @@ size_t compressedSize(const std::vector<const ByteBuffer*>& payloads, int level,
     total += out.size();
   }
   return total;
+}
+
+struct Candidate {
+  std::vector<uint8_t> content;
+  size_t size;      // of the payloads compressed with it, plus its own
+  size_t capacity;  // it was trained for
+};
+
+// The payloads compressed with the dictionary `content` at `judge`, plus the dictionary
+// itself compressed at `level`.
+size_t costWith(const std::vector<const ByteBuffer*>& payloads, int judge,
+                const std::vector<uint8_t>& content, int level) {
+  const ZstdDictionary dictionary(content.data(), content.size(), judge);
+  std::vector<uint8_t> stored;
+  ZstdCompressor zstd;
+  zstd.compress(content.data(), content.size(), level, nullptr, stored);
+  return compressedSize(payloads, judge, &dictionary) + stored.size();
 }
 
 }  // namespace
@@ -44,16 +66,23 @@ std::vector<uint8_t> chooseDictionary(const std::vector<const ByteBuffer*>& payl
   const size_t without = compressedSize(payloads, judge, nullptr);
   // Noise (the low bytes of jittery times) has nothing to share: skip the training.
   if (without >= total - total / 10) return {};
-  std::vector<uint8_t> content = trainZstdDictionary(samples, kDictionaryCapacity);
-  if (content.empty()) return {};
-  const ZstdDictionary dictionary(content.data(), content.size(), judge);
-  std::vector<uint8_t> stored;
-  ZstdCompressor zstd;
-  zstd.compress(content.data(), content.size(), level, nullptr, stored);
-  const size_t with = compressedSize(payloads, judge, &dictionary) + stored.size();
-  // Judged at a fast level, a small gain may vanish at the final level: ask for 5%.
-  if (with >= without - without / 20) return {};
-  return content;
+  // A small gain may vanish at the final level: ask for 5%.
+  Candidate best{{}, without - without / 20, 0};
+  auto tryCapacity = [&](size_t capacity) {
+    std::vector<uint8_t> content = trainZstdDictionary(samples, capacity);
+    if (content.empty()) return false;
+    const size_t with = costWith(payloads, judge, content, level);
+    if (with >= best.size) return false;
+    best = {std::move(content), with, capacity};
+    return true;
+  };
+  if (!tryCapacity(kFirstCapacity)) return {};
+  for (size_t c = kFirstCapacity / 2; c >= kSmallestCapacity && tryCapacity(c); c /= 2) {
+  }
+  if (best.capacity == kFirstCapacity)  // not smaller: maybe larger
+    for (size_t c = kFirstCapacity * 2; c <= kLargestCapacity && tryCapacity(c); c *= 2) {
+    }
+  return std::move(best.content);
 }
 
 DictionaryGate::DictionaryGate(int level, Deliver deliver, DeliverDictionary deliverDictionary)
