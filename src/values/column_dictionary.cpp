@@ -6,17 +6,19 @@ namespace mtf::values {
 
 namespace {
 
-// ZDICT learns from many small samples: each payload is cut into pieces of this size.
-constexpr size_t kSamplePiece = 4096;
-// The capacities tried: first the middle one; only if its dictionary pays, halving and
-// doubling while that makes the whole smaller (the best one differs from trace to trace:
-// a dictionary of half the size may cost half as much and save nearly as much). A trace
-// whose dictionary does not pay is trained once.
+// ZDICT learns from many small samples: each payload is cut into pieces of this size
+// (smaller pieces for small traces, whose chunks are a few KB: ZDICT needs several).
+constexpr size_t kSamplePiece = 4096, kSmallSamplePiece = 1024;
+constexpr size_t kSmallPayload = 32 * 1024;
+// The capacities tried: first 16 KiB (a small trace: the largest power of two that is at
+// most a quarter of its payload); only if its dictionary pays, halving and doubling while that
+// makes the whole smaller (the best one differs from trace to trace: a dictionary of half
+// the size may cost half as much and save nearly as much; the threads of a small trace
+// share a few hundred bytes). A trace whose dictionary does not pay is trained once.
 constexpr size_t kFirstCapacity = 16 * 1024;
-constexpr size_t kSmallestCapacity = 4 * 1024, kLargestCapacity = 64 * 1024;
-// Below this much payload a dictionary cannot pay for itself (measured on the real traces:
-// it only did on traces with over 100 KB of payload).
-constexpr size_t kMinimumPayload = 32 * 1024;
+constexpr size_t kSmallestCapacity = 1024, kLargestCapacity = 64 * 1024;
+// Below this much payload a dictionary cannot pay for itself.
+constexpr size_t kMinimumPayload = 4 * 1024;
 
 size_t compressedSize(const std::vector<const ByteBuffer*>& payloads, int level,
                       const ZstdDictionary* dictionary) {
@@ -52,11 +54,12 @@ size_t costWith(const std::vector<const ByteBuffer*>& payloads, int judge,
 
 std::vector<uint8_t> chooseDictionary(const std::vector<const ByteBuffer*>& payloads, int level) {
   size_t total = 0;
+  for (const ByteBuffer* p : payloads) total += p->size();
+  const size_t piece = total < kSmallPayload ? kSmallSamplePiece : kSamplePiece;
   std::vector<std::vector<uint8_t>> samples;
   for (const ByteBuffer* p : payloads) {
-    total += p->size();
-    for (size_t at = 0; at < p->size(); at += kSamplePiece) {
-      const size_t n = std::min(kSamplePiece, p->size() - at);
+    for (size_t at = 0; at < p->size(); at += piece) {
+      const size_t n = std::min(piece, p->size() - at);
       samples.emplace_back(p->data() + at, p->data() + at + n);
     }
   }
@@ -76,11 +79,14 @@ std::vector<uint8_t> chooseDictionary(const std::vector<const ByteBuffer*>& payl
     best = {std::move(content), with, capacity};
     return true;
   };
-  if (!tryCapacity(kFirstCapacity)) return {};
-  for (size_t c = kFirstCapacity / 2; c >= kSmallestCapacity && tryCapacity(c); c /= 2) {
+  size_t first = kFirstCapacity;
+  if (total < kSmallPayload)
+    while (first > kSmallestCapacity && first * 4 > total) first /= 2;
+  if (!tryCapacity(first)) return {};
+  for (size_t c = first / 2; c >= kSmallestCapacity && tryCapacity(c); c /= 2) {
   }
-  if (best.capacity == kFirstCapacity)  // not smaller: maybe larger
-    for (size_t c = kFirstCapacity * 2; c <= kLargestCapacity && tryCapacity(c); c *= 2) {
+  if (best.capacity == first)  // not smaller: maybe larger
+    for (size_t c = first * 2; c <= kLargestCapacity && tryCapacity(c); c *= 2) {
     }
   return std::move(best.content);
 }
