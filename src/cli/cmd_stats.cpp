@@ -27,23 +27,27 @@ void runStats(const StatsOptions& o, const GlobalOptions&) {
     const auto& m = *reader.model();
     std::vector<uint64_t> valueBytes(m.locations.size(), 0);
     for (size_t l = 0; l < m.locations.size(); ++l)
-      for (size_t c = 0; c < m.locations[l].columns.size(); ++c)
-        valueBytes[l] += reader.loadColumns(l, c).encoded.size() + mtfbin::kChunkHeaderSize;
+      for (size_t c = 0; c < m.locations[l].columns.size(); ++c) {
+        const uint64_t stored = reader.loadColumns(l, c).encoded.size();
+        valueBytes[l] += mtfbin::chunkHeaderSize(reader.version(), stored) + stored;
+      }
     j = buildStats(m, reader.sizes(), valueBytes, true);
   } else {
     auto source = openInput(o.trace, o.lenient);
     std::unordered_map<LocationId, uint64_t> bytesOf;
-    uint64_t valueBytes = 0, chunks = 0;
+    uint64_t valueBytes = 0, chunks = 0, headerBytes = 0;
     compaction::Compactor compactor({}, [&](LocationId loc, compaction::ColumnChunk&& c) {
-      bytesOf[loc] += c.encoded.size() + mtfbin::kChunkHeaderSize;
+      const uint64_t header = mtfbin::chunkHeaderSize(mtfbin::kVersion, c.encoded.size());
+      bytesOf[loc] += c.encoded.size() + header;
       valueBytes += c.encoded.size();
+      headerBytes += header;
       ++chunks;
     });
     source->read(compactor);
     const auto& m = compactor.model();
     std::vector<uint64_t> perLocation;
     for (const auto& l : m.locations) perLocation.push_back(bytesOf[l.location]);
-    j = buildStats(m, mtfbin::sizesOf(m, valueBytes, chunks), perLocation, false);
+    j = buildStats(m, mtfbin::sizesOf(m, valueBytes, chunks, headerBytes), perLocation, false);
   }
   if (o.json)
     std::cout << j.dump(2) << '\n';

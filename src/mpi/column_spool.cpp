@@ -25,7 +25,7 @@ void ColumnSpool::begin(const Definitions& defs) {
         mtfbin::IndexEntry e =
             file_ ? mtfbin::writeColumnChunk(*file_, chunk) : mtfbin::columnEntry(chunk);
         e.locationIndex = location;
-        bytes_ += mtfbin::kChunkHeaderSize + e.storedSize;
+        bytes_ += mtfbin::chunkHeaderSize(mtfbin::kVersion, e.storedSize) + e.storedSize;
         entries_.push_back(std::move(e));
       });
   compactor_->begin(defs);

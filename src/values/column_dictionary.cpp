@@ -7,14 +7,21 @@ namespace mtf::values {
 
 namespace {
 
-// ZDICT learns from many small samples: each payload is cut into pieces of this size.
-constexpr size_t kSamplePiece = 4096;
+// ZDICT learns from many small samples: each payload is cut into pieces of this size
+// (smaller pieces for small traces, whose chunks are a few KB: ZDICT needs several).
+constexpr size_t kSamplePiece = 4096, kSmallSamplePiece = 1024;
+constexpr size_t kSmallPayload = 32 * 1024;
 // The pieces a first, quick dictionary learns from (see chooseDictionary).
 constexpr size_t kProbePieces = 128;
-constexpr size_t kDictionaryCapacity = 16 * 1024;
-// Below this much payload a dictionary cannot pay for itself (measured on the real traces:
-// it only did on traces with over 100 KB of payload).
-constexpr size_t kMinimumPayload = 32 * 1024;
+// The capacities tried: first 16 KiB (a small trace: the largest power of two that is at
+// most a quarter of its payload); only if its dictionary pays, halving and doubling while that
+// makes the whole smaller (the best one differs from trace to trace: a dictionary of half
+// the size may cost half as much and save nearly as much; the threads of a small trace
+// share a few hundred bytes). A trace whose dictionary does not pay is trained once.
+constexpr size_t kFirstCapacity = 16 * 1024;
+constexpr size_t kSmallestCapacity = 1024, kLargestCapacity = 64 * 1024;
+// Below this much payload a dictionary cannot pay for itself.
+constexpr size_t kMinimumPayload = 4 * 1024;
 
 size_t compressedSize(const std::vector<const ByteBuffer*>& payloads, int level,
                       const ZstdDictionary* dictionary) {
@@ -29,46 +36,56 @@ size_t compressedSize(const std::vector<const ByteBuffer*>& payloads, int level,
   return total;
 }
 
-size_t pieceCount(const std::vector<const ByteBuffer*>& payloads) {
+struct Candidate {
+  std::vector<uint8_t> content;
+  size_t size;      // of the payloads compressed with it, plus its own
+  size_t capacity;  // it was trained for
+};
+
+// The payloads compressed with the dictionary `content` at `judge`, plus the dictionary
+// itself compressed at `level`.
+size_t costWith(const std::vector<const ByteBuffer*>& payloads, int judge,
+                const std::vector<uint8_t>& content, int level) {
+  const ZstdDictionary dictionary(content.data(), content.size(), judge);
+  std::vector<uint8_t> stored;
+  ZstdCompressor zstd;
+  zstd.compress(content.data(), content.size(), level, nullptr, stored);
+  return compressedSize(payloads, judge, &dictionary) + stored.size();
+}
+
+size_t pieceCount(const std::vector<const ByteBuffer*>& payloads, size_t piece) {
   size_t pieces = 0;
-  for (const ByteBuffer* p : payloads) pieces += (p->size() + kSamplePiece - 1) / kSamplePiece;
+  for (const ByteBuffer* p : payloads) pieces += (p->size() + piece - 1) / piece;
   return pieces;
 }
 
-// The payloads cut into pieces for ZDICT: every piece, or only every stride-th so that at
-// most `maxPieces` are taken, spread evenly over the payloads.
+// The payloads cut into pieces of `piece` bytes for ZDICT: every piece, or only every
+// stride-th so that at most `maxPieces` are taken, spread evenly over the payloads.
 std::vector<std::vector<uint8_t>> samplePieces(const std::vector<const ByteBuffer*>& payloads,
-                                               size_t maxPieces) {
-  const size_t pieces = pieceCount(payloads);
+                                               size_t piece, size_t maxPieces) {
+  const size_t pieces = pieceCount(payloads, piece);
   const size_t stride = pieces <= maxPieces ? 1 : (pieces + maxPieces - 1) / maxPieces;
   std::vector<std::vector<uint8_t>> samples;
-  size_t piece = 0;
+  size_t index = 0;
   for (const ByteBuffer* p : payloads)
-    for (size_t at = 0; at < p->size(); at += kSamplePiece, ++piece) {
-      if (piece % stride != 0) continue;
-      const size_t n = std::min(kSamplePiece, p->size() - at);
+    for (size_t at = 0; at < p->size(); at += piece, ++index) {
+      if (index % stride != 0) continue;
+      const size_t n = std::min(piece, p->size() - at);
       samples.emplace_back(p->data() + at, p->data() + at + n);
     }
   return samples;
 }
 
-struct Trained {
-  std::vector<uint8_t> content;  // empty if ZDICT failed
-  size_t with = SIZE_MAX;        // the payloads compressed with it, plus it compressed
-};
-
-// A dictionary learnt from `samples`, and what the payloads take with it at level `judge`.
-Trained trained(const std::vector<const ByteBuffer*>& payloads,
-                const std::vector<std::vector<uint8_t>>& samples, int level, int judge) {
-  Trained t;
-  t.content = trainZstdDictionary(samples, kDictionaryCapacity);
-  if (t.content.empty()) return t;
-  const ZstdDictionary dictionary(t.content.data(), t.content.size(), judge);
-  std::vector<uint8_t> stored;
-  ZstdCompressor zstd;
-  zstd.compress(t.content.data(), t.content.size(), level, nullptr, stored);
-  t.with = compressedSize(payloads, judge, &dictionary) + stored.size();
-  return t;
+// ZDICT's time grows with what it learns from (600 M instructions for 2 MiB). A first
+// dictionary learnt from a few of the pieces gains nearly as much as the full one
+// (1,024-rank wavefront: 4.85% against 5.2%; 16-rank wavefront 0.2% and 0.4%): where it
+// gains less than 2.5%, the full one would not reach the 5% asked either.
+bool quickDictionaryFails(const std::vector<const ByteBuffer*>& payloads, size_t piece, int level,
+                          int judge, size_t without) {
+  if (pieceCount(payloads, piece) <= 2 * kProbePieces) return false;
+  const std::vector<uint8_t> content =
+      trainZstdDictionary(samplePieces(payloads, piece, kProbePieces), kFirstCapacity);
+  return content.empty() || costWith(payloads, judge, content, level) >= without - without / 40;
 }
 
 }  // namespace
@@ -76,24 +93,35 @@ Trained trained(const std::vector<const ByteBuffer*>& payloads,
 std::vector<uint8_t> chooseDictionary(const std::vector<const ByteBuffer*>& payloads, int level) {
   size_t total = 0;
   for (const ByteBuffer* p : payloads) total += p->size();
+  const size_t piece = total < kSmallPayload ? kSmallSamplePiece : kSamplePiece;
   if (payloads.size() < 2 || total < kMinimumPayload) return {};
   // Judged at a fast level: the difference a dictionary makes shows there already.
   const int judge = std::min(level, 3);
   const size_t without = compressedSize(payloads, judge, nullptr);
   // Noise (the low bytes of jittery times) has nothing to share: skip the training.
   if (without >= total - total / 10) return {};
-  // ZDICT's time grows with what it learns from (600 M instructions for 2 MiB). A first
-  // dictionary learnt from a quarter or less of the pieces gains nearly as much as the
-  // full one (1,024-rank wavefront: 4.85% against 5.2%; 16-rank wavefront 0.2% and
-  // 0.4%): where it gains less than 2.5%, the full one would not reach 5% either.
-  if (pieceCount(payloads) > 2 * kProbePieces &&
-      trained(payloads, samplePieces(payloads, kProbePieces), level, judge).with >=
-          without - without / 40)
-    return {};
-  Trained full = trained(payloads, samplePieces(payloads, SIZE_MAX), level, judge);
-  // Judged at a fast level, a small gain may vanish at the final level: ask for 5%.
-  if (full.with >= without - without / 20) return {};
-  return std::move(full.content);
+  if (quickDictionaryFails(payloads, piece, level, judge, without)) return {};
+  const std::vector<std::vector<uint8_t>> samples = samplePieces(payloads, piece, SIZE_MAX);
+  // A small gain may vanish at the final level: ask for 5%.
+  Candidate best{{}, without - without / 20, 0};
+  auto tryCapacity = [&](size_t capacity) {
+    std::vector<uint8_t> content = trainZstdDictionary(samples, capacity);
+    if (content.empty()) return false;
+    const size_t with = costWith(payloads, judge, content, level);
+    if (with >= best.size) return false;
+    best = {std::move(content), with, capacity};
+    return true;
+  };
+  size_t first = kFirstCapacity;
+  if (total < kSmallPayload)
+    while (first > kSmallestCapacity && first * 4 > total) first /= 2;
+  if (!tryCapacity(first)) return {};
+  for (size_t c = first / 2; c >= kSmallestCapacity && tryCapacity(c); c /= 2) {
+  }
+  if (best.capacity == first)  // not smaller: maybe larger
+    for (size_t c = first * 2; c <= kLargestCapacity && tryCapacity(c); c *= 2) {
+    }
+  return std::move(best.content);
 }
 
 DictionaryGate::DictionaryGate(int level, Deliver deliver, DeliverDictionary deliverDictionary)

@@ -128,6 +128,46 @@ TEST(ColumnDictionary, NoiseAndTinyInputsGetNone) {
   EXPECT_EQ(d.chunks.size(), 1u);
 }
 
+// Payloads that all hold the same 48 KiB (noise of 4 bits per byte, so that each payload
+// alone compresses a little) and little else: a dictionary of 16 KiB holds a third of what
+// they share; a larger one pays more and is chosen.
+TEST(ColumnDictionary, CapacityGrowsWhenALargerDictionaryPays) {
+  std::mt19937_64 rng(7);
+  std::vector<uint8_t> shared(48 * 1024);
+  for (uint8_t& b : shared) b = static_cast<uint8_t>(rng() & 15);
+  std::vector<ByteBuffer> payloads(8);
+  for (size_t p = 0; p < payloads.size(); ++p) {
+    payloads[p].resize(shared.size() + 64);
+    std::copy(shared.begin(), shared.end(), payloads[p].begin());
+    for (size_t i = shared.size(); i < payloads[p].size(); ++i)
+      payloads[p][i] = static_cast<uint8_t>(rng());
+  }
+  std::vector<const ByteBuffer*> pointers;
+  for (const ByteBuffer& p : payloads) pointers.push_back(&p);
+  const std::vector<uint8_t> dictionary = chooseDictionary(pointers, 19);
+  EXPECT_GT(dictionary.size(), 16u * 1024);
+  EXPECT_LE(dictionary.size(), 64u * 1024);
+}
+
+// A small trace: eight payloads of 1.5 KiB that share 1 KiB (the threads of a small
+// trace repeat each other). A dictionary of a few KiB pays; one of 16 KiB would not.
+TEST(ColumnDictionary, SmallTracesGetASmallOne) {
+  std::mt19937_64 rng(11);
+  std::vector<uint8_t> shared(1024);
+  for (uint8_t& b : shared) b = static_cast<uint8_t>(rng() & 15);
+  std::vector<ByteBuffer> payloads(8);
+  for (ByteBuffer& p : payloads) {
+    p.resize(shared.size() + 512);
+    std::copy(shared.begin(), shared.end(), p.begin());
+    for (size_t i = shared.size(); i < p.size(); ++i) p[i] = static_cast<uint8_t>(rng() & 15);
+  }
+  std::vector<const ByteBuffer*> pointers;
+  for (const ByteBuffer& p : payloads) pointers.push_back(&p);
+  const std::vector<uint8_t> dictionary = chooseDictionary(pointers, 19);
+  EXPECT_GT(dictionary.size(), 0u);
+  EXPECT_LE(dictionary.size(), 4u * 1024);
+}
+
 TEST(ColumnDictionary, WithoutADictionarySinkChunksPassStraightOn) {
   std::vector<LocationId> order;
   DictionaryGate gate(

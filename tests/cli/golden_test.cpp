@@ -93,6 +93,12 @@ TEST(Golden, VersionFiveArchiveStillReads) {
   checkGolden({"spec-example", "", "$SOURCE/tests/golden/archives/example.v5.mtf"});
 }
 
+// The worked example as version 6 wrote it (before version 7's short chunk headers): the
+// same events as today.
+TEST(Golden, VersionSixArchiveStillReads) {
+  checkGolden({"spec-example", "", "$SOURCE/tests/golden/archives/example.v6.mtf"});
+}
+
 // An archive of version 3 (column coding 3, written by mtf before coding 4) of the
 // generated wavefront: the same events as today.
 TEST(Golden, VersionThreeWavefrontStillReads) {

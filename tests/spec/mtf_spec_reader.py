@@ -108,6 +108,22 @@ def lzma2_expand(body, preset=b""):
         raise Bad("LZMA2 stream: %s" % problem)
 
 
+def header_size(version, stored):
+    """Section 3: the header of a column chunk of `stored` bytes (raw size 0)."""
+    if version < 7:
+        return 24
+    return 5 + len(varint_bytes(stored)) + 1
+
+
+def varint_bytes(value):
+    out = bytearray()
+    while True:
+        out.append((value & 0x7F) | (0x80 if value > 0x7F else 0))
+        value >>= 7
+        if not value:
+            return bytes(out)
+
+
 class Archive:
     def __init__(self, data, doc_path=None):
         self.data = data
@@ -115,7 +131,7 @@ class Archive:
         if len(data) < 48 or data[:8] != MAGIC:
             raise Bad("not an MTF archive")
         self.version = struct.unpack_from("<I", data, 8)[0]
-        if self.version not in (1, 2, 3, 4, 5, 6):
+        if self.version not in (1, 2, 3, 4, 5, 6, 7):
             raise Bad("archive version %d is not supported" % self.version)
         trailer = data[-32:]
         if trailer[24:] != END_MAGIC:
@@ -125,16 +141,29 @@ class Archive:
             raise Bad("bad trailer")
         if self.version >= 3:
             self.sections = self.decode_sections(self.chunk(index_offset, 8))
-            self.index = self.decode_column_index(self.sections["Index"])
+            self.index = self.decode_column_index(self.sections["Index"], self.version)
         else:
             self.index = self.decode_index(self.chunk(index_offset, 7))
 
-    def chunk(self, offset, expected_kind):
-        if offset < 16 or offset + 24 > len(self.data) - 32:
+    def chunk_header(self, offset):
+        """Section 3: (kind, CRC, stored size, raw size, header size) of the chunk at `offset`."""
+        end = len(self.data) - 32
+        if self.version < 7:
+            if offset < 16 or offset + 24 > end:
+                raise Bad("chunk offset %d out of range" % offset)
+            crc, stored, raw = struct.unpack_from("<IQQ", self.data, offset + 4)
+            return self.data[offset], crc, stored, raw, 24
+        if offset < 16 or offset + 7 > end:
             raise Bad("chunk offset %d out of range" % offset)
-        kind = self.data[offset]
-        crc, stored, raw = struct.unpack_from("<IQQ", self.data, offset + 4)
-        body = self.data[offset + 24:offset + 24 + stored]
+        r = Reader(self.data[offset:min(end, offset + 25)])
+        kind = r.byte()
+        crc = struct.unpack("<I", r.take(4))[0]
+        stored, raw = r.varint(), r.varint()
+        return kind, crc, stored, raw, r.pos
+
+    def chunk(self, offset, expected_kind):
+        kind, crc, stored, raw, header = self.chunk_header(offset)
+        body = self.data[offset + header:offset + header + stored]
         if kind != expected_kind or len(body) != stored or zlib.crc32(body) != crc:
             raise Bad("chunk at %d: wrong kind, size or CRC" % offset)
         if kind == 1:
@@ -174,7 +203,7 @@ class Archive:
 
     # section 4.2: every value a difference to one known before it
     @staticmethod
-    def decode_column_index(content):
+    def decode_column_index(content, version):
         r = Reader(content)
         entries, end, first_time, before = [], 16, 0, {}
 
@@ -191,7 +220,7 @@ class Archive:
             e["last_time"] = plus(e["first_time"])
             e["min_time"] = (e["first_time"] - unzigzag(r.varint())) & MASK
             e["max_time"] = plus(e["last_time"])
-            end = e["offset"] + 24 + e["stored"]
+            end = e["offset"] + header_size(version, e["stored"]) + e["stored"]
             first_time = e["first_time"]
             before[e["location"]] = e["first_event"] + e["events"]
             entries.append(e)

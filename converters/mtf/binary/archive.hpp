@@ -34,9 +34,10 @@ struct ArchiveSizes {
 void apportionStructure(ArchiveSizes& s, uint64_t storedBytes, const SectionSizes& raw);
 
 // The sizes an archive of `model` would have, whose column chunks take `valueBytes`
-// stored bytes in `columnChunks` chunks (for `mtf stats` on inputs that are not .mtf).
+// stored bytes in `columnChunks` chunks (for `mtf stats` on inputs that are not .mtf);
+// `headerBytes`: their chunk headers' (if not given: as if all chunks were equally large).
 ArchiveSizes sizesOf(const compaction::CompactModel& model, uint64_t valueBytes,
-                     uint64_t columnChunks);
+                     uint64_t columnChunks, uint64_t headerBytes = ~uint64_t{0});
 
 // Streams a trace into an archive at `path`. Column chunks are written as compaction
 // finishes them; the structure and index are written by end().
@@ -93,6 +94,7 @@ class ArchiveReader {
   // columns agree with the DAG. Throws InputError at the first problem.
   void verifyEverything();
   const std::string& name() const { return file_.name(); }
+  uint32_t version() const { return file_.version(); }
 
  private:
   void loadStructure();

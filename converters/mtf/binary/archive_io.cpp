@@ -1,5 +1,6 @@
 #include "converters/mtf/binary/archive_io.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -49,10 +50,11 @@ ChunkFileWriter::Written ChunkFileWriter::writeChunk(ChunkKind kind,
     if (packed.empty()) throw IoError(path_.string(), "LZMA2 compression failed");
     stored = &packed;
   }
-  std::vector<uint8_t> header = {static_cast<uint8_t>(kind), 0, 0, 0};
+  // Version 7's short header: kind, CRC, varint sizes.
+  std::vector<uint8_t> header = {static_cast<uint8_t>(kind)};
   compaction::putFixed32(header, compaction::crc32Of(stored->data(), stored->size()));
-  compaction::putFixed64(header, stored->size());
-  compaction::putFixed64(header, compress ? payload.size() : 0);
+  compaction::putVarint(header, stored->size());
+  compaction::putVarint(header, compress ? payload.size() : 0);
   const Written w{position_, stored->size()};
   write(header.data(), header.size());
   write(stored->data(), stored->size());
@@ -103,8 +105,12 @@ ChunkFileReader::ChunkFileReader(const std::filesystem::path& path)
   if (size != fileSize_)
     fail(at, "trailer gives file size " + std::to_string(size) + ", file has " +
                  std::to_string(fileSize_));
-  if (indexOffset_ < kHeaderSize || indexOffset_ + kChunkHeaderSize > at)
+  if (indexOffset_ < kHeaderSize || indexOffset_ + minChunkHeaderSize() > at)
     fail(at, "index offset " + std::to_string(indexOffset_) + " out of range");
+}
+
+uint64_t ChunkFileReader::minChunkHeaderSize() const {
+  return version_ >= kFirstShortHeaderVersion ? kMinChunkHeaderSize : kFixedChunkHeaderSize;
 }
 
 void ChunkFileReader::fail(uint64_t offset, const std::string& what) const {
@@ -119,24 +125,44 @@ void ChunkFileReader::readAt(uint64_t offset, uint8_t* data, size_t size) {
     fail(offset, "read failed (file changed or unreadable)");
 }
 
+// The header at `offset` (its bytes end by `limit`): fixed (versions 1 to 6) or short
+// (version 7: u8 kind, u32 CRC, varint stored size, varint raw size).
+ChunkFileReader::ChunkHeader ChunkFileReader::readChunkHeader(uint64_t offset, uint64_t limit,
+                                                              const std::string& label) {
+  uint8_t bytes[kMaxChunkHeaderSize];
+  const size_t n = static_cast<size_t>(std::min<uint64_t>(
+      limit - offset,
+      version_ >= kFirstShortHeaderVersion ? kMaxChunkHeaderSize : kFixedChunkHeaderSize));
+  readAt(offset, bytes, n);
+  ByteReader r(bytes, n);
+  ChunkHeader h;
+  try {
+    h.kind = r.byte();
+    if (version_ < kFirstShortHeaderVersion) r.take(3);
+    h.crc = r.fixed32();
+    h.stored = version_ < kFirstShortHeaderVersion ? r.fixed64() : r.varint();
+    h.raw = version_ < kFirstShortHeaderVersion ? r.fixed64() : r.varint();
+  } catch (const compaction::CodingError&) {
+    fail(offset, label + "header runs past its end");
+  }
+  h.size = r.position();
+  return h;
+}
+
 std::vector<uint8_t> ChunkFileReader::readChunk(uint64_t offset, ChunkKind expected, uint64_t limit,
                                                 const std::string& what) {
   const std::string label = what + " chunk at byte " + std::to_string(offset) + ": ";
-  if (offset < kHeaderSize || offset > limit || limit - offset < kChunkHeaderSize)
+  if (offset < kHeaderSize || offset > limit || limit - offset < minChunkHeaderSize())
     fail(offset, label + "offset out of range");
-  uint8_t header[kChunkHeaderSize];
-  readAt(offset, header, sizeof header);
-  ByteReader h(header, sizeof header);
-  const uint8_t kind = h.byte();
-  h.take(3);
-  const uint32_t crc = h.fixed32();
-  const uint64_t stored = h.fixed64();
-  const uint64_t raw = h.fixed64();
-  if (kind != static_cast<uint8_t>(expected))
-    fail(offset, label + "kind " + std::to_string(kind) + ", expected " + chunkKindName(expected));
-  if (stored > limit - offset - kChunkHeaderSize) fail(offset, label + "size runs past its end");
+  const ChunkHeader h = readChunkHeader(offset, limit, label);
+  if (h.kind != static_cast<uint8_t>(expected))
+    fail(offset,
+         label + "kind " + std::to_string(h.kind) + ", expected " + chunkKindName(expected));
+  if (h.stored > limit - offset - h.size) fail(offset, label + "size runs past its end");
+  const uint32_t crc = h.crc;
+  const uint64_t raw = h.raw, stored = h.stored;
   std::vector<uint8_t> bytes(stored);
-  readAt(offset + kChunkHeaderSize, bytes.data(), bytes.size());
+  readAt(offset + h.size, bytes.data(), bytes.size());
   if (compaction::crc32Of(bytes.data(), bytes.size()) != crc)
     fail(offset, label + "checksum mismatch");
   if (expected == ChunkKind::Columns) return bytes;

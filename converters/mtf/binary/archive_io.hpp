@@ -58,8 +58,16 @@ class ChunkFileReader {
   std::vector<uint8_t> readChunk(uint64_t offset, ChunkKind expected, uint64_t limit,
                                  const std::string& what);
   [[noreturn]] void fail(uint64_t offset, const std::string& what) const;
+  // The smallest chunk header of this archive's version.
+  uint64_t minChunkHeaderSize() const;
 
  private:
+  struct ChunkHeader {
+    uint8_t kind = 0;
+    uint32_t crc = 0;
+    uint64_t stored = 0, raw = 0, size = 0;  // size: of the header
+  };
+  ChunkHeader readChunkHeader(uint64_t offset, uint64_t limit, const std::string& label);
   void readAt(uint64_t offset, uint8_t* data, size_t size);
   std::string name_;
   FileHandle file_;

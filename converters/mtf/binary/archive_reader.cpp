@@ -40,10 +40,11 @@ void checkLayout(const ChunkFileReader& file, std::vector<IndexEntry>& index) {
   for (const IndexEntry* e : sorted) {
     if (e->offset < next || e->offset > file.indexOffset() ||
         e->storedSize > file.indexOffset() - e->offset ||
-        file.indexOffset() - e->offset - e->storedSize < kChunkHeaderSize)
+        file.indexOffset() - e->offset - e->storedSize <
+            chunkHeaderSize(file.version(), e->storedSize))
       file.fail(e->offset, std::string("index: ") + chunkKindName(e->kind) +
                                " chunk overlaps another or lies outside the archive");
-    next = e->offset + kChunkHeaderSize + e->storedSize;
+    next = e->offset + chunkHeaderSize(file.version(), e->storedSize) + e->storedSize;
   }
 }
 
@@ -101,7 +102,7 @@ void ArchiveReader::loadStructureChunks() {
       }
     });
     (e.kind == ChunkKind::Definitions ? sizes_.definitions : sizes_.structure) +=
-        kChunkHeaderSize + e.storedSize;
+        kFixedChunkHeaderSize + e.storedSize;  // versions 1 and 2
   }
   for (ChunkKind k : {ChunkKind::Definitions, ChunkKind::Signatures, ChunkKind::Nodes,
                       ChunkKind::Locations, ChunkKind::Annotations})
@@ -120,7 +121,7 @@ void ArchiveReader::indexColumns() {
                                std::to_string(e.locationIndex) + " out of range");
     m.locations[e.locationIndex].columns.push_back(e.meta);
     columnEntries_[e.locationIndex].push_back(i);
-    sizes_.values += kChunkHeaderSize + e.storedSize;
+    sizes_.values += chunkHeaderSize(file_.version(), e.storedSize) + e.storedSize;
     ++sizes_.columnChunks;
   }
   const std::vector<std::string> problems = m.check();

@@ -52,6 +52,37 @@ std::vector<Event> readAll(const fs::path& p) {
   return sink.events;
 }
 
+// Version 7's chunk header: kind, CRC, varint stored and raw sizes (24 bytes before it).
+TEST(ChunkHeader, SizeFollowsTheVarintsOfVersionSeven) {
+  EXPECT_EQ(chunkHeaderSize(6, 31), 24u);
+  EXPECT_EQ(chunkHeaderSize(7, 31), 7u);
+  EXPECT_EQ(chunkHeaderSize(7, 127), 7u);
+  EXPECT_EQ(chunkHeaderSize(7, 128), 8u);
+  EXPECT_EQ(chunkHeaderSize(7, 226, 365), 9u);
+  EXPECT_EQ(chunkHeaderSize(7, UINT64_MAX, UINT64_MAX), kMaxChunkHeaderSize);
+}
+
+TEST_F(ArchiveTest, ChunksWrittenWithShortHeadersReadBack) {
+  const fs::path p = dir_ / "chunks.mtf";
+  std::vector<uint8_t> column(300, 7), structure(5000, 'x');
+  column[0] = 1;
+  ChunkFileWriter w(p);
+  const auto a = w.writeChunk(ChunkKind::Columns, column, false);
+  const auto b = w.writeChunk(ChunkKind::Structure, structure, true);
+  EXPECT_EQ(a.offset, kHeaderSize);
+  EXPECT_EQ(b.offset, a.offset + chunkHeaderSize(kVersion, column.size()) + column.size());
+  w.writeTrailer(b.offset);
+  w.close();
+  ChunkFileReader r(p);
+  EXPECT_EQ(r.version(), kVersion);
+  const uint64_t limit = r.fileSize() - kTrailerSize;
+  EXPECT_EQ(r.readChunk(a.offset, ChunkKind::Columns, limit, "columns"), column);
+  EXPECT_EQ(r.readChunk(b.offset, ChunkKind::Structure, limit, "structure"), structure);
+  EXPECT_EQ(r.fileSize() - kTrailerSize,
+            b.offset + chunkHeaderSize(kVersion, b.storedSize, structure.size()) + b.storedSize);
+  EXPECT_THROW(r.readChunk(a.offset, ChunkKind::Structure, limit, "columns"), InputError);
+}
+
 TEST_F(ArchiveTest, RoundTripIsLossless) {
   const auto t = makeSyntheticTrace(4, 60, 11);
   const fs::path p = write(t);
@@ -132,13 +163,15 @@ TEST_F(ArchiveTest, BitFlipInEveryChunkKindIsRefusedWithItsOffset) {
   decodeStructure(content, kVersion, model, index);
   ASSERT_FALSE(index.empty());
   const IndexEntry& columns = index.front();
-  const uint64_t structureStored = good.size() - kTrailerSize - structureAt - kChunkHeaderSize;
-  const std::vector<uint64_t> offsets = {columns.offset + kChunkHeaderSize + columns.storedSize / 2,
-                                         columns.offset + 9,
-                                         structureAt + kChunkHeaderSize + structureStored / 2,
-                                         structureAt + 9,
-                                         good.size() - 20,
-                                         3};
+  // Version 7's short headers: byte 5 is the first of the stored size's varint.
+  const uint64_t structureStored = good.size() - kTrailerSize - structureAt - kMaxChunkHeaderSize;
+  const std::vector<uint64_t> offsets = {
+      columns.offset + chunkHeaderSize(kVersion, columns.storedSize) + columns.storedSize / 2,
+      columns.offset + 5,
+      structureAt + kMaxChunkHeaderSize + structureStored / 2,
+      structureAt + 5,
+      good.size() - 20,
+      3};
   for (uint64_t at : offsets) {
     std::vector<uint8_t> bad = good;
     bad[at] ^= 0x10;
@@ -161,11 +194,11 @@ TEST_F(ArchiveTest, VersionTwoReadsAndRefusesDamageInEveryChunkKind) {
   const std::vector<IndexEntry> index = decodeIndex(
       raw.readChunk(raw.indexOffset(), ChunkKind::Index, good.size() - kTrailerSize, "index"));
   std::vector<bool> kindDone(kLastChunkKind + 1, false);
-  std::vector<uint64_t> offsets = {raw.indexOffset() + kChunkHeaderSize + 1};
+  std::vector<uint64_t> offsets = {raw.indexOffset() + kFixedChunkHeaderSize + 1};
   for (const IndexEntry& e : index) {
     if (kindDone[static_cast<size_t>(e.kind)]) continue;
     kindDone[static_cast<size_t>(e.kind)] = true;
-    offsets.push_back(e.offset + kChunkHeaderSize + e.storedSize / 2);
+    offsets.push_back(e.offset + kFixedChunkHeaderSize + e.storedSize / 2);
   }
   EXPECT_EQ(std::count(kindDone.begin(), kindDone.end(), true), 6);  // all but Index itself
   for (uint64_t at : offsets) {

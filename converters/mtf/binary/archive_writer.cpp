@@ -104,19 +104,22 @@ void writeArchive(const compaction::CompactModel& m, const std::filesystem::path
   writeStructure(file, m, index);
 }
 
-ArchiveSizes sizesOf(const compaction::CompactModel& m, uint64_t valueBytes,
-                     uint64_t columnChunks) {
+ArchiveSizes sizesOf(const compaction::CompactModel& m, uint64_t valueBytes, uint64_t columnChunks,
+                     uint64_t headerBytes) {
+  if (headerBytes == ~uint64_t{0})
+    headerBytes =
+        columnChunks * chunkHeaderSize(kVersion, columnChunks ? valueBytes / columnChunks : 0);
   ArchiveSizes s;
-  s.values = valueBytes + columnChunks * kChunkHeaderSize;
+  s.values = valueBytes + headerBytes;
   s.columnChunks = columnChunks;
   // The index's entries of zeros: their times and sizes are not known here.
   SectionSizes raw;
   const std::vector<uint8_t> content =
       encodeStructure(m, std::vector<IndexEntry>(columnChunks), &raw);
-  const uint64_t stored =
-      kChunkHeaderSize + lzmaCompress(content.data(), content.size(), builtInVocabulary()).size();
+  const uint64_t packed = lzmaCompress(content.data(), content.size(), builtInVocabulary()).size();
+  const uint64_t stored = chunkHeaderSize(kVersion, packed, content.size()) + packed;
   apportionStructure(s, stored, raw);
-  const uint64_t dictionary = s.values - valueBytes - columnChunks * kChunkHeaderSize;
+  const uint64_t dictionary = s.values - valueBytes - headerBytes;
   s.index = kHeaderSize + kTrailerSize + stored - s.definitions - s.structure - dictionary;
   s.file = s.definitions + s.structure + s.values + s.index;
   return s;

@@ -86,6 +86,11 @@ TEST(VersionFive, TauArchiveReadsAsItsTrace) {
   expectOldArchiveReadsAsItsTrace("opencl-l5.v5.mtf", 5);
 }
 
+// Version 6: its chunks with the fixed 24-byte headers of versions 1 to 6.
+TEST(VersionSix, TauArchiveReadsAsItsTrace) {
+  expectOldArchiveReadsAsItsTrace("opencl-l5.v6.mtf", 6);
+}
+
 INSTANTIATE_TEST_SUITE_P(Traces, RealTrace, ::testing::ValuesIn(mtf::test::realTraces()),
                          [](const ::testing::TestParamInfo<std::string>& info) {
                            return mtf::test::traceTestName(info.index, info.param);

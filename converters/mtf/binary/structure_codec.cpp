@@ -31,7 +31,7 @@ const char* sectionName(size_t s) {
 
 }  // namespace
 
-std::vector<uint8_t> encodeColumnIndex(const std::vector<IndexEntry>& index) {
+std::vector<uint8_t> encodeColumnIndex(const std::vector<IndexEntry>& index, uint32_t version) {
   std::vector<uint8_t> out;
   putVarint(out, index.size());
   uint64_t end = kHeaderSize, firstTime = 0;
@@ -45,14 +45,14 @@ std::vector<uint8_t> encodeColumnIndex(const std::vector<IndexEntry>& index) {
           signedDifference(c.firstTime, firstTime), signedDifference(c.lastTime, c.firstTime),
           signedDifference(c.firstTime, c.minTime), signedDifference(c.maxTime, c.lastTime)})
       putVarint(out, v);
-    end = e.offset + kChunkHeaderSize + e.storedSize;
+    end = e.offset + chunkHeaderSize(version, e.storedSize) + e.storedSize;
     firstTime = c.firstTime;
     before = c.firstEvent + c.eventCount;
   }
   return out;
 }
 
-std::vector<IndexEntry> decodeColumnIndex(const std::vector<uint8_t>& raw) {
+std::vector<IndexEntry> decodeColumnIndex(const std::vector<uint8_t>& raw, uint32_t version) {
   ByteReader r(raw);
   std::vector<IndexEntry> index(r.count(r.remaining() / 9, "index entry count"));
   uint64_t end = kHeaderSize, firstTime = 0;
@@ -70,7 +70,7 @@ std::vector<IndexEntry> decodeColumnIndex(const std::vector<uint8_t>& raw) {
     c.lastTime = addDifference(c.firstTime, r.varint());
     c.minTime = c.firstTime - static_cast<uint64_t>(unzigzag(r.varint()));
     c.maxTime = addDifference(c.lastTime, r.varint());
-    end = e.offset + kChunkHeaderSize + e.storedSize;
+    end = e.offset + chunkHeaderSize(version, e.storedSize) + e.storedSize;
     firstTime = c.firstTime;
     before = c.firstEvent + c.eventCount;
   }
@@ -103,7 +103,7 @@ void decodeSection(size_t s, const std::vector<uint8_t>& bytes, uint32_t version
                    compaction::CompactModel& m, std::vector<IndexEntry>& index) {
   switch (static_cast<Section>(s)) {
     case Section::Index:
-      index = decodeColumnIndex(bytes);
+      index = decodeColumnIndex(bytes, version);
       break;
     case Section::Definitions:
       decodeDefinitionsSection(bytes, m.definitions, version);

@@ -38,7 +38,10 @@ void decodeStructure(const std::vector<uint8_t>& raw, uint32_t version, compacti
 // Version 3's column index: per entry the location index, the gap since the end of the
 // previous chunk, the stored size, the first event's distance from the events of the
 // location's previous chunks, the event count, and the times as differences.
-std::vector<uint8_t> encodeColumnIndex(const std::vector<IndexEntry>& index);
-std::vector<IndexEntry> decodeColumnIndex(const std::vector<uint8_t>& raw);
+// The gaps count from the end of the previous chunk, whose header size depends on `version`.
+std::vector<uint8_t> encodeColumnIndex(const std::vector<IndexEntry>& index,
+                                       uint32_t version = kVersion);
+std::vector<IndexEntry> decodeColumnIndex(const std::vector<uint8_t>& raw,
+                                          uint32_t version = kVersion);
 
 }  // namespace mtf::mtfbin

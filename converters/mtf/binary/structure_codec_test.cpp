@@ -138,7 +138,7 @@ TEST(ColumnIndexV3, RoundTripsAnyEntries) {
     e.locationIndex = i % 2;
     e.offset = offset + (i == 2 ? 5 : 0);
     e.storedSize = 100 + i;
-    offset = e.offset + kChunkHeaderSize + e.storedSize;
+    offset = e.offset + chunkHeaderSize(kVersion, e.storedSize) + e.storedSize;
     e.meta.firstEvent = i / 2 * 10 + (i == 3 ? 1 : 0);
     e.meta.eventCount = 10;
     e.meta.firstTime = 1000 - i * 100;
