@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <optional>
 
 #include "converters/otf2/otf2_anchor.hpp"
@@ -384,12 +385,13 @@ bool Otf2Reader::holdsNoLocalDefinitions(OTF2_LocationRef location) const {
   constexpr unsigned char kChunkHeader = 3, kEndOfFile = 2;
   const fs::path file = fs::path(anchor_).parent_path() / fs::path(anchor_).stem() /
                         (std::to_string(location) + ".def");
-  std::FILE* f = std::fopen(file.c_str(), "rb");
-  if (!f) return false;  // the library says what is wrong, if anything
-  unsigned char bytes[kEmptyBytes + 1];
-  const size_t n = std::fread(bytes, 1, sizeof bytes, f);
-  std::fclose(f);
-  return n == kEmptyBytes && bytes[0] == kChunkHeader && bytes[kHeaderBytes] == kEndOfFile;
+  std::ifstream in(file, std::ios::binary);
+  if (!in) return false;  // the library says what is wrong, if anything
+  char bytes[kEmptyBytes + 1];
+  in.read(bytes, sizeof bytes);
+  return in.gcount() == static_cast<std::streamsize>(kEmptyBytes) &&
+         static_cast<unsigned char>(bytes[0]) == kChunkHeader &&
+         static_cast<unsigned char>(bytes[kHeaderBytes]) == kEndOfFile;
 }
 
 std::optional<uintmax_t> Otf2Reader::eventFileBytes(OTF2_LocationRef location) const {
