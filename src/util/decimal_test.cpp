@@ -2,18 +2,13 @@
 
 #include <gtest/gtest.h>
 
-#include <charconv>
 #include <limits>
 #include <random>
 
+#include "util/to_chars_string.hpp"
+
 namespace mtf {
 namespace {
-
-template <typename Int>
-std::string expected(Int v) {
-  char text[32];
-  return std::string(text, std::to_chars(text, text + sizeof text, v).ptr);
-}
 
 TEST(Decimal, EdgeValuesAsToChars) {
   for (uint64_t v : {uint64_t{0}, uint64_t{9}, uint64_t{10}, uint64_t{99}, uint64_t{100},
@@ -21,13 +16,13 @@ TEST(Decimal, EdgeValuesAsToChars) {
                      std::numeric_limits<uint64_t>::max()}) {
     std::string out = "x";
     appendDecimal(out, v);
-    EXPECT_EQ(out, "x" + expected(v));
+    EXPECT_EQ(out, "x" + toCharsString(v));
   }
   for (int64_t v : {int64_t{0}, int64_t{-1}, int64_t{-10}, int64_t{-99}, int64_t{123},
                     std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max()}) {
     std::string out;
     appendDecimal(out, v);
-    EXPECT_EQ(out, expected(v));
+    EXPECT_EQ(out, toCharsString(v));
   }
 }
 
@@ -44,10 +39,10 @@ TEST(Decimal, RandomValuesOfEveryLengthAsToChars) {
     const uint64_t v = random() >> (random() % 64);
     std::string out;
     appendDecimal(out, v);
-    ASSERT_EQ(out, expected(v)) << v;
+    ASSERT_EQ(out, toCharsString(v)) << v;
     std::string negative;
     appendDecimal(negative, -static_cast<int64_t>(v >> 1));
-    ASSERT_EQ(negative, expected(-static_cast<int64_t>(v >> 1)));
+    ASSERT_EQ(negative, toCharsString(-static_cast<int64_t>(v >> 1)));
   }
 }
 

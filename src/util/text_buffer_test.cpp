@@ -2,19 +2,14 @@
 
 #include <gtest/gtest.h>
 
-#include <charconv>
 #include <limits>
 #include <random>
 #include <string>
 
+#include "util/to_chars_string.hpp"
+
 namespace mtf {
 namespace {
-
-template <typename Int>
-std::string expected(Int v) {
-  char text[32];
-  return std::string(text, std::to_chars(text, text + sizeof text, v).ptr);
-}
 
 TEST(TextBuffer, IntegersOfEveryLengthAndSignAsToChars) {
   std::mt19937_64 random(16);
@@ -24,18 +19,18 @@ TEST(TextBuffer, IntegersOfEveryLengthAndSignAsToChars) {
     const uint64_t v = random() >> (random() % 64);
     const auto s = static_cast<int64_t>(v) >> (random() % 2);
     buffer.appendDecimal(v, ':');
-    same += ':' + expected(v);
+    same += ':' + toCharsString(v);
     buffer.appendDecimal(-s);
-    same += expected(-s);
+    same += toCharsString(-s);
     buffer.push('|');
     same += '|';
   }
   for (uint64_t v : {uint64_t{0}, std::numeric_limits<uint64_t>::max()}) {
     buffer.appendDecimal(v, ';');
-    same += ';' + expected(v);
+    same += ';' + toCharsString(v);
   }
   buffer.appendDecimal(std::numeric_limits<int64_t>::min());
-  same += expected(std::numeric_limits<int64_t>::min());
+  same += toCharsString(std::numeric_limits<int64_t>::min());
   ASSERT_EQ(buffer.view(), same);
 }
 
