@@ -182,7 +182,13 @@ PYBIND11_MODULE(_mtf, m) {
          bool force, bool loops, bool patterns, const api::ConvertSelection& select,
          const std::string& begin, const std::string& end, bool shiftTimes,
          const std::string& construct, const std::string& iterations) {
-        api::ConvertOptions o{to, strict, force, loops, patterns, select};
+        api::ConvertOptions o;
+        o.to = to;
+        o.strict = strict;
+        o.force = force;
+        o.loops = loops;
+        o.patterns = patterns;
+        o.select = select;
         // The cut (issue 31, part A), as `mtf convert --begin/--end/--construct...`.
         o.begin = begin;
         o.end = end;

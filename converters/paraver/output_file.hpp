@@ -12,7 +12,7 @@
 
 namespace mtf::paraver {
 
-class OutputFile : public LineBlockSink {
+class OutputFile final : public LineBlockSink {
  public:
   // Throws IoError if the file cannot be created.
   OutputFile(std::string path, bool gzip);

@@ -20,8 +20,8 @@ namespace {
 // Copies the DAG of one part into the merged model, node by node in post-order.
 class PartCopier {
  public:
-  PartCopier(const CompactModel& part, CompactModel& merged, compaction::DagBuilder& builder)
-      : part_(part), merged_(merged), builder_(builder), nodes_(part.nodes.size(), kNoNode) {}
+  PartCopier(const CompactModel& part, compaction::DagBuilder& builder)
+      : part_(part), builder_(builder), nodes_(part.nodes.size(), kNoNode) {}
 
   NodeId copy(NodeId root) {
     if (root == kNoNode) return kNoNode;
@@ -58,7 +58,6 @@ class PartCopier {
   }
 
   const CompactModel& part_;
-  CompactModel& merged_;
   compaction::DagBuilder& builder_;
   std::vector<NodeId> nodes_;  // part's node -> merged node
   std::vector<SigId> sigs_;    // part's signature -> merged signature
@@ -92,7 +91,7 @@ CompactModel mergeStructures(const std::vector<const CompactModel*>& parts,
   compaction::DagBuilder builder(merged);
   std::vector<PartCopier> copiers;
   copiers.reserve(parts.size());
-  for (const CompactModel* part : parts) copiers.emplace_back(*part, merged, builder);
+  for (const CompactModel* part : parts) copiers.emplace_back(*part, builder);
   for (const Placed& p : locationOrder(parts, defs)) {
     LocationModel l;
     l.location = p.location->location;

@@ -22,7 +22,9 @@ TEST(SplitByWeight, MoreProcessesThanLocationsLeavesSomeEmpty) {
   size_t covered = 0;
   for (size_t p = 0; p < s.size(); ++p) {
     EXPECT_LE(s[p].begin, s[p].end);
-    if (p > 0) EXPECT_EQ(s[p].begin, s[p - 1].end);
+    if (p > 0) {
+      EXPECT_EQ(s[p].begin, s[p - 1].end);
+    }
     covered += s[p].end - s[p].begin;
   }
   EXPECT_EQ(covered, 2u);

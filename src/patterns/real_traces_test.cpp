@@ -84,7 +84,9 @@ void expectFound(const PatternReport& r, const Expected& e) {
           << u.pattern << " " << key << " should be " << value << "\n"
           << reportText(r, 0);
     }
-  if (e.patterns.empty()) EXPECT_EQ(!r.nearMisses.empty(), e.nearMiss) << reportText(r, 3);
+  if (e.patterns.empty()) {
+    EXPECT_EQ(!r.nearMisses.empty(), e.nearMiss) << reportText(r, 3);
+  }
 }
 
 TEST(PatternsRealTraces, TableCoversEveryRealTrace) {

@@ -28,7 +28,6 @@ ChunkCompressor::ChunkCompressor(Deliver deliver, uint8_t timeMode, int level, s
                                  DictionaryGate::DeliverDictionary deliverDictionary)
     : deliver_(std::move(deliver)),
       timeMode_(timeMode),
-      level_(level),
       gate_(level, deliver_, std::move(deliverDictionary)),
       maxQueued_(maxQueued ? maxQueued : 1) {
   worker_ = std::thread([this] { run(); });

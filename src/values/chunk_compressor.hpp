@@ -94,7 +94,6 @@ class ChunkCompressor {
 
   Deliver deliver_;
   uint8_t timeMode_;
-  int level_;            // zstd level of the chunks (and of the dictionary)
   DictionaryGate gate_;  // used by the worker only (and by finish() once it is idle)
   size_t maxQueued_;
   std::mutex mutex_;

@@ -100,7 +100,9 @@ TEST(ZstdCodec, RefusesOtherSizesTruncationTrailingBytesAndCorruption) {
   for (int i = 0; i < 200; ++i) {
     std::vector<uint8_t> corrupt = frame;
     corrupt[6 + rng() % (corrupt.size() - 6)] ^= static_cast<uint8_t>(1 + rng() % 255);
-    if (decodes(corrupt, data.size(), out)) EXPECT_EQ(out.size(), data.size());
+    if (decodes(corrupt, data.size(), out)) {
+      EXPECT_EQ(out.size(), data.size());
+    }
   }
 }
 

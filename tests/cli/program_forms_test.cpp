@@ -115,8 +115,9 @@ void expectLoopOverAllRanks(const std::string& trace, int ranks,
   for (const std::string& e : expressions)
     EXPECT_NE(main->dump().find("\"partner_expression\":\"" + e + "\""), std::string::npos)
         << e << main->dump(1);
-  if (run("command -v otf2-print", true).status == 0)
+  if (run("command -v otf2-print", true).status == 0) {
     EXPECT_EQ(describe(modelMatrix(trace)), describe(otf2Matrices(trace).sends)) << trace;
+  }
 }
 
 // A ring of 6 wraps around (5 -> 0): the receive of every rank is one construct from
