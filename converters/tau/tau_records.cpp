@@ -1,8 +1,5 @@
 #include "converters/tau/tau_records.hpp"
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <bit>
 #include <cstring>
@@ -198,25 +195,18 @@ RecordAppender::RecordAppender(fs::path path, RecordFormat format, size_t flushB
       buffer_(new unsigned char[flushBytes_ + 32]) {}
 
 // Opens the file for each flush (append mode after the first), so that thousands of thread
-// files never hold thousands of descriptors; one write() per flush, no stdio buffer between.
+// files never hold thousands of descriptors; unbuffered: one write per flush, no stdio
+// buffer between (as paraver::OutputFile).
 void RecordAppender::flush() {
   if (used_ == 0 && created_) return;
-  const int flags = O_WRONLY | O_CREAT | O_CLOEXEC | (created_ ? O_APPEND : O_TRUNC);
-  const int fd = ::open(path_.c_str(), flags, 0666);
-  if (fd < 0)
+  FilePtr file(std::fopen(path_.c_str(), created_ ? "ab" : "wb"));
+  if (!file)
     throw IoError(path_.string(), "cannot open for writing: " + std::string(strerror(errno)));
   created_ = true;
-  for (size_t done = 0; done < used_;) {
-    const ssize_t n = ::write(fd, buffer_.get() + done, used_ - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      const std::string why = n < 0 ? strerror(errno) : "nothing written";
-      ::close(fd);
-      throw IoError(path_.string(), "write failed: " + why);
-    }
-    done += static_cast<size_t>(n);
-  }
-  if (::close(fd) != 0)
+  std::setvbuf(file.get(), nullptr, _IONBF, 0);
+  if (used_ > 0 && std::fwrite(buffer_.get(), 1, used_, file.get()) != used_)
+    throw IoError(path_.string(), "write failed: " + std::string(strerror(errno)));
+  if (std::fclose(file.release()) != 0)
     throw IoError(path_.string(), "close failed: " + std::string(strerror(errno)));
   used_ = 0;
 }
