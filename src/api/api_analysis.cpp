@@ -126,14 +126,12 @@ Stats Trace::stats() {
       mtfbin::ArchiveReader reader(impl_->path);
       return statsOf(*reader.model(), reader.sizes(), true);
     }
-    uint64_t valueBytes = 0, chunks = 0;
-    compaction::Compactor compactor({}, [&](LocationId, compaction::ColumnChunk&& c) {
-      valueBytes += c.encoded.size();
-      ++chunks;
-    });
+    mtfbin::ChunkTally chunks;
+    compaction::Compactor compactor(
+        {}, [&](LocationId, compaction::ColumnChunk&& c) { chunks.add(c.encoded.size()); });
     impl_->openSource()->read(compactor);
     const auto& m = compactor.model();
-    return statsOf(m, mtfbin::sizesOf(m, valueBytes, chunks), false);
+    return statsOf(m, mtfbin::sizesOf(m, chunks), false);
   });
 }
 

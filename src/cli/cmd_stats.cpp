@@ -35,19 +35,15 @@ void runStats(const StatsOptions& o, const GlobalOptions&) {
   } else {
     auto source = openInput(o.trace, o.lenient);
     std::unordered_map<LocationId, uint64_t> bytesOf;
-    uint64_t valueBytes = 0, chunks = 0, headerBytes = 0;
+    mtfbin::ChunkTally chunks;
     compaction::Compactor compactor({}, [&](LocationId loc, compaction::ColumnChunk&& c) {
-      const uint64_t header = mtfbin::chunkHeaderSize(mtfbin::kVersion, c.encoded.size());
-      bytesOf[loc] += c.encoded.size() + header;
-      valueBytes += c.encoded.size();
-      headerBytes += header;
-      ++chunks;
+      bytesOf[loc] += chunks.add(c.encoded.size());
     });
     source->read(compactor);
     const auto& m = compactor.model();
     std::vector<uint64_t> perLocation;
     for (const auto& l : m.locations) perLocation.push_back(bytesOf[l.location]);
-    j = buildStats(m, mtfbin::sizesOf(m, valueBytes, chunks, headerBytes), perLocation, false);
+    j = buildStats(m, mtfbin::sizesOf(m, chunks), perLocation, false);
   }
   if (o.json)
     std::cout << j.dump(2) << '\n';

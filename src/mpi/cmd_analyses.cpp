@@ -125,15 +125,11 @@ int runStats(World& world, const StatsArgs& a) {
   return localPhase(world, [&] {
     if (!world.isRoot()) return;
     std::vector<uint64_t> perLocation(merged.locations.size(), 0);
-    uint64_t valueBytes = 0, headerBytes = 0;
-    for (const mtfbin::IndexEntry& e : index) {
-      const uint64_t header = mtfbin::chunkHeaderSize(mtfbin::kVersion, e.storedSize);
-      perLocation.at(e.locationIndex) += e.storedSize + header;
-      valueBytes += e.storedSize;
-      headerBytes += header;
-    }
-    const nlohmann::ordered_json j = cli::buildStats(
-        merged, mtfbin::sizesOf(merged, valueBytes, index.size(), headerBytes), perLocation, false);
+    mtfbin::ChunkTally chunks;
+    for (const mtfbin::IndexEntry& e : index)
+      perLocation.at(e.locationIndex) += chunks.add(e.storedSize);
+    const nlohmann::ordered_json j =
+        cli::buildStats(merged, mtfbin::sizesOf(merged, chunks), perLocation, false);
     if (a.json)
       std::cout << j.dump(2) << '\n';
     else

@@ -12,6 +12,7 @@
 #include "compaction/compactor.hpp"
 #include "compaction/decompactor.hpp"
 #include "converters/mtf/binary/archive_io.hpp"
+#include "converters/mtf/binary/archive_layout.hpp"
 #include "converters/mtf/binary/model_codec.hpp"
 #include "converters/mtf/binary/structure_codec.hpp"
 
@@ -33,11 +34,25 @@ struct ArchiveSizes {
 // `s.structure` in proportion to the raw sizes of its sections (they share one stream).
 void apportionStructure(ArchiveSizes& s, uint64_t storedBytes, const SectionSizes& raw);
 
-// The sizes an archive of `model` would have, whose column chunks take `valueBytes`
-// stored bytes in `columnChunks` chunks (for `mtf stats` on inputs that are not .mtf);
-// `headerBytes`: their chunk headers' (if not given: as if all chunks were equally large).
-ArchiveSizes sizesOf(const compaction::CompactModel& model, uint64_t valueBytes,
-                     uint64_t columnChunks, uint64_t headerBytes = ~uint64_t{0});
+// What column chunks take in an archive written now, counted chunk by chunk (a chunk's
+// header size depends on its own size since version 7).
+struct ChunkTally {
+  uint64_t valueBytes = 0;   // the chunks' stored bytes
+  uint64_t headerBytes = 0;  // their headers'
+  uint64_t chunks = 0;
+  // Counts a chunk of `stored` bytes; returns its bytes in the archive, header included.
+  uint64_t add(uint64_t stored) {
+    const uint64_t header = chunkHeaderSize(kVersion, stored);
+    valueBytes += stored;
+    headerBytes += header;
+    ++chunks;
+    return stored + header;
+  }
+};
+
+// The sizes an archive of `model` would have, whose column chunks are `chunks` (for
+// `mtf stats` on inputs that are not .mtf).
+ArchiveSizes sizesOf(const compaction::CompactModel& model, const ChunkTally& chunks);
 
 // Streams a trace into an archive at `path`. Column chunks are written as compaction
 // finishes them; the structure and index are written by end().

@@ -104,22 +104,18 @@ void writeArchive(const compaction::CompactModel& m, const std::filesystem::path
   writeStructure(file, m, index);
 }
 
-ArchiveSizes sizesOf(const compaction::CompactModel& m, uint64_t valueBytes, uint64_t columnChunks,
-                     uint64_t headerBytes) {
-  if (headerBytes == ~uint64_t{0})
-    headerBytes =
-        columnChunks * chunkHeaderSize(kVersion, columnChunks ? valueBytes / columnChunks : 0);
+ArchiveSizes sizesOf(const compaction::CompactModel& m, const ChunkTally& chunks) {
   ArchiveSizes s;
-  s.values = valueBytes + headerBytes;
-  s.columnChunks = columnChunks;
+  s.values = chunks.valueBytes + chunks.headerBytes;
+  s.columnChunks = chunks.chunks;
   // The index's entries of zeros: their times and sizes are not known here.
   SectionSizes raw;
   const std::vector<uint8_t> content =
-      encodeStructure(m, std::vector<IndexEntry>(columnChunks), &raw);
+      encodeStructure(m, std::vector<IndexEntry>(chunks.chunks), &raw);
   const uint64_t packed = lzmaCompress(content.data(), content.size(), builtInVocabulary()).size();
   const uint64_t stored = chunkHeaderSize(kVersion, packed, content.size()) + packed;
   apportionStructure(s, stored, raw);
-  const uint64_t dictionary = s.values - valueBytes - headerBytes;
+  const uint64_t dictionary = s.values - chunks.valueBytes - chunks.headerBytes;
   s.index = kHeaderSize + kTrailerSize + stored - s.definitions - s.structure - dictionary;
   s.file = s.definitions + s.structure + s.values + s.index;
   return s;
