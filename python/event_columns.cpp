@@ -14,6 +14,9 @@ constexpr uint64_t kMaxExpected = uint64_t{1} << 30;
 // Without a count, room for this many events first (the mappings double as they fill).
 constexpr uint64_t kFirstRoom = uint64_t{1} << 16;
 
+// Indexes into kColumnNames.
+enum Column : size_t { kLocation, kTime, kKind, kRegion, kPartner, kTag, kSize, kComm };
+
 // A numpy array owning the column's mapping (no copy).
 template <typename T>
 py::array_t<T> toNumpy(MappedColumn<T>& column) {
@@ -25,39 +28,60 @@ py::array_t<T> toNumpy(MappedColumn<T>& column) {
   return py::array_t<T>({n}, {sizeof(T)}, data, owner);
 }
 
-uint64_t firstRoom(uint64_t expected) {
+}  // namespace
+
+ColumnSet columnSetOf(const std::vector<std::string>& names) {
+  ColumnSet set = 0;
+  for (const std::string& name : names) {
+    const auto at = std::find(kColumnNames.begin(), kColumnNames.end(), name);
+    if (at == kColumnNames.end()) {
+      std::string known;
+      for (const char* c : kColumnNames) known += std::string(known.empty() ? "" : ", ") + c;
+      throw std::invalid_argument("unknown column '" + name + "' (the columns: " + known + ")");
+    }
+    set |= ColumnSet{1} << (at - kColumnNames.begin());
+  }
+  return set;
+}
+
+uint64_t EventColumns::roomFor(size_t column, uint64_t expected) const {
+  if (!wants(column)) return 0;
   return expected == 0 ? kFirstRoom : std::min(expected, kMaxExpected);
 }
 
-}  // namespace
-
-EventColumns::EventColumns(uint64_t expected)
-    : location_(firstRoom(expected)),
-      time_(firstRoom(expected)),
-      size_(firstRoom(expected)),
-      kind_(firstRoom(expected)),
-      region_(firstRoom(expected)),
-      partner_(firstRoom(expected)),
-      comm_(firstRoom(expected)),
-      tag_(firstRoom(expected)) {
+EventColumns::EventColumns(uint64_t expected, ColumnSet wanted)
+    : wanted_(wanted),
+      location_(roomFor(kLocation, expected)),
+      time_(roomFor(kTime, expected)),
+      size_(roomFor(kSize, expected)),
+      kind_(roomFor(kKind, expected)),
+      region_(roomFor(kRegion, expected)),
+      partner_(roomFor(kPartner, expected)),
+      comm_(roomFor(kComm, expected)),
+      tag_(roomFor(kTag, expected)) {
   if (api::eventKindCount() > 127) throw std::logic_error("event kinds do not fit int8 codes");
 }
 
-void EventColumns::add(const api::EventRows& rows) {
+void EventColumns::addKinds(const api::EventRows& rows) {
   const size_t n = rows.count;
-  location_.append(rows.location.data(), n);
-  time_.append(rows.time.data(), n);
   int8_t* kinds = kind_.extend(n);
   // Flags, not counts: the same kind in a row would chain increments of one counter.
   for (size_t i = 0; i < n; ++i) {
     kinds[i] = static_cast<int8_t>(rows.kind[i]);
     kindSeen_[rows.kind[i] & 0xff] = true;
   }
-  region_.append(rows.region.data(), n);
-  partner_.append(rows.partner.data(), n);
-  tag_.append(rows.tag.data(), n);
-  size_.append(rows.size.data(), n);
-  comm_.append(rows.comm.data(), n);
+}
+
+void EventColumns::add(const api::EventRows& rows) {
+  const size_t n = rows.count;
+  if (wants(kLocation)) location_.append(rows.location.data(), n);
+  if (wants(kTime)) time_.append(rows.time.data(), n);
+  if (wants(kKind)) addKinds(rows);
+  if (wants(kRegion)) region_.append(rows.region.data(), n);
+  if (wants(kPartner)) partner_.append(rows.partner.data(), n);
+  if (wants(kTag)) tag_.append(rows.tag.data(), n);
+  if (wants(kSize)) size_.append(rows.size.data(), n);
+  if (wants(kComm)) comm_.append(rows.comm.data(), n);
 }
 
 py::tuple EventColumns::release() {
@@ -73,14 +97,14 @@ py::tuple EventColumns::release() {
   int8_t* kinds = kind_.data();
   for (size_t i = 0; i < kind_.size(); ++i) kinds[i] = code[static_cast<uint8_t>(kinds[i])];
   py::dict columns;
-  columns["location"] = toNumpy(location_);
-  columns["time"] = toNumpy(time_);
-  columns["kind"] = toNumpy(kind_);
-  columns["region"] = toNumpy(region_);
-  columns["partner"] = toNumpy(partner_);
-  columns["tag"] = toNumpy(tag_);
-  columns["size"] = toNumpy(size_);
-  columns["comm"] = toNumpy(comm_);
+  if (wants(kLocation)) columns["location"] = toNumpy(location_);
+  if (wants(kTime)) columns["time"] = toNumpy(time_);
+  if (wants(kKind)) columns["kind"] = toNumpy(kind_);
+  if (wants(kRegion)) columns["region"] = toNumpy(region_);
+  if (wants(kPartner)) columns["partner"] = toNumpy(partner_);
+  if (wants(kTag)) columns["tag"] = toNumpy(tag_);
+  if (wants(kSize)) columns["size"] = toNumpy(size_);
+  if (wants(kComm)) columns["comm"] = toNumpy(comm_);
   return py::make_tuple(columns, names);
 }
 

@@ -8,6 +8,8 @@
 
 #include <array>
 #include <cstdint>
+#include <string>
+#include <vector>
 
 #include "mapped_column.hpp"
 #include "mtf/mtf.hpp"
@@ -16,17 +18,32 @@ namespace mtf::python {
 
 namespace py = pybind11;
 
+// The columns events() can build, in the DataFrame's default order.
+inline constexpr std::array<const char*, 8> kColumnNames = {"location", "time", "kind", "region",
+                                                            "partner",  "tag",  "size", "comm"};
+// A set of columns: bit i for kColumnNames[i].
+using ColumnSet = uint32_t;
+inline constexpr ColumnSet kAllColumns = (ColumnSet{1} << kColumnNames.size()) - 1;
+// The set of the named columns; std::invalid_argument naming an unknown one.
+ColumnSet columnSetOf(const std::vector<std::string>& names);
+
 class EventColumns {
  public:
-  // `expected`: how many events the trace says it has (a hint; 0 if unknown).
-  explicit EventColumns(uint64_t expected);
+  // `expected`: how many events the trace says it has (a hint; 0 if unknown). Only the
+  // columns in `wanted` are filled (the others take no memory: one page each).
+  EventColumns(uint64_t expected, ColumnSet wanted = kAllColumns);
   // The rows of a block (Trace::eventRows), each column appended in one go.
   void add(const api::EventRows& rows);
-  // The columns as numpy arrays ("kind" holds codes into the returned kind names, the
-  // kinds present in kind order), leaving this object empty.
+  // The wanted columns as numpy arrays by name ("kind" holds codes into the returned kind
+  // names, the kinds present in kind order), leaving this object empty.
   py::tuple release();
 
  private:
+  bool wants(size_t column) const { return (wanted_ >> column) & 1; }
+  uint64_t roomFor(size_t column, uint64_t expected) const;
+  void addKinds(const api::EventRows& rows);
+
+  ColumnSet wanted_;  // first: the columns' sizes depend on it
   MappedColumn<uint64_t> location_, time_, size_;
   MappedColumn<int8_t> kind_;
   MappedColumn<int32_t> region_, partner_, comm_;

@@ -119,7 +119,9 @@ py::dict loopsDict(const api::LocationLoops& l) {
 }
 
 py::tuple eventColumns(api::Trace& trace, const std::optional<std::vector<uint64_t>>& locations,
-                       std::optional<uint64_t> from, std::optional<uint64_t> to) {
+                       std::optional<uint64_t> from, std::optional<uint64_t> to,
+                       const std::optional<std::vector<std::string>>& names) {
+  const ColumnSet wanted = names ? columnSetOf(*names) : kAllColumns;
   api::EventFilter filter;
   if (locations) filter.locations = *locations;
   if (from) filter.from = *from;
@@ -128,7 +130,7 @@ py::tuple eventColumns(api::Trace& trace, const std::optional<std::vector<uint64
   std::unique_ptr<EventColumns> columns;
   {
     py::gil_scoped_release unlocked;  // no Python object is touched while the trace streams
-    columns = std::make_unique<EventColumns>(whole ? trace.eventCountHint() : 0);
+    columns = std::make_unique<EventColumns>(whole ? trace.eventCountHint() : 0, wanted);
     trace.eventRows([&](const api::EventRows& rows) { columns->add(rows); }, filter);
   }
   return columns->release();
@@ -153,7 +155,8 @@ PYBIND11_MODULE(_mtf, m) {
       .def_property_readonly("format", &api::Trace::format)
       .def("definitions", [](api::Trace& t) { return definitionsDict(t.definitions()); })
       .def("events", &eventColumns, py::arg("locations") = py::none(),
-           py::arg("time_from") = py::none(), py::arg("time_to") = py::none())
+           py::arg("time_from") = py::none(), py::arg("time_to") = py::none(),
+           py::arg("columns") = py::none())
       .def("info", [](api::Trace& t) { return infoDict(t.info(), t.definitions()); })
       .def("stats", [](api::Trace& t) { return statsDict(t.stats()); })
       .def("dag", [](api::Trace& t) { return dagDict(t.dag()); })

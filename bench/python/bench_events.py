@@ -2,7 +2,8 @@
 'SECONDS DF_BYTES RSS_GROWTH_BYTES ROWS CPU_SECONDS MINOR_FAULTS' (RSS growth = peak RSS
 during the call minus the RSS before it; CPU = user + system time of the call, on every
 thread, without the interpreter's start; minor faults = page faults of the call). Run by
-bench_events.sh with Debian's /usr/bin/python3."""
+bench_events.sh with Debian's /usr/bin/python3. COLUMNS=time,kind,... builds only those."""
+import os
 import resource
 import sys
 import time
@@ -24,7 +25,7 @@ trace = mtf.open(sys.argv[1])
 before = rss_bytes()
 cpu_before, faults_before = cpu_and_faults()
 start = time.perf_counter()
-df = trace.events()
+df = trace.events(columns=os.environ["COLUMNS"].split(",") if os.environ.get("COLUMNS") else None)
 seconds = time.perf_counter() - start
 cpu_after, faults_after = cpu_and_faults()
 peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024

@@ -7,7 +7,7 @@
 # with -DMTF_PYTHON=ON; without TRACE the wavefront, generated, and its archive). RUNS
 # (default 5) paired runs each, alternately: wall, the best of each; CPU (user + system, for
 # events() without the interpreter's start), the median of each, and the median page
-# faults of the call.
+# faults of the call. COLUMNS=time,kind measures events(columns=[...]) instead.
 set -euo pipefail
 BUILD=$(cd "${1:-build}" && pwd)
 HERE=$(cd "$(dirname "$0")" && pwd)

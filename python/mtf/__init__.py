@@ -43,23 +43,28 @@ class Trace:
             self._definitions = self._trace.definitions()
         return self._definitions
 
-    def events(self, locations=None, time_from=None, time_to=None):
+    def events(self, locations=None, time_from=None, time_to=None, columns=None):
         """The events as a DataFrame: location, time (ticks), kind (categorical), region,
-        partner (world rank), tag, comm (-1 where the kind has none) and size (bytes).
+        partner (world rank), tag, size (bytes) and comm (-1 where the kind has none).
         `locations` (ids) and the inclusive window [time_from, time_to] select rows; on an
-        .mtf archive only the chunks they need are read, on OTF2 only those locations."""
-        columns, kinds = self._trace.events(
-            None if locations is None else [int(l) for l in locations], time_from, time_to)
-        data = {
-            "location": columns["location"],
-            "time": columns["time"],
-            "kind": pd.Categorical.from_codes(columns["kind"], categories=kinds),
-            "region": columns["region"],
-            "partner": columns["partner"],
-            "tag": columns["tag"],
-            "size": columns["size"],
-            "comm": columns["comm"],
-        }
+        .mtf archive only the chunks they need are read, on OTF2 only those locations.
+        `columns` (names) selects columns, in that order: the others cost no memory."""
+        if isinstance(columns, str):
+            columns = [columns]
+        names = None if columns is None else [str(c) for c in columns]
+        if names is not None and not names:
+            raise ValueError(f"{self.path}: columns: name at least one")
+        if names is not None and len(set(names)) != len(names):
+            raise ValueError(f"{self.path}: columns named twice: {names}")
+        try:
+            arrays, kinds = self._trace.events(
+                None if locations is None else [int(l) for l in locations], time_from, time_to,
+                names)
+        except ValueError as e:
+            raise ValueError(f"{self.path}: {e}") from None
+        if "kind" in arrays:
+            arrays["kind"] = pd.Categorical.from_codes(arrays["kind"], categories=kinds)
+        data = {name: arrays[name] for name in (names if names is not None else arrays)}
         # copy=False: the numpy arrays filled in C++ become the columns as they are.
         return pd.DataFrame(data, copy=False)
 

@@ -241,3 +241,29 @@ def test_columns_grow_past_their_first_room_without_a_count(tmp_path):
         pd.testing.assert_frame_equal(whole, filtered)
         del t  # the arrays own their memory: the DataFrames outlive the trace
         assert int(filtered.time.sum()) == int(whole.time.sum())
+
+
+def test_selected_columns_equal_those_of_the_whole_frame(tmp_path):
+    archive = tmp_path / "s.mtf"
+    mtf.convert(SAMPLE, archive)
+    for path in (SAMPLE, archive):
+        t = mtf.open(path)
+        whole = t.events()
+        for names in (["time"], ["kind", "location"], ["comm", "tag", "size", "partner"],
+                      ["region", "time", "kind"]):
+            part = t.events(columns=names)
+            assert list(part.columns) == names
+            pd.testing.assert_frame_equal(part, whole[names])
+        window = t.events(locations=[1], time_from=0, columns="time")
+        assert list(window.columns) == ["time"]
+        assert (window.time.values == whole.time[whole.location == 1].values).all()
+
+
+def test_selected_columns_errors():
+    t = mtf.open(SAMPLE)
+    with pytest.raises(ValueError, match="unknown column 'duration'.*location, time"):
+        t.events(columns=["time", "duration"])
+    with pytest.raises(ValueError, match="named twice"):
+        t.events(columns=["time", "time"])
+    with pytest.raises(ValueError, match="at least one"):
+        t.events(columns=[])
