@@ -46,7 +46,7 @@ void pauseForTest(const char* point);
 // Passes everything on to `inner`, checking for an interrupt on each batch of events
 // (the test's "read" point) and before the end (the "write" point, unless `writePoint` is
 // false: mtf-mpi's is where the processes write the archive).
-class InterruptibleSink : public TraceSink {
+class InterruptibleSink final : public TraceSink {
  public:
   explicit InterruptibleSink(TraceSink& inner, bool writePoint = true)
       : inner_(inner), writePoint_(writePoint) {}
