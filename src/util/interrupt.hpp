@@ -51,7 +51,11 @@ class InterruptibleSink final : public TraceSink {
   explicit InterruptibleSink(TraceSink& inner, bool writePoint = true)
       : inner_(inner), writePoint_(writePoint) {}
   void begin(const Definitions& defs) override;
-  void event(const Event& e) override;
+  // Inline: a sink in front (convert's counter) calls it directly, once per event.
+  void event(const Event& e) override {
+    if (singles_++ % 4096 == 0) checkpoint();
+    inner_.event(e);
+  }
   void events(const SharedEventBatch& batch) override;
   bool prefersBatches() const override { return inner_.prefersBatches(); }
   bool takeTimeOrder() override { return inner_.takeTimeOrder(); }
