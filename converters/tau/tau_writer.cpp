@@ -173,12 +173,6 @@ uint64_t TauWriter::anyMicros(Tick t) {
   return static_cast<uint64_t>((scaled + resolution / 2) / resolution);
 }
 
-void TauWriter::put(Stream& s, int64_t event, int64_t par, uint64_t time) {
-  s.out->append(Record{event, static_cast<uint16_t>(s.place.node),
-                       static_cast<uint16_t>(s.place.thread), par, time});
-  s.lastTime = time;
-}
-
 // A thread file starts with EV_INIT and WALL_CLOCK; a trace that did not come from TAU
 // gets them here (and FLUSH_CLOSE, WALL_CLOCK at the end).
 void TauWriter::start(Stream& s, const Event& e, uint64_t time) {
@@ -204,7 +198,7 @@ LossReport TauWriter::losses() const {
 }
 
 void TauWriter::event(const Event& e) {
-  threadMessages_.event(e);
+  if (isMpiPointToPoint(e.kind)) threadMessages_.event(e);  // it counts only those
   Stream* s = streamOf(e.location);
   if (!s) return lose("events of undefined locations");
   uint64_t time = micros(e.time);
@@ -235,14 +229,10 @@ void TauWriter::event(const Event& e) {
   }
 }
 
-// The edf id of `region` in the stream's node; remembered per stream for small refs (two
-// hash look-ups per Enter/Leave otherwise). False if the region is undefined.
-bool TauWriter::regionId(Stream& s, Ref region, int64_t& id) {
+// regionId's first look-up of `region` in the stream (two hash look-ups), remembered for
+// small refs.
+bool TauWriter::firstRegionId(Stream& s, Ref region, int64_t& id) {
   constexpr Ref kCachedRefs = 1 << 16;
-  if (region < s.regionIds.size() && s.regionIds[region] != kNoId) {
-    id = s.regionIds[region];
-    return true;
-  }
   const auto it = regions_.find(region);
   if (it == regions_.end()) return false;
   id = edfOf(s).idFor(kRegionKey | it->first, it->second);

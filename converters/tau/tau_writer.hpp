@@ -44,7 +44,10 @@ class TauWriter : public TraceSink {
   static constexpr int64_t kNoId = INT64_MIN;
   struct Stream {
     Place place;
-    std::array<Partner, 4> partners;  // the last ones seen, by rank % 4
+    // The last ones seen, by rank % 16: a 2-D stencil's four neighbours r-1, r+1, r-w,
+    // r+w fall in four slots unless w is a multiple of 8 (by rank % 4, r-4 and r+4 of a
+    // 4-wide grid took the same slot and were looked up again at every message).
+    std::array<Partner, 16> partners;
     std::unique_ptr<RecordAppender> out;
     bool started = false;
     bool synthesized = false;  // bookkeeping records added by this writer
@@ -71,8 +74,21 @@ class TauWriter : public TraceSink {
     return t / 1000 + (rest >= 500 ? 1 : 0);
   }
   uint64_t anyMicros(Tick t);
-  bool regionId(Stream& s, Ref region, int64_t& id);
-  void put(Stream& s, int64_t event, int64_t par, uint64_t time);
+  // The edf id of `region` in the stream's node, remembered per stream for small refs;
+  // false if the region is undefined. Inline: once per Enter and Leave.
+  bool regionId(Stream& s, Ref region, int64_t& id) {
+    if (region < s.regionIds.size() && s.regionIds[region] != kNoId) {
+      id = s.regionIds[region];
+      return true;
+    }
+    return firstRegionId(s, region, id);
+  }
+  bool firstRegionId(Stream& s, Ref region, int64_t& id);
+  void put(Stream& s, int64_t event, int64_t par, uint64_t time) {
+    s.out->append(Record{event, static_cast<uint16_t>(s.place.node),
+                         static_cast<uint16_t>(s.place.thread), par, time});
+    s.lastTime = time;
+  }
   void start(Stream& s, const Event& e, uint64_t time);
   void writeMetric(Stream& s, const Event& e, uint64_t time);
   void writeMessage(Stream& s, const Event& e, uint64_t time);

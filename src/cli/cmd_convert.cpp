@@ -66,17 +66,21 @@ void warnUnbalanced(const NestingCheck& nesting, const std::string& input) {
 // What convert itself needs of the events: how many (for the last line and the progress),
 // and their enter/leave nesting, unless the writer follows it anyway (FormatEntry::
 // checksNesting: the .mtf writer's compaction), which then fills `nesting` instead. Runs
-// on the reading threads, so it does nothing else per event.
-class ConvertCounter : public TraceSink {
+// on the reading threads, so it does nothing else per event. Then hands every event on to
+// the writer (behind its interrupt checks): one sink in front of the other rather than a
+// TeeSink of both, one virtual call per event fewer (about 3% of a TAU conversion).
+class ConvertCounter final : public TraceSink {
  public:
-  ConvertCounter(Progress& progress, NestingCheck* nesting)
-      : progress_(progress), nesting_(nesting) {}
-  void begin(const Definitions&) override {}
+  ConvertCounter(Progress& progress, NestingCheck* nesting, InterruptibleSink& next)
+      : progress_(progress), nesting_(nesting), next_(next) {}
+  void begin(const Definitions& defs) override { next_.begin(defs); }
   void event(const Event& e) override {
+    next_.event(e);
     if (nesting_) nesting_->NestingCheck::event(e);  // direct call: no second dispatch
     progress_.tick(++total_);
   }
   void events(const SharedEventBatch& batch) override {
+    next_.events(batch);
     if (nesting_) {
       const Event* e = batch->events.data();
       for (size_t i = 0; i < batch->size; ++i) nesting_->NestingCheck::event(e[i]);
@@ -85,7 +89,10 @@ class ConvertCounter : public TraceSink {
     total_ += batch->size;
     progress_.advance(before, total_);
   }
+  bool prefersBatches() const override { return next_.prefersBatches(); }
+  bool takeTimeOrder() override { return next_.takeTimeOrder(); }
   void end() override {
+    next_.end();
     if (nesting_) nesting_->end();
   }
   uint64_t total() const { return total_; }
@@ -93,6 +100,7 @@ class ConvertCounter : public TraceSink {
  private:
   Progress& progress_;
   NestingCheck* nesting_;  // null: the writer checks the nesting
+  InterruptibleSink& next_;
   uint64_t total_ = 0;
 };
 
@@ -181,10 +189,9 @@ void runConvert(ConvertOptions o, const GlobalOptions& g) {
   if (format.checksNesting) o.write.nesting = &nesting;
   auto writer = format.openWriter(out.stagingPath(), o.write);
   Progress progress("converting " + o.input, !g.quiet && stderrIsTerminal());
-  ConvertCounter counter(progress, format.checksNesting ? nullptr : &nesting);
   InterruptibleSink interruptible(*writer);
-  TeeSink tee{&interruptible, &counter};
-  SelectThenCut chain(tee, cut, selection, o.select.any());
+  ConvertCounter counter(progress, format.checksNesting ? nullptr : &nesting, interruptible);
+  SelectThenCut chain(counter, cut, selection, o.select.any());
   readNamingTheTarget(*source, chain.head(), out.stagingPath().string(), o.output);
   progress.finish();
   warnUnbalanced(nesting, o.input);

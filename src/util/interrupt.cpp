@@ -92,11 +92,6 @@ void InterruptibleSink::checkpoint() {
   throwIfInterrupted();
 }
 
-void InterruptibleSink::event(const Event& e) {
-  if (singles_++ % 4096 == 0) checkpoint();
-  inner_.event(e);
-}
-
 void InterruptibleSink::events(const SharedEventBatch& batch) {
   checkpoint();
   inner_.events(batch);

@@ -18,7 +18,7 @@ for f in bin/mtf bin/mtf-gen include/mtf/mtf.hpp include/mtf/trace.hpp lib/libmt
          lib/cmake/mtf/mtfConfig.cmake lib/cmake/mtf/mtfConfigVersion.cmake \
          lib/cmake/mtf/mtfTargets.cmake lib/pkgconfig/mtf.pc share/mtf/mtf.xsd \
          share/man/man1/mtf.1 share/man/man1/mtf-gen.1 share/doc/mtf/mtf-help.txt \
-         share/doc/mtf/api.md; do
+         share/doc/mtf/api.md lib/mtf/mtf-xsd-validator.so; do
   [ -e "$PREFIX/$f" ] || fail "$f not installed"
 done
 # Only the public headers: nothing of src/ or converters/.
@@ -29,6 +29,12 @@ grep -q 'wavefront' "$PREFIX/share/man/man1/mtf-gen.1" || fail "mtf-gen.1 lacks 
 # The installed program finds the installed schema.
 "$PREFIX/bin/mtf" -q convert "$SRC/samples/wavefront-4x10/traces.otf2" -o "$WORK/s.mtf.xml"
 "$PREFIX/bin/mtf" validate "$WORK/s.mtf.xml" >/dev/null
+# Xerces-C is not linked into the program: validation loads the installed module (not the
+# build tree's, its last resort).
+! ldd "$PREFIX/bin/mtf" | grep -q xerces || fail "bin/mtf is linked with Xerces-C"
+LD_DEBUG=files "$PREFIX/bin/mtf" validate "$WORK/s.mtf.xml" >/dev/null 2>"$WORK/ld-debug.txt"
+grep -q "file=.*/lib/mtf/mtf-xsd-validator.so" "$WORK/ld-debug.txt" ||
+  fail "mtf validate did not load $PREFIX/lib/mtf/mtf-xsd-validator.so"
 
 # The Python module, installed where Debian's python3 looks under a prefix.
 if [ "$PYTHON" = ON ]; then

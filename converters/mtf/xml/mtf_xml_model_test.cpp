@@ -189,6 +189,28 @@ TEST_F(MtfXmlModel, ValidatorRefusesDoctypeAndMissingSchema) {
   EXPECT_THROW(locateSchema(dir_ / "none.xsd"), IoError);
 }
 
+// Xerces-C is in a module loaded on demand: without it, validation names what is missing.
+TEST_F(MtfXmlModel, ValidatorNamesAMissingOrBrokenModule) {
+  const fs::path p = write(compacted(10), "m.mtf.xml");
+  const fs::path schema = locateSchema();
+  const fs::path absent = dir_ / "absent.so";
+  try {
+    validateAgainstSchema(p, schema, {absent});
+    ADD_FAILURE() << "validated without a module";
+  } catch (const IoError& e) {
+    EXPECT_NE(std::string(e.what()).find("XSD validation module"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find(absent.string()), std::string::npos) << e.what();
+  }
+  const fs::path broken = file("broken.so", "not a shared object\n");
+  EXPECT_THROW(validateAgainstSchema(p, schema, {absent, broken}), IoError);
+  // The first module that exists is the one used; the built one validates.
+  const std::vector<fs::path> candidates = validatorModuleCandidates();
+  ASSERT_FALSE(candidates.empty());
+  std::vector<fs::path> withAbsentFirst{absent};
+  withAbsentFirst.insert(withAbsentFirst.end(), candidates.begin(), candidates.end());
+  EXPECT_NO_THROW(validateAgainstSchema(p, schema, withAbsentFirst));
+}
+
 // The reader does its own checks (it does not need the schema to stay safe).
 TEST_F(MtfXmlModel, ReaderRefusesInconsistentDocuments) {
   const std::string good = slurp(write(compacted(10), "good.mtf.xml"));

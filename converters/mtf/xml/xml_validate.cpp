@@ -1,115 +1,93 @@
 #include "converters/mtf/xml/xml_validate.hpp"
 
-#include <memory>
+#include <dlfcn.h>
+
 #include <string>
 #include <system_error>
-#include <vector>
-#include <xercesc/framework/LocalFileInputSource.hpp>
-#include <xercesc/framework/XMLGrammarPool.hpp>
-#include <xercesc/sax/Locator.hpp>
-#include <xercesc/sax/SAXParseException.hpp>
-#include <xercesc/sax2/DefaultHandler.hpp>
-#include <xercesc/sax2/SAX2XMLReader.hpp>
-#include <xercesc/sax2/XMLReaderFactory.hpp>
-#include <xercesc/util/PlatformUtils.hpp>
-#include <xercesc/util/SecurityManager.hpp>
-#include <xercesc/util/XMLString.hpp>
-#include <xercesc/util/XMLUni.hpp>
-#include <xercesc/validators/common/Grammar.hpp>
 
+#include "converters/mtf/xml/xsd_validator_abi.h"
 #include "util/error.hpp"
 
 #ifndef MTF_SCHEMA_SOURCE_DIR
 #define MTF_SCHEMA_SOURCE_DIR ""
 #endif
+// Set by CMake: the module's file name, its folder relative to the installed programs'
+// folder and as installed, and the module as built.
+#ifndef MTF_VALIDATOR_FILE
+#define MTF_VALIDATOR_FILE "mtf-xsd-validator.so"
+#endif
+#ifndef MTF_VALIDATOR_RELATIVE_DIR
+#define MTF_VALIDATOR_RELATIVE_DIR ""
+#endif
+#ifndef MTF_VALIDATOR_INSTALL_DIR
+#define MTF_VALIDATOR_INSTALL_DIR ""
+#endif
+#ifndef MTF_VALIDATOR_BUILD_PATH
+#define MTF_VALIDATOR_BUILD_PATH ""
+#endif
 
 namespace fs = std::filesystem;
-using namespace xercesc;
 
 namespace mtf::xml {
 
 namespace {
 
-// XMLPlatformUtils::Initialize/Terminate are reference counted, so nesting is fine.
-struct XercesPlatform {
-  XercesPlatform() { XMLPlatformUtils::Initialize(); }
-  ~XercesPlatform() { XMLPlatformUtils::Terminate(); }
-  XercesPlatform(const XercesPlatform&) = delete;
-  XercesPlatform& operator=(const XercesPlatform&) = delete;
-};
-
-std::string narrow(const XMLCh* text) {
-  if (!text) return {};
-  char* bytes = XMLString::transcode(text);
-  std::string result(bytes ? bytes : "");
-  XMLString::release(&bytes);
-  return result;
+fs::path runningProgramDir() {
+  std::error_code ec;
+  const fs::path binary = fs::read_symlink("/proc/self/exe", ec);
+  return ec ? fs::path() : binary.parent_path();
 }
 
-// RAII for the XMLCh copy of a path or name.
-struct WideString {
-  explicit WideString(const std::string& text) : data(XMLString::transcode(text.c_str())) {}
-  ~WideString() { XMLString::release(&data); }
-  WideString(const WideString&) = delete;
-  WideString& operator=(const WideString&) = delete;
-  XMLCh* data;
-};
-
-struct DoctypeRefused {
-  XMLFileLoc line, column;
-};
-
-// Turns every warning-free problem into an exception carrying line and column.
-class StrictHandler : public DefaultHandler {
+// RAII around a dlopen handle. RTLD_NODELETE: the module and Xerces stay mapped after
+// dlclose, so a second validation does not load them again and what Xerces' libraries keep
+// in their globals till exit is not reported as leaked (LeakSanitizer) once unmapped.
+class SharedModule {
  public:
-  void error(const SAXParseException& e) override { throw e; }
-  void fatalError(const SAXParseException& e) override { throw e; }
-  void warning(const SAXParseException&) override {}
-  void setDocumentLocator(const Locator* const locator) override { locator_ = locator; }
-  void startDTD(const XMLCh* const, const XMLCh* const, const XMLCh* const) override {
-    throw DoctypeRefused{locator_ ? locator_->getLineNumber() : 0,
-                         locator_ ? locator_->getColumnNumber() : 0};
+  explicit SharedModule(const fs::path& path)
+      : handle_(dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE)) {
+    if (!handle_) {
+      const char* why = dlerror();
+      throw IoError(path.string(), std::string("cannot load the XSD validation module: ") +
+                                       (why ? why : "unknown reason"));
+    }
   }
-  // Any entity Xerces would fetch (external DTD subset, external entity) is refused.
-  InputSource* resolveEntity(const XMLCh* const, const XMLCh* const systemId) override {
-    throw std::runtime_error("external entity refused: " + narrow(systemId));
+  ~SharedModule() { dlclose(handle_); }
+  SharedModule(const SharedModule&) = delete;
+  SharedModule& operator=(const SharedModule&) = delete;
+
+  template <typename Function>
+  Function symbol(const fs::path& path, const char* name) const {
+    void* address = dlsym(handle_, name);
+    if (!address)
+      throw IoError(path.string(), std::string("not an mtf validation module: no ") + name);
+    return reinterpret_cast<Function>(address);
   }
 
  private:
-  const Locator* locator_ = nullptr;
+  void* handle_;
 };
 
-void configure(SAX2XMLReader& parser, SecurityManager& security) {
-  parser.setFeature(XMLUni::fgSAX2CoreNameSpaces, true);
-  parser.setFeature(XMLUni::fgSAX2CoreValidation, true);
-  parser.setFeature(XMLUni::fgXercesDynamic, false);
-  parser.setFeature(XMLUni::fgXercesSchema, true);
-  parser.setFeature(XMLUni::fgXercesSchemaFullChecking, true);
-  parser.setFeature(XMLUni::fgXercesIdentityConstraintChecking, true);
-  parser.setFeature(XMLUni::fgXercesLoadSchema, false);  // ignore schemaLocation hints
-  parser.setFeature(XMLUni::fgXercesUseCachedGrammarInParse, true);
-  parser.setFeature(XMLUni::fgXercesLoadExternalDTD, false);
-  parser.setFeature(XMLUni::fgXercesDisableDefaultEntityResolution, true);
-  security.setEntityExpansionLimit(100);
-  parser.setProperty(XMLUni::fgXercesSecurityManager, &security);
+fs::path firstExisting(const std::vector<fs::path>& modules) {
+  std::error_code ec;
+  for (const fs::path& candidate : modules)
+    if (fs::is_regular_file(candidate, ec)) return candidate;
+  std::string looked;
+  for (const fs::path& candidate : modules)
+    looked += (looked.empty() ? "" : ", ") + candidate.string();
+  throw IoError(MTF_VALIDATOR_FILE,
+                "the XSD validation module (Xerces-C) is not installed; looked in: " +
+                    (looked.empty() ? std::string("nowhere") : looked));
 }
 
-std::string place(XMLFileLoc line, XMLFileLoc column) {
-  return "line " + std::to_string(line) + ", column " + std::to_string(column);
-}
+struct Report {
+  std::string place;
+  std::string message;
+};
 
-void loadSchema(SAX2XMLReader& parser, const fs::path& schema) {
-  const WideString schemaPath(schema.string());
-  try {
-    LocalFileInputSource source(schemaPath.data);
-    if (!parser.loadGrammar(source, Grammar::SchemaGrammarType, true))
-      throw IoError(schema.string(), "not an XML schema");
-  } catch (const SAXParseException& e) {
-    throw IoError(schema.string(), place(e.getLineNumber(), e.getColumnNumber()) +
-                                       ": invalid schema: " + narrow(e.getMessage()));
-  } catch (const XMLException& e) {
-    throw IoError(schema.string(), "cannot load the schema: " + narrow(e.getMessage()));
-  }
+void keepReport(void* context, const char* place, const char* message) {
+  auto* report = static_cast<Report*>(context);
+  report->place = place ? place : "";
+  report->message = message ? message : "";
 }
 
 }  // namespace
@@ -121,9 +99,9 @@ fs::path locateSchema(const fs::path& explicitPath) {
       throw IoError(explicitPath.string(), "schema not found");
     return explicitPath;
   }
-  const fs::path binary = fs::read_symlink("/proc/self/exe", ec).parent_path();
+  const fs::path binary = runningProgramDir();
   std::vector<fs::path> candidates;
-  if (!ec) {
+  if (!binary.empty()) {
     candidates.push_back(binary / ".." / "share" / "mtf" / "mtf.xsd");
     candidates.push_back(binary / "schema" / "mtf.xsd");
   }
@@ -134,32 +112,41 @@ fs::path locateSchema(const fs::path& explicitPath) {
                 "schema not found beside the program nor in the source tree (use --schema)");
 }
 
-void validateAgainstSchema(const fs::path& document, const fs::path& schema) {
+std::vector<fs::path> validatorModuleCandidates() {
+  std::vector<fs::path> candidates;
+  const fs::path binary = runningProgramDir();
+  if (!binary.empty()) {
+    candidates.push_back(binary / MTF_VALIDATOR_FILE);
+    if (*MTF_VALIDATOR_RELATIVE_DIR)
+      candidates.push_back(
+          (binary / MTF_VALIDATOR_RELATIVE_DIR / MTF_VALIDATOR_FILE).lexically_normal());
+  }
+  if (*MTF_VALIDATOR_INSTALL_DIR)
+    candidates.push_back(fs::path(MTF_VALIDATOR_INSTALL_DIR) / MTF_VALIDATOR_FILE);
+  if (*MTF_VALIDATOR_BUILD_PATH) candidates.push_back(MTF_VALIDATOR_BUILD_PATH);
+  return candidates;
+}
+
+void validateAgainstSchema(const fs::path& document, const fs::path& schema,
+                           const std::vector<fs::path>& modules) {
   std::error_code ec;
   if (!fs::is_regular_file(document, ec)) throw IoError(document.string(), "no such file");
-  XercesPlatform platform;
-  SecurityManager security;
-  StrictHandler handler;
-  std::unique_ptr<SAX2XMLReader> parser(XMLReaderFactory::createXMLReader());
-  configure(*parser, security);
-  parser->setErrorHandler(&handler);
-  parser->setEntityResolver(&handler);
-  loadSchema(*parser, schema);
-  parser->setContentHandler(&handler);
-  parser->setLexicalHandler(&handler);
-  const WideString documentPath(document.string());
-  try {
-    LocalFileInputSource source(documentPath.data);
-    parser->parse(source);
-  } catch (const SAXParseException& e) {
-    throw InputError(document.string(), place(e.getLineNumber(), e.getColumnNumber()),
-                     narrow(e.getMessage()));
-  } catch (const DoctypeRefused& d) {
-    throw InputError(document.string(), place(d.line, d.column), "a DOCTYPE is not allowed");
-  } catch (const XMLException& e) {
-    throw InputError(document.string(), "", narrow(e.getMessage()));
-  } catch (const std::runtime_error& e) {
-    throw InputError(document.string(), "", e.what());
+  const fs::path modulePath = firstExisting(modules);
+  const SharedModule module(modulePath);
+  const auto abiVersion =
+      module.symbol<MtfXsdAbiVersion>(modulePath, "mtf_xsd_validator_abi_version");
+  if (abiVersion() != MTF_XSD_VALIDATOR_ABI_VERSION)
+    throw IoError(modulePath.string(), "the XSD validation module is of another mtf version");
+  const auto validate = module.symbol<MtfXsdValidate>(modulePath, "mtf_xsd_validate");
+  Report report;
+  switch (validate(document.c_str(), schema.c_str(), keepReport, &report)) {
+    case MTF_XSD_VALID:
+      return;
+    case MTF_XSD_SCHEMA_UNUSABLE:
+      throw IoError(schema.string(),
+                    report.place.empty() ? report.message : report.place + ": " + report.message);
+    default:
+      throw InputError(document.string(), report.place, report.message);
   }
 }
 
