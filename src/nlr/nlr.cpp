@@ -110,8 +110,44 @@ void Nlr::push(std::span<const uint32_t> symbols, size_t symbolCount) {
   for (const uint32_t symbol : symbols) pushSymbol(symbol);
 }
 
-// A push makes the window one longer and reductions shorten it: one eviction at most.
+// While a loop with a body of events only is on top of the window, the stream mostly
+// repeats that body: each event is then compared with the body and counted, not pushed,
+// and a complete copy adds one to the loop's count. That is what pushing them would do:
+//  - before the copy is complete nothing reduces: a fold would need its copies within the
+//    partial copy (the loop on top equals no event), which deferrable() rules out, or an
+//    equal loop before the one on top (startPending rules it out); an extension needs a
+//    loop filed under the new position (pendingExtends: if one would extend, the events
+//    are pushed after all); the window stays within kChainWindow (no run table is started
+//    by a search, none records pushes) and within the window size (no eviction);
+//  - when it is complete, the loop on top is the newest one filed under the top position
+//    (loops pushed later have left) and it matches, and no fold shorter than the body
+//    ends there (deferrable()), so reduceOnce extends it first: its count grows, and
+//    popping the copy gives the state from before the pushes.
+// An event that differs from the body pushes the deferred ones (replayPending) and then
+// itself, as if nothing had been deferred.
 [[gnu::always_inline]] inline void Nlr::pushSymbol(uint32_t symbol) {
+  if (pending_.body) {
+    const size_t i = pending_.matched;
+    if (pending_.body[i] == eventKey(symbol)) {
+      if (i + 1 == pending_.length) {
+        completePending();
+        return;
+      }
+      const Pos position = topPos() + 1 + static_cast<Pos>(i);
+      if (extensionAt_[static_cast<size_t>(position) & extensionMask_] < firstPos() ||
+          !pendingExtends(position)) {
+        pending_.matched = i + 1;
+        return;
+      }
+    }
+    replayPending();
+  }
+  pushNow(symbol);
+  startPending();
+}
+
+// A push makes the window one longer and reductions shorten it: one eviction at most.
+[[gnu::always_inline]] inline void Nlr::pushNow(uint32_t symbol) {
   const Pushed pushed = pushElement(eventKey(symbol), lastEvent_[symbol]);
   size_t size = static_cast<size_t>(pushed.position - pushed.first) + 1;
   if (mayReduceAfter(pushed, size)) {
@@ -120,6 +156,83 @@ void Nlr::push(std::span<const uint32_t> symbols, size_t symbolCount) {
     size = windowSize();
   }
   if (size > options_.window) evictOldest();
+}
+
+// The last event of the pending copy has come: the loop on top counts one more iteration,
+// then the window reduces as after any push.
+[[gnu::noinline]] void Nlr::completePending() {
+  pending_ = {};
+  ++buf_[end_ - 1];  // the loop's count (below kMaxIterations: startPending)
+  while (reduceOnce()) {
+  }
+  if (windowSize() > options_.window) evictOldest();
+  startPending();
+}
+
+// findExtension, were the pending copy pushed up to `top` (a loop filed under `top` is in
+// the window before it, the copy holds none): true if a loop would be extended there.
+[[gnu::noinline]] bool Nlr::pendingExtends(Pos top) const {
+  const Pos realTop = topPos();
+  auto element = [&](Pos q) {
+    return q <= realTop ? at(q) : pending_.body[static_cast<size_t>(q - realTop - 1)];
+  };
+  for (Pos p = extensionAt_[static_cast<size_t>(top) & extensionMask_]; p >= firstPos() && p < top;
+       p = extNext_[static_cast<size_t>(p - offset_)]) {
+    if (p > realTop) return true;  // not met (pops restore the chain): pushed, to be sure
+    const ElementKey loop = at(p);
+    if (!isLoop(loop) || countOf(loop) >= kMaxIterations) continue;
+    const std::vector<ElementKey>& body = bodies_.body(bodyOf(loop));
+    const auto k = static_cast<size_t>(top - p);
+    if (body.size() != k || body.back() != element(top)) continue;
+    bool equal = true;
+    for (size_t j = 0; j < k && equal; ++j) equal = body[j] == element(p + 1 + static_cast<Pos>(j));
+    if (equal) return true;
+  }
+  return false;
+}
+
+// Pushes the events of the pending copy that have come, the way they would have been.
+[[gnu::noinline]] void Nlr::replayPending() {
+  const PendingCopy copy = pending_;
+  pending_ = {};
+  for (size_t i = 0; i < copy.matched; ++i) pushNow(symbolOf(copy.body[i]));
+}
+
+// After a push: a copy of the body of the loop now on top may be deferred from here on.
+inline void Nlr::startPending() {
+  if (end_ == head_) return;
+  const ElementKey top = buf_[end_ - 1];
+  if (!isLoop(top) || !options_.deferCopies || runs_ || countOf(top) + 1 >= kMaxIterations) return;
+  // A fold whose copies hold this loop needs an equal loop before it in the window.
+  if (previousSame(topPos()) >= firstPos()) return;
+  const uint32_t body = bodyOf(top);
+  if (body < deferrableBody_.size() && deferrableBody_[body] == 2) return;
+  const std::vector<ElementKey>& elements = bodies_.body(body);
+  if (end_ - head_ + elements.size() > std::min(options_.window, kChainWindow)) return;
+  if (!deferrable(body)) return;
+  pending_ = {elements.data(), elements.size(), 0};
+}
+
+// A body whose copies may be deferred: events only, at most kMaxDeferredBody of them, and no
+// prefix of it ends with minReps copies of a shorter sequence (once per body).
+[[gnu::noinline]] bool Nlr::deferrable(uint32_t body) {
+  constexpr size_t kMaxDeferredBody = 64;
+  if (body >= deferrableBody_.size()) deferrableBody_.resize(bodies_.size(), 0);
+  uint8_t& known = deferrableBody_[body];
+  if (known != 0) return known == 1;
+  const std::vector<ElementKey>& b = bodies_.body(body);
+  bool ok = b.size() <= kMaxDeferredBody &&
+            std::none_of(b.begin(), b.end(), [](ElementKey k) { return isLoop(k); });
+  const size_t reps = options_.minReps;
+  for (size_t end = 1; ok && end <= b.size(); ++end)  // the prefix b[0, end)
+    for (size_t k = 1; ok && k * reps <= end; ++k) {
+      const ElementKey* last = b.data() + end - k;
+      bool copies = true;
+      for (size_t c = 1; c < reps && copies; ++c) copies = std::equal(last, last + k, last - c * k);
+      ok = !copies;
+    }
+  known = ok ? 1 : 2;
+  return ok;
 }
 
 // The helpers of push() below are `inline`: they run once or more per event, and as
@@ -270,7 +383,6 @@ inline bool Nlr::isRepetition(size_t k) const {
 // stream that does not fold) the chain is long and its first candidates match far, so
 // the run table lists a superset instead, in the same order, checked the same way.
 inline size_t Nlr::findFold(size_t limit) const {
-  constexpr size_t kChainWindow = 128;  // small windows: the chain is short
   const size_t n = windowSize();
   if (runsEnabled_ && n > kChainWindow) {
     if (!runs_) startRunTable();
@@ -332,6 +444,7 @@ LoopModel Nlr::model(std::vector<Signature> signatures) const {
   m.bodies = bodies_.all();
   m.top = emitted_;
   m.top.insert(m.top.end(), &buf_[head_], &buf_[end_]);
+  m.top.insert(m.top.end(), pending_.body, pending_.body + pending_.matched);
   m.eventsIn = pushed_;
   return m;
 }

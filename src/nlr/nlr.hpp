@@ -32,6 +32,9 @@ struct NlrOptions {
   // Candidate periods from the run table (PeriodRuns) when window / minReps allows it;
   // false: only the previous-occurrence chain (the same result; tests compare both).
   bool periodRuns = true;
+  // While the stream repeats the body of the loop on top of the window, its events are
+  // only compared, not pushed (Nlr::pushSymbol; the same result, tests compare both).
+  bool deferCopies = true;
 };
 
 // Loop bodies, hash-consed: equal bodies get the same id; a body only refers to bodies
@@ -81,7 +84,9 @@ class Nlr {
   void push(std::span<const uint32_t> symbols, size_t symbolCount);
 
   uint64_t pushed() const { return pushed_; }
-  size_t windowSize() const { return end_ - head_; }
+  size_t windowSize() const { return end_ - head_ + pending_.matched; }
+  // Events of the window taken in as part of a copy of the top loop's body, not pushed.
+  size_t deferredEvents() const { return pending_.matched; }
   size_t emittedSize() const { return emitted_.size(); }
   const BodyTable& bodies() const { return bodies_; }
   // The model so far: elements that left the window, then the window (no side effects).
@@ -104,6 +109,12 @@ class Nlr {
   void forgetLastPosition(ElementKey key, Pos restored);
 
   void pushSymbol(uint32_t symbol);
+  void pushNow(uint32_t symbol);
+  void completePending();
+  bool pendingExtends(Pos top) const;
+  void replayPending();
+  void startPending();
+  bool deferrable(uint32_t body);
   struct Pushed {
     Pos position;  // of the element pushed
     Pos previous;  // its previous occurrence in the window, or -1
@@ -153,6 +164,18 @@ class Nlr {
   void startRunTable() const;
   bool runsEnabled_ = false;                // the run table may be used (options, sizes)
   mutable std::optional<PeriodRuns> runs_;  // candidate periods of the top, once needed
+  // Windows up to this size take fold candidates from the chain, larger ones from runs_.
+  static constexpr size_t kChainWindow = 128;
+  // A copy of the body of the loop on top of the window, under way (Nlr::pushSymbol): its
+  // first `matched` events have come and are not pushed. `body` is null when none is.
+  struct PendingCopy {
+    const ElementKey* body = nullptr;
+    size_t length = 0;
+    size_t matched = 0;
+  };
+  PendingCopy pending_;
+  // Per body id: 0 not known yet, 1 its copies may be deferred, 2 not (deferrable()).
+  std::vector<uint8_t> deferrableBody_;
 };
 
 }  // namespace mtf::nlr

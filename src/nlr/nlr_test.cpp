@@ -253,6 +253,60 @@ TEST(Nlr, GivesTheModelOfTheNaiveReference) {
   }
 }
 
+TEST(Nlr, DeferredCopiesGiveTheModelOfPushingEveryEvent) {
+  // A loop on top, then part of one more copy of its body: taken in, not pushed.
+  NlrOptions off;
+  off.deferCopies = false;
+  Nlr deferring, pushing(off);
+  for (uint32_t s : repeat({0, 1, 2, 3}, 3)) {
+    deferring.push(s);
+    pushing.push(s);
+  }
+  for (uint32_t s : {0u, 1u}) {
+    deferring.push(s);
+    pushing.push(s);
+  }
+  EXPECT_EQ(deferring.deferredEvents(), 2u);
+  EXPECT_EQ(pushing.deferredEvents(), 0u);
+  EXPECT_EQ(deferring.windowSize(), pushing.windowSize());
+  EXPECT_EQ(deferring.model({}).top, pushing.model({}).top);
+  // A fold whose copies hold the loop on top and part of its body: ((ab)^3 a)^3.
+  std::vector<uint32_t> nested;
+  for (int i = 0; i < 3; ++i) append(nested, {0, 1, 0, 1, 0, 1, 0});
+  EXPECT_EQ(shape(recognise(nested)), "(3:(3:ab)a)");
+  EXPECT_EQ(shape(recognise(nested, off)), "(3:(3:ab)a)");
+
+  std::mt19937_64 rng(271126);
+  const NlrOptions configs[] = {{512, 3}, {32, 3}, {8, 2}, {256, 4}, {3, 3}, {200, 2}, {64, 5}};
+  uint64_t deferred = 0;
+  for (int trial = 0; trial < 700; ++trial) {
+    std::vector<uint32_t> in;
+    plant(rng, 1 + trial % 4, in);
+    std::uniform_int_distribution<uint32_t> rare(100, 5000);
+    while (trial % 3 == 0 && in.size() < 500) {
+      in.push_back(rare(rng));
+      plant(rng, 1 + trial % 2, in);
+    }
+    NlrOptions options = configs[trial % 7];
+    options.periodRuns = trial % 2 == 0;
+    Nlr a(options);
+    options.deferCopies = false;
+    Nlr b(options);
+    // In spans of varying length; the window compared after each.
+    for (size_t at = 0; at < in.size();) {
+      const size_t n = std::min<size_t>(in.size() - at, 1 + (at * 7) % 13);
+      a.push({in.data() + at, n}, 5001);
+      b.push({in.data() + at, n}, 5001);
+      at += n;
+      deferred += a.deferredEvents();
+      ASSERT_EQ(a.windowSize(), b.windowSize()) << "trial " << trial << " at " << at;
+    }
+    ASSERT_EQ(a.model({}).top, b.model({}).top) << "trial " << trial;
+    ASSERT_EQ(a.model({}).bodies, b.model({}).bodies) << "trial " << trial;
+  }
+  EXPECT_GT(deferred, 0u);
+}
+
 TEST(Nlr, WorkingStateStaysBoundedOnALongStream) {
   std::mt19937_64 rng(7);
   std::uniform_int_distribution<uint32_t> noise(0, 50);
