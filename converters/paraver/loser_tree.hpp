@@ -36,17 +36,29 @@ class LoserTree {
   bool empty() const { return top_.key == kDone; }
   size_t top() const { return top_.source; }
   // The top source's next head (kDone: it has no more).
+  // Each level swaps through masks, not a branch: which of two streams' records comes
+  // first is a coin toss to the branch predictor (a mispredicted branch a level cost more
+  // than the masks).
   void replaceTop(Key next) {
-    Node moved{next, top_.source};
-    for (size_t node = (top_.source + sources_) / 2; node > 0; node /= 2)
-      if (losers_[node].key < moved.key) std::swap(losers_[node], moved);
-    top_ = moved;
+    Key key = next;
+    uint64_t source = top_.source;
+    for (size_t node = (top_.source + sources_) / 2; node > 0; node /= 2) {
+      Node& loser = losers_[node];
+      const uint64_t mask = uint64_t{0} - static_cast<uint64_t>(loser.key < key);
+      const Key keyFlip = (loser.key ^ key) & ((Key{mask} << 64) | mask);
+      const uint64_t sourceFlip = (loser.source ^ source) & mask;
+      loser.key ^= keyFlip;
+      key ^= keyFlip;
+      loser.source ^= sourceFlip;
+      source ^= sourceFlip;
+    }
+    top_ = {key, source};
   }
 
  private:
   struct Node {
     Key key = kDone;
-    size_t source = 0;
+    uint64_t source = 0;
   };
   size_t sources_;
   std::vector<Node> losers_;  // internal nodes 1 .. sources_ - 1; leaves are implicit
