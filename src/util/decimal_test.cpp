@@ -38,7 +38,9 @@ TEST(Decimal, DigitCountsAtEveryPowerOfTen) {
   uint64_t power = 1;
   for (unsigned digits = 1; digits <= 20; ++digits) {
     EXPECT_EQ(decimalDigits(power), digits) << power;
-    if (power > 1) EXPECT_EQ(decimalDigits(power - 1), digits - 1) << power - 1;
+    if (power > 1) {
+      EXPECT_EQ(decimalDigits(power - 1), digits - 1) << power - 1;
+    }
     if (digits < 20) power *= 10;
   }
   EXPECT_EQ(decimalDigits(std::numeric_limits<uint64_t>::max()), 20u);
