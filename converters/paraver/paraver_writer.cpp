@@ -78,6 +78,8 @@ void ParaverWriter::begin(const Definitions& defs) {
 }
 
 bool ParaverWriter::attribute(const Event& e, Ref attribute, uint64_t& value) const {
+  // Most events carry none of the attributes asked (three a record): no call then.
+  if (attribute == kUndefinedRef || e.attributes.empty()) return false;
   return attributeValue(e, attribute, value);
 }
 
