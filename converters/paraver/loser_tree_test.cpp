@@ -10,8 +10,9 @@ namespace {
 
 using Key = LoserTree::Key;
 
-// Merges sorted sources through the tree; the result must be all keys in order.
-std::vector<Key> merged(const std::vector<std::vector<Key>>& sources) {
+// Merges sorted sources through the tree (`interleaved`: replaceTopInterleaved, its
+// branch-free replay); the result must be all keys in order.
+std::vector<Key> merged(const std::vector<std::vector<Key>>& sources, bool interleaved = false) {
   std::vector<size_t> next(sources.size(), 0);
   std::vector<Key> heads;
   for (const auto& s : sources) heads.push_back(s.empty() ? LoserTree::kDone : s[0]);
@@ -20,7 +21,12 @@ std::vector<Key> merged(const std::vector<std::vector<Key>>& sources) {
   while (!tree.empty()) {
     const size_t i = tree.top();
     out.push_back(sources[i][next[i]++]);
-    tree.replaceTop(next[i] < sources[i].size() ? sources[i][next[i]] : LoserTree::kDone);
+    const Key head = next[i] < sources[i].size() ? sources[i][next[i]] : LoserTree::kDone;
+    if (interleaved) {
+      tree.replaceTopInterleaved(head);
+    } else {
+      tree.replaceTop(head);
+    }
   }
   return out;
 }
@@ -42,6 +48,7 @@ TEST(LoserTree, MergesAnyNumberOfSortedSourcesInOrder) {
     }
     std::sort(all.begin(), all.end());
     EXPECT_EQ(merged(sources), all) << count << " sources";
+    EXPECT_EQ(merged(sources, true), all) << count << " sources, interleaved";
   }
 }
 
@@ -49,8 +56,9 @@ TEST(LoserTree, TimeOutweighsSequenceAndTheLargestTimeIsNotDone) {
   EXPECT_LT(LoserTree::keyOf(1, ~uint64_t{0} - 1), LoserTree::keyOf(2, 0));
   EXPECT_LT(LoserTree::keyOf(~uint64_t{0}, ~uint64_t{0} - 1), LoserTree::kDone);
   const Key last = LoserTree::keyOf(~uint64_t{0}, 7);
-  EXPECT_EQ(merged({{last}, {}, {LoserTree::keyOf(0, 9)}}),
-            (std::vector<Key>{LoserTree::keyOf(0, 9), last}));
+  for (bool interleaved : {false, true})
+    EXPECT_EQ(merged({{last}, {}, {LoserTree::keyOf(0, 9)}}, interleaved),
+              (std::vector<Key>{LoserTree::keyOf(0, 9), last}));
 }
 
 }  // namespace

@@ -78,6 +78,8 @@ void ParaverWriter::begin(const Definitions& defs) {
 }
 
 bool ParaverWriter::attribute(const Event& e, Ref attribute, uint64_t& value) const {
+  // Most events carry none of the attributes asked (three a record): no call then.
+  if (attribute == kUndefinedRef || e.attributes.empty()) return false;
   return attributeValue(e, attribute, value);
 }
 
@@ -321,7 +323,7 @@ void ParaverWriter::messageEvent(const Context& c, bool send) {
   const uint64_t partner = threads ? peerLocation : peer->globalTask;
   const MessageKey key =
       send ? MessageKey{self, partner, comm, tag} : MessageKey{partner, self, comm, tag};
-  MessageQueues& queues = messages_[key];
+  MessageQueues& queues = queuesOf(c.state, key);
   std::deque<MessageHalf>& partners = send ? queues.receives : queues.sends;
   if (partners.empty()) {
     (send ? queues.sends : queues.receives).push_back(half);
@@ -336,6 +338,20 @@ void ParaverWriter::messageEvent(const Context& c, bool send) {
   }
   // Time-ordered input opens and closes a channel's queues at every message: kept.
   if (!timeOrdered_ && queues.sends.empty() && queues.receives.empty()) messages_.erase(key);
+}
+
+// The queues of `key`: time-ordered input keeps every channel's queues (their addresses
+// stay), so a location's recent channels are found without the hash lookup.
+ParaverWriter::MessageQueues& ParaverWriter::queuesOf(LocationState& s, const MessageKey& key) {
+  if (!timeOrdered_) return messages_[key];
+  RecentChannels& recent = s.channels;
+  for (size_t i = 0; i < RecentChannels::kSize; ++i)
+    if (recent.queues[i] && recent.keys[i] == key) return *recent.queues[i];
+  MessageQueues& queues = messages_[key];
+  recent.keys[recent.next] = key;
+  recent.queues[recent.next] = &queues;
+  recent.next = (recent.next + 1) % RecentChannels::kSize;
+  return queues;
 }
 
 // A message the reader gave an id (model/thread_messages.hpp): its halves meet by it.

@@ -56,6 +56,18 @@ class ParaverWriter : public TraceSink {
   const std::filesystem::path& prvPath() const { return prvPath_; }
 
  private:
+  struct MessageQueues;
+  struct MessageKey {
+    uint64_t sender, receiver, comm, tag;  // tasks, or locations (thread channels)
+    bool operator==(const MessageKey&) const = default;
+  };
+  // A location's recently used message channels (time-ordered input, whose channels stay).
+  struct RecentChannels {
+    static constexpr size_t kSize = 4;
+    MessageKey keys[kSize] = {};
+    MessageQueues* queues[kSize] = {};
+    size_t next = 0;  // the entry replaced next
+  };
   struct LocationState {
     bool lineOpen = false;
     Tick lineTime = 0;
@@ -71,6 +83,7 @@ class ParaverWriter : public TraceSink {
     TextBuffer placeText;   // "cpu:appl:task:thread" for placeCpu (appendPlace)
     uint64_t position = 0;  // of the location in the definitions
     uint64_t records = 0;   // records it gave (recordOrder)
+    RecentChannels channels;
   };
   struct MessageHalf {
     const ThreadPlace* place;
@@ -78,10 +91,6 @@ class ParaverWriter : public TraceSink {
     Tick logical, physical;
     uint64_t size;
     uint64_t order;  // recordOrder() of its event (time-ordered input)
-  };
-  struct MessageKey {
-    uint64_t sender, receiver, comm, tag;  // tasks, or locations (thread channels)
-    bool operator==(const MessageKey&) const = default;
   };
   struct MessageKeyHash {
     size_t operator()(const MessageKey& k) const {
@@ -108,6 +117,7 @@ class ParaverWriter : public TraceSink {
   void callEvent(const Context& c);
   void metricEvent(const Context& c);
   void messageEvent(const Context& c, bool send);
+  MessageQueues& queuesOf(LocationState& s, const MessageKey& key);
   void matchById(uint64_t id, const MessageHalf& half, bool send, uint64_t tag);
   void globalOpEvent(const Context& c);
   void collectiveBeginEvent(const Context& c);

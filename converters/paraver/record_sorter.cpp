@@ -230,7 +230,7 @@ void RecordSorter::sortStream(Stream& s) {
 // Hands the buffered items before `bound` to `out` in (time, sequence) order: the streams
 // (each sorted first if it came out of order) merged through a loser tree.
 template <typename Out>
-std::vector<uint32_t> RecordSorter::mergeStreams(Out&& out, Tick bound) {
+std::vector<uint32_t> RecordSorter::mergeStreams(Out&& out, Tick bound, bool interleaved) {
   // No bound (the default) hands every item, those at the largest time too.
   const auto beforeBound = [bound](Tick t) {
     return t < bound || bound == std::numeric_limits<Tick>::max();
@@ -251,8 +251,14 @@ std::vector<uint32_t> RecordSorter::mergeStreams(Out&& out, Tick bound) {
     out(item);
     cursor[i] = item.next;
     const bool more = cursor[i] != kNone && beforeBound(items_[cursor[i]].time);
-    tree.replaceTop(more ? LoserTree::keyOf(items_[cursor[i]].time, items_[cursor[i]].sequence)
-                         : LoserTree::kDone);
+    const LoserTree::Key next =
+        more ? LoserTree::keyOf(items_[cursor[i]].time, items_[cursor[i]].sequence)
+             : LoserTree::kDone;
+    if (interleaved) {
+      tree.replaceTopInterleaved(next);
+    } else {
+      tree.replaceTop(next);
+    }
   }
   return cursor;
 }
@@ -265,7 +271,7 @@ bool RecordSorter::releaseTo(Tick bound, Out&& out) {
         const auto [line, readable] = textOf(item);
         out(line, readable);
       },
-      bound));
+      bound, true));
   return true;
 }
 

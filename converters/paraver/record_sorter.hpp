@@ -96,8 +96,10 @@ class RecordSorter {
   };
   // Hands the buffered items before `bound` to `out` in order; returns each used stream's
   // first item not handed (kNone: none left).
+  // `interleaved`: the streams' records take turns (release(): time-ordered input).
   template <typename Out>
-  std::vector<uint32_t> mergeStreams(Out&& out, Tick bound = std::numeric_limits<Tick>::max());
+  std::vector<uint32_t> mergeStreams(Out&& out, Tick bound = std::numeric_limits<Tick>::max(),
+                                     bool interleaved = false);
   template <typename Out>
   bool releaseTo(Tick bound, Out&& out);
   template <typename Out>

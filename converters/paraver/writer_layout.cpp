@@ -209,6 +209,10 @@ void WriterLayout::assignCalls(const Definitions& defs) {
     code.leavePair.clear();
     code.leavePair.appendDecimal(code.type, ':');
     code.leavePair += ":0";
+    // Small ids (most traces' regions) skip the hash lookup, one per Enter and Leave.
+    if (region >= (uint64_t{1} << 16)) continue;
+    if (denseCalls_.size() <= region) denseCalls_.resize(region + 1, nullptr);
+    denseCalls_[region] = &code;
   }
 }
 

@@ -48,6 +48,8 @@ struct CallCode {
 class WriterLayout {
  public:
   explicit WriterLayout(const Definitions& defs);
+  WriterLayout(const WriterLayout&) = delete;  // denseCalls_ points into calls_
+  WriterLayout& operator=(const WriterLayout&) = delete;
 
   bool paraverOrigin() const { return paraverOrigin_; }
   // nullptr for a location the definitions do not declare.
@@ -57,6 +59,7 @@ class WriterLayout {
     return it == places_.end() ? nullptr : &it->second;
   }
   const CallCode* callOf(Ref region) const {
+    if (region < denseCalls_.size()) return denseCalls_[region];
     const auto it = calls_.find(region);
     return it == calls_.end() ? nullptr : &it->second;
   }
@@ -95,6 +98,7 @@ class WriterLayout {
   std::vector<ThreadPlace> dense_;  // places_ by small location id (slot 0 = none)
   std::vector<std::string> threadNames_, nodeNames_;
   std::unordered_map<Ref, CallCode> calls_;
+  std::vector<const CallCode*> denseCalls_;  // calls_ by small region id (null: none)
   std::unordered_map<uint64_t, std::vector<uint64_t>> counters_;
   std::map<uint64_t, std::map<int64_t, std::string>> callNames_;  // type -> value -> name
   std::map<uint64_t, std::string> counterNames_;

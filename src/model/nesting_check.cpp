@@ -5,7 +5,14 @@
 namespace mtf {
 
 NestingCheck::LocationNesting& NestingCheck::stateOf(LocationId id) {
+  constexpr LocationId kDenseIds = LocationId{1} << 16;
+  if (id < denseIndex_.size() && denseIndex_[id] != 0)
+    return *(last_ = &locations_[denseIndex_[id] - 1]);
   auto [it, added] = index_.try_emplace(id, locations_.size());
+  if (id < kDenseIds) {
+    if (denseIndex_.size() <= id) denseIndex_.resize(id + 1, 0);
+    denseIndex_[id] = static_cast<uint32_t>(it->second + 1);
+  }
   if (added) {
     locations_.emplace_back();
     locations_.back().id = id;

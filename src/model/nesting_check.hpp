@@ -82,6 +82,9 @@ class NestingCheck : public TraceSink {
   void leave(LocationNesting& s, uint64_t region);
 
   std::unordered_map<LocationId, size_t> index_;
+  // index_ + 1 by small location id (0: not seen yet): events in time order alternate
+  // between locations, so the last one (last_) seldom matches and the hash would be asked.
+  std::vector<uint32_t> denseIndex_;
   std::vector<LocationNesting> locations_;
   LocationNesting* last_ = nullptr;
   NestingSummary total_;

@@ -2,6 +2,8 @@
 // caller's buffer, with no pass to count them first (std::to_chars counts, then writes).
 #pragma once
 
+#include <array>
+#include <bit>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -17,6 +19,24 @@ inline constexpr char kDigitPairs[] =
     "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
     "8081828384858687888990919293949596979899";
 }  // namespace detail
+
+namespace detail {
+// 10^k for k in 1..19, and 0 at 0 (so that 0 counts one digit).
+inline constexpr auto kPowersOfTen = [] {
+  std::array<uint64_t, 20> powers{};
+  uint64_t power = 1;
+  for (size_t k = 1; k < powers.size(); ++k) powers[k] = power *= 10;
+  return powers;
+}();
+}  // namespace detail
+
+// The number of decimal digits of `v` (1 for 0), from its bit width: no division.
+inline unsigned decimalDigits(uint64_t v) {
+  // (width * 1233) >> 12 = floor(width * log10(2)): one less than the digits, unless `v`
+  // reaches the next power of ten.
+  const auto guess = static_cast<unsigned>((std::bit_width(v | 1) * 1233) >> 12);
+  return guess + (v >= detail::kPowersOfTen[guess] ? 1 : 0);
+}
 
 // Writes the 8 digits of `v` (below 10^8, with leading zeros) just before `end`: two
 // halves of 4 digits, each two pairs, computed side by side in 32 bits (a chain of

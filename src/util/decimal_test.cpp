@@ -33,6 +33,24 @@ TEST(Decimal, SeparatorGoesBefore) {
   EXPECT_EQ(out, "2:16210:-7");
 }
 
+TEST(Decimal, DigitCountsAtEveryPowerOfTen) {
+  EXPECT_EQ(decimalDigits(0), 1u);
+  uint64_t power = 1;
+  for (unsigned digits = 1; digits <= 20; ++digits) {
+    EXPECT_EQ(decimalDigits(power), digits) << power;
+    if (power > 1) {
+      EXPECT_EQ(decimalDigits(power - 1), digits - 1) << power - 1;
+    }
+    if (digits < 20) power *= 10;
+  }
+  EXPECT_EQ(decimalDigits(std::numeric_limits<uint64_t>::max()), 20u);
+  std::mt19937_64 random(27);
+  for (int i = 0; i < 100000; ++i) {
+    const uint64_t v = random() >> (random() % 64);
+    ASSERT_EQ(decimalDigits(v), toCharsString(v).size()) << v;
+  }
+}
+
 TEST(Decimal, RandomValuesOfEveryLengthAsToChars) {
   std::mt19937_64 random(30);
   for (int i = 0; i < 100000; ++i) {

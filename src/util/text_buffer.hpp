@@ -69,25 +69,29 @@ class TextBuffer {
     push(c);
     return *this;
   }
-  // Appends `v` in decimal, after `separator` unless it is '\0'.
+  // Appends `v` in decimal, after `separator` unless it is '\0'. The digits are counted
+  // first and written in place: digits written to a scratch buffer and copied on at once
+  // made the copy's load wait for the digits' small stores (no store forwarding), which
+  // cost more than the count.
   template <typename Int>
   void appendDecimal(Int v, char separator = '\0') {
     static_assert(std::is_integral_v<Int>);
-    using Wide = std::conditional_t<std::is_signed_v<Int>, int64_t, uint64_t>;
-    // The digits end kCopy bytes into `text`, and kCopy bytes are copied from their start
-    // (a fixed-size copy, no library call): what follows the number is overwritten by the
-    // next append or lies past size().
-    char text[2 * kCopy];
-    char* const end = text + kCopy;
-    char* start = writeDecimalBefore(static_cast<Wide>(v), end);
-    if (separator != '\0') *--start = separator;
-    room(kCopy);
-    std::memcpy(data_.get() + size_, start, kCopy);
-    size_ += static_cast<size_t>(end - start);
+    room(kMaxDecimalChars + 1);
+    char* out = data_.get() + size_;
+    if (separator != '\0') *out++ = separator;
+    auto magnitude = static_cast<uint64_t>(v);
+    if constexpr (std::is_signed_v<Int>) {
+      if (v < 0) {
+        *out++ = '-';
+        magnitude = uint64_t{0} - magnitude;
+      }
+    }
+    char* const end = out + decimalDigits(magnitude);
+    writeDecimalBefore(magnitude, end);
+    size_ = static_cast<size_t>(end - data_.get());
   }
 
  private:
-  static constexpr size_t kCopy = 24;   // > kMaxDecimalChars + a separator
   static constexpr size_t kShort = 64;  // texts copied at a fixed size
   void room(size_t bytes) {
     if (capacity_ - size_ < bytes) grow(bytes);
