@@ -36,11 +36,9 @@ class InfoCollector : public TraceSink {
   // decoder builds no event.
   void eventBlock(const EventBlock& block) override {
     const size_t n = block.size();
-    for (size_t i = 0; i < n; ++i) {
-      const Event& shape = block.shape(i);
-      ++byKind_[static_cast<size_t>(shape.kind)];
-      nesting_.NestingCheck::event(shape);
-    }
+    const Event* const* shapes = block.shapes();
+    for (size_t i = 0; i < n; ++i) ++byKind_[static_cast<size_t>(shapes[i]->kind)];
+    nesting_.NestingCheck::eventBlock(block);
     countTimes(block.times(), n);
     const uint64_t before = total_;
     total_ += n;
