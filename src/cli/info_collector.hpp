@@ -1,6 +1,7 @@
 // The statistics `mtf info` prints, gathered by a sink while the trace streams past.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <unordered_map>
@@ -31,6 +32,19 @@ class InfoCollector : public TraceSink {
     total_ += batch->size;
     if (progress_) progress_->advance(before, total_);
   }
+  // A decoder's block (the .mtf reader): only the shapes and the times are read, the
+  // decoder builds no event.
+  void eventBlock(const EventBlock& block) override {
+    const size_t n = block.size();
+    const Event* const* shapes = block.shapes();
+    for (size_t i = 0; i < n; ++i) ++byKind_[static_cast<size_t>(shapes[i]->kind)];
+    nesting_.NestingCheck::eventBlock(block);
+    countTimes(block.times(), n);
+    const uint64_t before = total_;
+    total_ += n;
+    if (progress_) progress_->advance(before, total_);
+  }
+  bool takesEventBlocks() const override { return true; }
   void end() override { nesting_.end(); }
   bool prefersBatches() const override { return batches_; }
 
@@ -48,6 +62,16 @@ class InfoCollector : public TraceSink {
     ++byKind_[static_cast<size_t>(e.kind)];
     if (e.time < first_) first_ = e.time;
     if (e.time > last_) last_ = e.time;
+  }
+
+  void countTimes(const Tick* times, size_t n) {
+    Tick first = first_, last = last_;  // in locals: a loop the compiler vectorizes
+    for (size_t i = 0; i < n; ++i) {
+      first = std::min(first, times[i]);
+      last = std::max(last, times[i]);
+    }
+    first_ = first;
+    last_ = last;
   }
 
   Progress* progress_;

@@ -179,6 +179,7 @@ class LocationJoiner {
     joinPlanned(plan, values, location_, time, ranks_, e);
   }
   LocationId location() const { return location_; }
+  OwnRanks& ranks() { return ranks_; }
   const Event& joinInPlace(JoinPlan& plan, const uint64_t* values, Tick time) {
     return compaction::joinInPlace(plan, values, time, ranks_);
   }

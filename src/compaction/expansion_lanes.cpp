@@ -20,7 +20,7 @@ namespace {
 // the lane's, kept until the calling thread has had their events (retainJoiner); only the
 // calling thread touches their events. A block keeps its values' capacity from one use to
 // the next: no allocation once warm.
-struct EventBlock {
+struct LaneBlock {
   DecodedBlock decoded;
   bool unitEnd = false;      // the last block of its unit
   std::exception_ptr error;  // the unit failed after the events of this block
@@ -35,7 +35,7 @@ class BlockRing {
   explicit BlockRing(size_t blocks) : blocks_(blocks) {}
   // The lane's next block to fill, once the calling thread has read what it held; nullptr
   // after stop().
-  EventBlock* acquire() {
+  LaneBlock* acquire() {
     std::unique_lock lock(mutex_);
     if (produced_ - consumed_ == blocks_.size()) {
       laneWaits_ = true;
@@ -54,7 +54,7 @@ class BlockRing {
     if (wake) changed_.notify_one();
   }
   // The calling thread's next block, once the lane has filled it.
-  EventBlock& next() {
+  LaneBlock& next() {
     std::unique_lock lock(mutex_);
     if (produced_ == consumed_) {
       callerWaits_ = true;
@@ -90,7 +90,7 @@ class BlockRing {
 
  private:
   bool halfFree() const { return produced_ - consumed_ <= blocks_.size() / 2; }
-  std::vector<EventBlock> blocks_;
+  std::vector<LaneBlock> blocks_;
   // Blocks published by the lane and released by the calling thread (only one side
   // waits at a time: the ring is either full or empty).
   size_t produced_ = 0, consumed_ = 0;
@@ -138,7 +138,7 @@ class BlockOutput {
     ring_.publish();
   }
   BlockRing& ring_;
-  EventBlock* block_ = nullptr;
+  LaneBlock* block_ = nullptr;
 };
 
 struct Unit {
@@ -223,12 +223,10 @@ class Lanes {
   }
   // Lanes run only without a prefix sink: the events before the window are not kept.
   void deliverUnit(BlockRing& ring, TraceSink& sink) {
-    auto join = [this](JoinPlan& plan, const uint64_t* values, Tick time) -> const Event& {
-      return joinInPlace(plan, values, time, ranks_);
-    };
+    const BlockDelivery how(sink, options_.window, false, ranks_);
     for (;;) {
-      EventBlock& block = ring.next();
-      deliverBlock(block.decoded, options_.window, false, sink, join);
+      LaneBlock& block = ring.next();
+      deliverBlock(block.decoded, how);
       const bool end = block.unitEnd;
       const std::exception_ptr error = block.error;
       ring.release(end);

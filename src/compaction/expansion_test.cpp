@@ -2,6 +2,7 @@
 // must give exactly what the plain walk, joinEvent, next() and one thread give.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 #include <stdexcept>
 
@@ -152,6 +153,67 @@ struct FailingSink : CollectingSink {
     CollectingSink::event(e);
   }
 };
+
+// A sink that takes the decoder's blocks: keeps each event's shape, time and whole event.
+class BlockSink : public CollectingSink {
+ public:
+  void eventBlock(const EventBlock& block) override {
+    ++blocks;
+    for (size_t i = 0; i < block.size(); ++i) {
+      shapes.push_back(block.shape(i));
+      times.push_back(block.time(i));
+      events.push_back(block.event(i));
+    }
+  }
+  bool takesEventBlocks() const override { return true; }
+  size_t blocks = 0;
+  std::vector<Event> shapes;
+  std::vector<Tick> times;
+};
+
+// The fields of type Ref of `e` (the part of a shape that is the event's).
+std::vector<uint64_t> refFields(const Event& e) {
+  const KindSchema& schema = schemaOf(e.kind);
+  std::vector<uint64_t> refs;
+  for (size_t i = 0; i < e.fields.size(); ++i) {
+    const size_t f =
+        i < schema.fixedCount ? i : schema.fixedCount + (i - schema.fixedCount) % schema.groupSize;
+    if (schema.fields[f].type == FieldType::Ref) refs.push_back(e.fields[i]);
+  }
+  return refs;
+}
+
+TEST(Expansion, BlocksHoldTheEventsTheirShapesAndTimes) {
+  const auto t = testing::makeSyntheticTrace(5, 60, 4);
+  const auto model = compact(t, /*chunkEvents=*/700);  // several chunks and blocks each
+  const std::vector<Event> one = readAll(model, 1);
+  for (size_t lanes : {1, 2, 3}) {
+    ExpandOptions options;
+    options.lanes = lanes;
+    BlockSink sink;
+    ModelSource(model, options).read(sink);
+    EXPECT_GT(sink.blocks, model->locations.size()) << lanes;
+    EXPECT_EQ(testing::firstDifference(sink.events, one, t.defs), "") << lanes;
+    ASSERT_EQ(sink.shapes.size(), one.size());
+    for (size_t i = 0; i < one.size(); ++i) {
+      ASSERT_EQ(sink.shapes[i].kind, one[i].kind) << i;
+      ASSERT_EQ(sink.shapes[i].location, one[i].location) << i;
+      ASSERT_EQ(refFields(sink.shapes[i]), refFields(one[i])) << i;
+      ASSERT_EQ(sink.times[i], one[i].time) << i;
+    }
+    // With a window, not every event of a block is handed on: single events.
+    std::vector<Tick> sorted = sink.times;
+    std::sort(sorted.begin(), sorted.end());
+    options.window = TimeWindow{sorted[sorted.size() / 3], sorted[sorted.size() / 2]};
+    BlockSink windowed;
+    ModelSource(model, options).read(windowed);
+    EXPECT_EQ(windowed.blocks, 0u);
+    EXPECT_FALSE(windowed.events.empty());
+    EXPECT_EQ(testing::firstDifference(windowed.events, readAll(model, 1, options.window), t.defs),
+              "")
+        << lanes;
+  }
+}
 
 TEST(Expansion, ErrorsReachTheCallerInOrder) {
   const auto t = testing::makeSyntheticTrace(4, 60, 4);

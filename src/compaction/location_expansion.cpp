@@ -88,6 +88,8 @@ size_t LocationExpansion::prepareBlock(size_t n, DecodedBlock& block) {
   for (size_t i = 0; i < walked; ++i) {
     JoinPlan& plan = joiner_.plan(steps_[i].sig);
     block.plans[i] = &plan;
+    block.shapes[i] = &plan.ready;
+    block.valueAt[i] = values;
     contexts_[i] = steps_[i].context;
     counts_[i] = plan.valueCount;
     values += plan.valueCount;

@@ -19,30 +19,66 @@
 
 namespace mtf::compaction {
 
-// A block of decoded events, in order: each event's join plan and time, and their values
-// one after the other (plans[i]->valueCount each). expandChunk decodes straight into the
-// block its output gives it; the lanes (expansion_lanes.cpp) hand that block itself to the
-// calling thread, no event copied.
+// A block of decoded events, in order: each event's join plan, shape (the plan's own
+// event, model/event_block.hpp) and time, and their values one after the other
+// (plans[i]->valueCount each, event i's from valueAt[i]). expandChunk decodes straight into
+// the block its output gives it; the lanes (expansion_lanes.cpp) hand that block itself to
+// the calling thread, no event copied.
 struct DecodedBlock {
   static constexpr size_t kEvents = 512;
   std::array<JoinPlan*, kEvents> plans;
+  std::array<const Event*, kEvents> shapes;
+  std::array<size_t, kEvents> valueAt;
   std::array<Tick, kEvents> times;
   std::vector<uint64_t> values;  // grown as needed, never shrunk: no allocation once warm
   size_t size = 0;
 };
 
-// The events of `block` in the window (with `keepEarly`, also those before it) into `sink`,
-// each joined in its plan's own event (joinInPlace) by `join(plan, values, time)`.
-template <class Join>
-void deliverBlock(const DecodedBlock& block, const TimeWindow& window, bool keepEarly,
-                  TraceSink& sink, Join&& join) {
+// A decoded block as a sink's EventBlock: event(i) joins event i into its plan's own event.
+class JoinedBlock final : public EventBlock {
+ public:
+  JoinedBlock(const DecodedBlock& block, OwnRanks& ranks)
+      : EventBlock(block.shapes.data(), block.times.data(), block.size),
+        block_(block),
+        ranks_(ranks) {}
+  const Event& event(size_t i) const override {
+    return joinInPlace(*block_.plans[i], block_.values.data() + block_.valueAt[i], block_.times[i],
+                       ranks_);
+  }
+
+ private:
+  const DecodedBlock& block_;
+  OwnRanks& ranks_;
+};
+
+// How deliverBlock hands a block's events on: those in the window (with `keepEarly`, also
+// those before it), each joined (joinInPlace with the calling thread's `ranks`) and given to
+// sink.event(), or, when every event passes (no window) and the sink takes them, the block
+// whole to sink.eventBlock().
+struct BlockDelivery {
+  BlockDelivery(TraceSink& sink, const TimeWindow& window, bool keepEarly, OwnRanks& ranks)
+      : sink(sink),
+        from(keepEarly ? 0 : window.from),
+        to(window.to),
+        wholeBlocks(sink.takesEventBlocks() && from == 0 && to == ~Tick{0}),
+        ranks(ranks) {}
+  TraceSink& sink;
+  const Tick from, to;
+  const bool wholeBlocks;
+  OwnRanks& ranks;
+};
+
+inline void deliverBlock(const DecodedBlock& block, const BlockDelivery& how) {
+  if (how.wholeBlocks) {
+    how.sink.eventBlock(JoinedBlock(block, how.ranks));
+    return;
+  }
   const uint64_t* values = block.values.data();
-  const Tick from = keepEarly ? 0 : window.from, to = window.to;
   for (size_t i = 0; i < block.size; ++i) {
     JoinPlan& plan = *block.plans[i];
     const Tick time = block.times[i];
-    if (time >= from && time <= to) [[likely]]
-      sink.event(join(plan, values, time));
+    if (time >= how.from && time <= how.to) [[likely]]
+      how.sink.event(joinInPlace(plan, values, time, how.ranks));
     values += plan.valueCount;
   }
 }
@@ -54,10 +90,7 @@ class SinkOutput {
       : sink_(sink), window_(options.window), keepEarly_(options.prefix != nullptr) {}
   DecodedBlock& block() { return block_; }
   void hand(DecodedBlock& block, LocationJoiner& joiner) {
-    deliverBlock(block, window_, keepEarly_, sink_,
-                 [&](JoinPlan& plan, const uint64_t* values, Tick time) -> const Event& {
-                   return joiner.joinInPlace(plan, values, time);
-                 });
+    deliverBlock(block, BlockDelivery(sink_, window_, keepEarly_, joiner.ranks()));
   }
 
  private:

@@ -32,6 +32,17 @@ class NestingCheck : public TraceSink {
   void event(const Event& e) override {
     if (e.kind == EventKind::Enter || e.kind == EventKind::Leave) track(e);
   }
+  // A decoder's block, all of one location: its state is looked up once.
+  void eventBlock(const EventBlock& block) override {
+    if (block.size() == 0) return;
+    const LocationId location = block.shape(0).location;
+    LocationNesting& s = last_ && last_->id == location ? *last_ : stateOf(location);
+    for (size_t i = 0; i < block.size(); ++i) {
+      const Event& e = block.shape(i);
+      if (e.kind == EventKind::Enter || e.kind == EventKind::Leave) track(s, e);
+    }
+  }
+  bool takesEventBlocks() const override { return true; }
   void end() override;
   // A location's counts found by a stage that follows the nesting anyway (the compactor,
   // compaction/compactor.hpp), instead of its events: `counts.callsNeverLeft` is the depth
@@ -61,7 +72,10 @@ class NestingCheck : public TraceSink {
   // Inline: the common cases (a nesting Enter, the Leave of the innermost open call) cost
   // a few instructions; leave() handles the rest out of line.
   void track(const Event& e) {
-    LocationNesting& s = last_ && last_->id == e.location ? *last_ : stateOf(e.location);
+    track(last_ && last_->id == e.location ? *last_ : stateOf(e.location), e);
+  }
+  // `e` is an Enter or a Leave of the location of `s`.
+  void track(LocationNesting& s, const Event& e) {
     const uint64_t region = e.fields.empty() ? 0 : e.fields[0];
     if (e.kind == EventKind::Leave) {
       if (s.depth != 0 && s.depth <= kTrackedDepth && s.regions[s.depth - 1] == region) [[likely]] {

@@ -3,14 +3,18 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 namespace mtf {
 namespace {
 
 // Feeds "E3" (enter region 3), "L3" (leave region 3) or "S" (a send) on `location`.
-void feed(NestingCheck& check, LocationId location, const std::vector<std::string>& steps) {
+// The events of `steps` (as feed() takes them) on `location`.
+std::vector<Event> eventsOf(LocationId location, const std::vector<std::string>& steps) {
+  std::vector<Event> events;
   Tick t = 0;
   for (const std::string& s : steps) {
-    Event e;
+    Event& e = events.emplace_back();
     const uint64_t region = s.size() > 1 ? std::stoull(s.substr(1)) : 0;
     const EventKind kind = s[0] == 'E'   ? EventKind::Enter
                            : s[0] == 'L' ? EventKind::Leave
@@ -19,8 +23,56 @@ void feed(NestingCheck& check, LocationId location, const std::vector<std::strin
       e.set(kind, location, ++t, {1, 0, 0, 8});
     else
       e.set(kind, location, ++t, {region});
-    check.event(e);
   }
+  return events;
+}
+
+void feed(NestingCheck& check, LocationId location, const std::vector<std::string>& steps) {
+  for (const Event& e : eventsOf(location, steps)) check.event(e);
+}
+
+// A decoder's block over whole events (each its own shape).
+class WholeBlock final : public EventBlock {
+ public:
+  WholeBlock(const std::vector<const Event*>& shapes, const std::vector<Tick>& times)
+      : EventBlock(shapes.data(), times.data(), shapes.size()) {}
+  const Event& event(size_t i) const override { return shape(i); }
+};
+
+// The same steps as blocks of `blockSize` events.
+void feedBlocks(NestingCheck& check, LocationId location, const std::vector<std::string>& steps,
+                size_t blockSize) {
+  const std::vector<Event> events = eventsOf(location, steps);
+  for (size_t from = 0; from < events.size(); from += blockSize) {
+    std::vector<const Event*> shapes;
+    std::vector<Tick> times;
+    for (size_t i = from; i < std::min(events.size(), from + blockSize); ++i)
+      shapes.push_back(&events[i]), times.push_back(events[i].time);
+    check.eventBlock(WholeBlock(shapes, times));
+  }
+}
+
+TEST(NestingCheck, BlocksCountAsSingleEvents) {
+  const std::vector<std::string> a = {"L4", "E1", "E2", "S", "L1", "E5", "E6", "L6"};
+  const std::vector<std::string> b = {"E1", "E2", "L2", "E2", "L2", "L1", "L3"};
+  NestingCheck single, blocks;
+  feed(single, 0, a);
+  feed(single, 3, b);
+  feed(single, 0, {"L5", "L2"});
+  EXPECT_TRUE(blocks.takesEventBlocks());
+  feedBlocks(blocks, 0, a, 3);
+  feedBlocks(blocks, 3, b, 2);
+  feedBlocks(blocks, 0, {"L5", "L2"}, 5);
+  single.end();
+  blocks.end();
+  const NestingSummary &s = single.summary(), &t = blocks.summary();
+  EXPECT_FALSE(s.balanced());
+  EXPECT_EQ(t.maxDepth, s.maxDepth);
+  EXPECT_EQ(t.callsNeverLeft, s.callsNeverLeft);
+  EXPECT_EQ(t.unmatchedLeaves, s.unmatchedLeaves);
+  EXPECT_EQ(t.mismatchedLeaves, s.mismatchedLeaves);
+  EXPECT_EQ(t.unbalancedLocations, s.unbalancedLocations);
+  EXPECT_EQ(blocks.describe(10), single.describe(10));
 }
 
 TEST(NestingCheck, BalancedStreamsAreBalanced) {

@@ -11,6 +11,7 @@
 #include "model/definitions.hpp"
 #include "model/event.hpp"
 #include "model/event_batch.hpp"
+#include "model/event_block.hpp"
 
 namespace mtf {
 
@@ -36,6 +37,14 @@ class TraceSink {
   // hands them to such a sink). A batching reader then hands on batches; otherwise single
   // events, each processed while it is still in the processor's cache.
   virtual bool prefersBatches() const { return false; }
+  // Consecutive events of one location as a decoder holds them (model/event_block.hpp):
+  // the same as event() on each in order, which is the default. Called only if
+  // takesEventBlocks(); a sink that reads the blocks' shapes and times (not the whole
+  // events) saves the decoder building every event.
+  virtual void eventBlock(const EventBlock& block) {
+    for (size_t i = 0; i < block.size(); ++i) event(block.event(i));
+  }
+  virtual bool takesEventBlocks() const { return false; }
   // Asked after begin() by a reader that can hand on every event in global time order
   // (events of equal time in the definitions' order of their locations), at some cost:
   // true if this sink gains from that (the Paraver writer then writes without sorting
