@@ -29,7 +29,7 @@ class FieldList {
 
   FieldList() noexcept {}
   FieldList(std::initializer_list<uint64_t> values) { assign(values.begin(), values.end()); }
-  template <typename It>
+  template <std::input_iterator It>
   FieldList(It first, It last) {
     assign(first, last);
   }
@@ -89,7 +89,7 @@ class FieldList {
     resize(n, value);
   }
   void assign(std::initializer_list<uint64_t> values) { assign(values.begin(), values.end()); }
-  template <typename It>
+  template <std::input_iterator It>
   void assign(It first, It last) {
     const size_t n = static_cast<size_t>(std::distance(first, last));
     reserve(n);
@@ -97,7 +97,7 @@ class FieldList {
     size_ = static_cast<uint32_t>(n);
   }
   iterator insert(const_iterator at, uint64_t value) { return insert(at, &value, &value + 1); }
-  template <typename It>
+  template <std::input_iterator It>
   iterator insert(const_iterator at, It first, It last) {
     const size_t index = static_cast<size_t>(at - begin());
     const size_t n = static_cast<size_t>(std::distance(first, last));
