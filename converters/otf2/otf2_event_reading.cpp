@@ -93,15 +93,15 @@ void undoConvention(const EventReadState& s, Event& e) {
   return OTF2_CALLBACK_SUCCESS;
 }
 
-// A reused slot's fields keep their capacity: room for any OTF2 event's fields, made once.
-[[gnu::noinline]] void makeRoom(std::vector<uint64_t>& fields, size_t count) {
-  fields.reserve(std::max<size_t>(count, 8));
+// Fields past FieldList::kInline (none of the plain events has more): on the heap, made
+// once per slot, which keeps its capacity.
+[[gnu::noinline]] void makeRoom(FieldList& fields, size_t count) {
+  fields.reserve(count);
 }
 
-// push_back where there is room (makeRoom): telling the compiler so leaves the growth
-// path out of every callback.
-[[gnu::always_inline]] inline void appendWithinCapacity(std::vector<uint64_t>& fields,
-                                                        uint64_t value) {
+// push_back where there is room (makeRoom, or within the inline fields): telling the
+// compiler so leaves the growth path out of every callback.
+[[gnu::always_inline]] inline void appendWithinCapacity(FieldList& fields, uint64_t value) {
   if (fields.size() == fields.capacity()) __builtin_unreachable();
   fields.push_back(value);
 }
@@ -124,8 +124,9 @@ template <EventKind Kind, typename... Args>
                                            Args... args) {
   EventReadState& s = *static_cast<EventReadState*>(user);
   Event& e = start(s, Kind, location, time);
-  if (e.fields.capacity() < sizeof...(Args)) [[unlikely]]
-    makeRoom(e.fields, sizeof...(Args));
+  if constexpr (sizeof...(Args) > FieldList::kInline)
+    if (e.fields.capacity() < sizeof...(Args)) [[unlikely]]
+      makeRoom(e.fields, sizeof...(Args));
   (appendWithinCapacity(e.fields, fieldBits(args)), ...);
   return deliver(s, e, attributes);
 }

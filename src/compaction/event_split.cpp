@@ -95,7 +95,7 @@ namespace {
 }
 
 // The number of fields an event of this kind must have, given its fields.
-inline size_t expectedFieldCount(const KindLayout& layout, const std::vector<uint64_t>& fields) {
+inline size_t expectedFieldCount(const KindLayout& layout, const FieldList& fields) {
   if (fields.size() < layout.fixedCount) return layout.fixedCount;
   if (layout.groupSize == 0) return layout.action.size();  // every schema field
   return layout.fixedCount + static_cast<size_t>(fields[layout.fixedCount - 1]) * layout.groupSize;

@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "model/field_list.hpp"
 #include "model/schema.hpp"
 #include "model/types.hpp"
 
@@ -34,13 +35,13 @@ struct EventAttribute {
 };
 
 // Fields are stored as uint64_t in the order of the kind's schema; signed values and
-// doubles as their bit patterns. Readers reuse one Event, so a sink that keeps an
-// event must copy it.
+// doubles as their bit patterns, inside the event up to FieldList::kInline of them.
+// Readers reuse one Event, so a sink that keeps an event must copy it.
 struct Event {
   EventKind kind = EventKind::Enter;
   LocationId location = 0;
   Tick time = 0;
-  std::vector<uint64_t> fields;
+  FieldList fields;
   std::vector<EventAttribute> attributes;
 
   uint64_t field(size_t i) const { return fields[i]; }

@@ -21,7 +21,7 @@ struct EventBatch {
 using SharedEventBatch = std::shared_ptr<const EventBatch>;
 
 // Calls `f(event)` for every event of `batch`, in order. A batch was written on another
-// core: its events, and the fields they point to, are asked for a few events ahead.
+// core: its events (fields inline) are asked for a few events ahead, every cache line.
 template <typename F>
 inline void forEachEvent(const EventBatch& batch, F&& f) {
   constexpr size_t kAhead = 8;
@@ -30,8 +30,9 @@ inline void forEachEvent(const EventBatch& batch, F&& f) {
   const size_t size = batch.size;
   for (size_t i = 0; i < size; ++i) {
     if (i + kAhead < size) {
-      __builtin_prefetch(&events[i + kAhead]);
-      __builtin_prefetch(events[i + kAhead / 2].fields.data());
+      const char* ahead = reinterpret_cast<const char*>(&events[i + kAhead]);
+      __builtin_prefetch(ahead);
+      __builtin_prefetch(ahead + sizeof(Event) - 1);
     }
     f(events[i]);
   }

@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cstdio>
+#include <span>
 
 namespace mtf {
 
@@ -65,7 +66,7 @@ void appendValue(std::string& out, const FieldSpec& spec, uint64_t value, const 
   }
 }
 
-void appendFields(std::string& out, const KindSchema& schema, const std::vector<uint64_t>& fields,
+void appendFields(std::string& out, const KindSchema& schema, std::span<const uint64_t> fields,
                   const Definitions& defs) {
   for (size_t i = 0; i < fields.size(); ++i) {
     const size_t specIndex = i < schema.fixedCount || !schema.hasGroup()
