@@ -35,7 +35,6 @@ class LoserTree {
   }
   bool empty() const { return top_.key == kDone; }
   size_t top() const { return top_.source; }
-  // The top source's next head (kDone: it has no more).
   // The top source's next head (kDone: it has no more). For sources whose heads take
   // turns at random (time-ordered input: the locations' records interleave), each level
   // swaps through masks, not a branch: a mispredicted branch a level cost more than the
