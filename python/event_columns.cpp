@@ -44,44 +44,73 @@ ColumnSet columnSetOf(const std::vector<std::string>& names) {
   return set;
 }
 
-uint64_t EventColumns::roomFor(size_t column, uint64_t expected) const {
+uint64_t EventColumns::roomFor(size_t column, uint64_t expected, bool exact) const {
   if (!wants(column)) return 0;
+  if (exact) return expected;
   return expected == 0 ? kFirstRoom : std::min(expected, kMaxExpected);
 }
 
-EventColumns::EventColumns(uint64_t expected, ColumnSet wanted)
+EventColumns::EventColumns(uint64_t expected, ColumnSet wanted, bool exact)
     : wanted_(wanted),
-      location_(roomFor(kLocation, expected)),
-      time_(roomFor(kTime, expected)),
-      size_(roomFor(kSize, expected)),
-      kind_(roomFor(kKind, expected)),
-      region_(roomFor(kRegion, expected)),
-      partner_(roomFor(kPartner, expected)),
-      comm_(roomFor(kComm, expected)),
-      tag_(roomFor(kTag, expected)) {
-  if (api::eventKindCount() > 127) throw std::logic_error("event kinds do not fit int8 codes");
+      location_(roomFor(kLocation, expected, exact)),
+      time_(roomFor(kTime, expected, exact)),
+      size_(roomFor(kSize, expected, exact)),
+      kind_(roomFor(kKind, expected, exact)),
+      region_(roomFor(kRegion, expected, exact)),
+      partner_(roomFor(kPartner, expected, exact)),
+      comm_(roomFor(kComm, expected, exact)),
+      tag_(roomFor(kTag, expected, exact)) {
+  if (api::eventKindCount() > kindSeen_.size() - 1)
+    throw std::logic_error("event kinds do not fit int8 codes");
+  if (exact) resizeWanted(expected);
 }
 
-void EventColumns::addKinds(const api::EventRows& rows) {
+void EventColumns::resizeWanted(uint64_t rows) {
+  // Only the sizes: the kernel maps each page when a row of it is first written.
+  if (wants(kLocation)) location_.extend(rows);
+  if (wants(kTime)) time_.extend(rows);
+  if (wants(kKind)) kind_.extend(rows);
+  if (wants(kRegion)) region_.extend(rows);
+  if (wants(kPartner)) partner_.extend(rows);
+  if (wants(kTag)) tag_.extend(rows);
+  if (wants(kSize)) size_.extend(rows);
+  if (wants(kComm)) comm_.extend(rows);
+}
+
+void EventColumns::writeKinds(int8_t* to, const api::EventRows& rows) {
   const size_t n = rows.count;
-  int8_t* kinds = kind_.extend(n);
   // Flags, not counts: the same kind in a row would chain increments of one counter.
+  std::array<bool, 128> seen{};
   for (size_t i = 0; i < n; ++i) {
-    kinds[i] = static_cast<int8_t>(rows.kind[i]);
-    kindSeen_[rows.kind[i] & 0xff] = true;
+    to[i] = static_cast<int8_t>(rows.kind[i]);
+    seen[rows.kind[i] & 0x7f] = true;
   }
+  for (size_t k = 0; k < seen.size(); ++k)
+    if (seen[k]) kindSeen_[k].store(true, std::memory_order_relaxed);
 }
 
 void EventColumns::add(const api::EventRows& rows) {
   const size_t n = rows.count;
   if (wants(kLocation)) location_.append(rows.location.data(), n);
   if (wants(kTime)) time_.append(rows.time.data(), n);
-  if (wants(kKind)) addKinds(rows);
+  if (wants(kKind)) writeKinds(kind_.extend(n), rows);
   if (wants(kRegion)) region_.append(rows.region.data(), n);
   if (wants(kPartner)) partner_.append(rows.partner.data(), n);
   if (wants(kTag)) tag_.append(rows.tag.data(), n);
   if (wants(kSize)) size_.append(rows.size.data(), n);
   if (wants(kComm)) comm_.append(rows.comm.data(), n);
+}
+
+void EventColumns::place(uint64_t first, const api::EventRows& rows) {
+  const size_t n = rows.count;
+  if (wants(kLocation)) location_.write(first, rows.location.data(), n);
+  if (wants(kTime)) time_.write(first, rows.time.data(), n);
+  if (wants(kKind)) writeKinds(kind_.at(first, n), rows);
+  if (wants(kRegion)) region_.write(first, rows.region.data(), n);
+  if (wants(kPartner)) partner_.write(first, rows.partner.data(), n);
+  if (wants(kTag)) tag_.write(first, rows.tag.data(), n);
+  if (wants(kSize)) size_.write(first, rows.size.data(), n);
+  if (wants(kComm)) comm_.write(first, rows.comm.data(), n);
 }
 
 py::tuple EventColumns::release() {
@@ -90,7 +119,7 @@ py::tuple EventColumns::release() {
   py::list names;
   int8_t next = 0;
   for (size_t k = 0; k < api::eventKindCount(); ++k)
-    if (kindSeen_[k]) {
+    if (kindSeen_[k].load(std::memory_order_relaxed)) {
       code[k] = next++;
       names.append(std::string(api::eventKindName(static_cast<api::EventKindId>(k))));
     }

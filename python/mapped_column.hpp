@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <stdexcept>
 #include <type_traits>
 #include <utility>
 
@@ -59,11 +60,18 @@ class MappedColumn {
   // fit int32).
   template <typename From>
   void append(const From* values, size_t n) {
-    T* to = extend(n);
-    if constexpr (sizeof(T) == sizeof(From) && std::is_integral_v<T> && std::is_integral_v<From>)
-      std::memcpy(to, values, n * sizeof(T));
-    else
-      for (size_t i = 0; i < n; ++i) to[i] = static_cast<T>(values[i]);
+    convert(extend(n), values, n);
+  }
+  // The place of values [first, first + n), which must lie within size(): writers on
+  // several threads, each writing values of its own, are safe (nothing moves).
+  T* at(size_t first, size_t n) {
+    if (first > size_ || n > size_ - first) throw std::out_of_range("rows beyond the column");
+    return data() + first;
+  }
+  // `n` values, converted as append() does, to [first, first + n) (see at()).
+  template <typename From>
+  void write(size_t first, const From* values, size_t n) {
+    convert(at(first, n), values, n);
   }
   // The bytes, trimmed to the values, leaving this column empty.
   MappedBytes release() {
@@ -73,6 +81,14 @@ class MappedColumn {
   }
 
  private:
+  template <typename From>
+  static void convert(T* to, const From* values, size_t n) {
+    if constexpr (sizeof(T) == sizeof(From) && std::is_integral_v<T> && std::is_integral_v<From>)
+      std::memcpy(to, values, n * sizeof(T));
+    else
+      for (size_t i = 0; i < n; ++i) to[i] = static_cast<T>(values[i]);
+  }
+
   MappedBytes bytes_;
   size_t size_ = 0;
 };

@@ -130,8 +130,15 @@ py::tuple eventColumns(api::Trace& trace, const std::optional<std::vector<uint64
   std::unique_ptr<EventColumns> columns;
   {
     py::gil_scoped_release unlocked;  // no Python object is touched while the trace streams
-    columns = std::make_unique<EventColumns>(whole ? trace.eventCountHint() : 0, wanted);
-    trace.eventRows([&](const api::EventRows& rows) { columns->add(rows); }, filter);
+    if (const std::optional<uint64_t> exact = trace.eventCount(filter)) {
+      // Each block written into its own rows, locations read on several threads at once.
+      columns = std::make_unique<EventColumns>(*exact, wanted, true);
+      trace.eventRowsOnThreads(
+          [&](uint64_t first, const api::EventRows& rows) { columns->place(first, rows); }, filter);
+    } else {
+      columns = std::make_unique<EventColumns>(whole ? trace.eventCountHint() : 0, wanted);
+      trace.eventRows([&](const api::EventRows& rows) { columns->add(rows); }, filter);
+    }
   }
   return columns->release();
 }

@@ -41,6 +41,8 @@ struct OpenOptions {
 
 using EventCallback = std::function<void(const Event&)>;
 using EventRowsCallback = std::function<void(const EventRows&)>;
+// A block of rows and the place of its first row among all the rows (eventRowsOnThreads).
+using PlacedEventRowsCallback = std::function<void(uint64_t firstRow, const EventRows&)>;
 
 class Trace {
  public:
@@ -63,6 +65,17 @@ class Trace {
   // An upper bound hint of the number of events (the archive's or the definitions'
   // declared counts), 0 if unknown. For preallocation only: never trusted for more.
   uint64_t eventCountHint();
+  // The exact number of events events(filter) hands, if the trace knows it before they
+  // are read (an .mtf archive without a time window: its index), otherwise nullopt.
+  std::optional<uint64_t> eventCount(const EventFilter& filter = {});
+  // The rows of eventRows(filter), `callback(firstRow, rows)` getting each block with the
+  // place of its first row in eventRows()' order (the block is rows [firstRow, firstRow +
+  // rows.count)). Where eventCount(filter) is known and the trace has several locations,
+  // whole locations are read on up to `threads` threads at once (0: one per core, at most
+  // 4), each calling `callback` for its own rows: fill arrays of eventCount(filter) rows,
+  // each block into its own place. Otherwise on the calling thread alone, in order.
+  void eventRowsOnThreads(const PlacedEventRowsCallback& callback, const EventFilter& filter = {},
+                          size_t threads = 0);
 
   Info info();
   Stats stats();

@@ -37,6 +37,14 @@ def test_events_of_archive(trace, archives):
 
 
 @pytest.mark.parametrize("trace", real_traces())
+def test_archive_frame_on_threads_equals_the_frame_read_in_order(trace, archives):
+    """The whole archive's locations are read on several threads, each writing its rows
+    in place; a window (time_from=0: every event) is read in order on one thread."""
+    t = mtf.open(archives[trace])
+    pd.testing.assert_frame_equal(t.events(), t.events(time_from=0))
+
+
+@pytest.mark.parametrize("trace", real_traces())
 def test_info_and_definitions(trace):
     t = mtf.open(DATA / trace)
     expected = mtf_info(DATA / trace)

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <map>
+#include <mutex>
 #include <tuple>
 
 #include "../../tests/data/real_traces.hpp"
@@ -170,6 +171,59 @@ TEST(Api, EventRowsAreTheEventsInBlocks) {
     rowsAsEvents(trace, {}, blocks);
     EXPECT_GE(blocks.size(), 2u) << path;
   }
+}
+
+// The rows of eventRowsOnThreads() put in their places (blocks may come from several
+// threads at once); fails on a block out of range, a row written twice or never.
+std::vector<Event> placedRowsAsEvents(Trace& trace, const EventFilter& filter, size_t threads,
+                                      uint64_t rowCount) {
+  std::vector<Event> events(rowCount);
+  std::vector<bool> written(rowCount);
+  std::mutex mutex;
+  trace.eventRowsOnThreads(
+      [&](uint64_t first, const EventRows& rows) {
+        std::lock_guard lock(mutex);
+        ASSERT_LE(first + rows.count, rowCount);
+        for (size_t i = 0; i < rows.count; ++i) {
+          ASSERT_FALSE(written[first + i]) << "row " << first + i << " twice";
+          written[first + i] = true;
+          events[first + i] = Event{rows.location[i], rows.time[i],    rows.kind[i],
+                                    rows.region[i],   rows.partner[i], rows.tag[i],
+                                    rows.size[i],     rows.comm[i],    {}};
+        }
+      },
+      filter, threads);
+  for (uint64_t row = 0; row < rowCount; ++row) EXPECT_TRUE(written[row]) << "row " << row;
+  return events;
+}
+
+// eventRowsOnThreads() places the rows of eventRows() where eventRows() hands them, on 1
+// to 4 threads; eventCount() knows how many on an archive without a time window only.
+TEST(Api, EventRowsOnThreadsArePlacedAsEventRowsHandsThem) {
+  TempDir dir;
+  const std::string archive = (dir / "sample.mtf").string();
+  convert(kSample, archive);
+  Trace otf2 = Trace::open(kSample);
+  Trace mtf = Trace::open(archive);
+  ASSERT_GE(mtf.definitions().locations.size(), 3u);
+  EventFilter twoLocations;
+  twoLocations.locations = {mtf.definitions().locations[2].id, mtf.definitions().locations[0].id};
+  EventFilter window;
+  window.from = mtf.info().firstTimestamp + 1;
+  for (const auto& [filter, counted] :
+       {std::pair(EventFilter{}, true), std::pair(twoLocations, true), std::pair(window, false)}) {
+    std::vector<size_t> blocks;
+    const std::vector<Event> expected = rowsAsEvents(mtf, filter, blocks);
+    ASSERT_FALSE(expected.empty());
+    EXPECT_EQ(mtf.eventCount(filter),
+              counted ? std::optional<uint64_t>(expected.size()) : std::optional<uint64_t>());
+    for (size_t threads : {1, 2, 3, 4})
+      expectSameRows(placedRowsAsEvents(mtf, filter, threads, expected.size()), expected);
+  }
+  EXPECT_FALSE(otf2.eventCount().has_value());
+  std::vector<size_t> blocks;
+  const std::vector<Event> expected = rowsAsEvents(otf2, {}, blocks);
+  expectSameRows(placedRowsAsEvents(otf2, {}, 2, expected.size()), expected);
 }
 
 TEST(Api, ArchiveEventsWindowLoopsAndStats) {

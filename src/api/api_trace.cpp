@@ -1,7 +1,14 @@
 // Trace: opening, definitions and the event stream of the public API.
 #include <algorithm>
+#include <atomic>
+#include <exception>
+#include <mutex>
+#include <thread>
 
 #include "api/api_impl.hpp"
+#include "compaction/decompactor.hpp"
+#include "compaction/expander.hpp"
+#include "compaction/expansion_lanes.hpp"
 #include "converters/mtf/binary/archive.hpp"
 #include "converters/otf2/otf2_reader.hpp"
 #include "model/event_batch.hpp"
@@ -188,6 +195,98 @@ class EventRowsSink : public FilteringSink {
   EventRows rows_;
 };
 
+// Indices into the archive's locations of those `filter` selects, in the order an
+// ArchiveSource reads them (ModelSource::read).
+std::vector<size_t> selectedIndices(const compaction::CompactModel& model,
+                                    const EventFilter& filter) {
+  std::vector<size_t> indices;
+  for (size_t i = 0; i < model.locations.size(); ++i) {
+    const std::vector<LocationId>& asked = filter.locations;
+    if (asked.empty() ||
+        std::find(asked.begin(), asked.end(), model.locations[i].location) != asked.end())
+      indices.push_back(i);
+  }
+  return indices;
+}
+
+// An archive's selected locations read on several threads, each thread taking the next
+// location no thread has taken yet and handing its rows, placed by the index's event
+// counts, to the callback. A location whose events disagree with its count fails the read.
+class PlacedRowsReader {
+ public:
+  PlacedRowsReader(std::shared_ptr<mtfbin::ArchiveReader> reader, std::vector<size_t> indices,
+                   const PlacedEventRowsCallback& callback, const EventFilter& filter)
+      : reader_(std::move(reader)),
+        model_(*reader_->model()),
+        indices_(std::move(indices)),
+        callback_(callback),
+        filter_(filter),
+        flat_(model_) {
+    firstRows_.push_back(0);
+    for (size_t i : indices_)
+      firstRows_.push_back(firstRows_.back() + model_.locations[i].eventCount);
+    options_.sourceName = reader_->name();
+    options_.loader = [this](size_t l, size_t c) { return reader_->loadColumns(l, c); };
+    options_.flat = &flat_;
+    options_.lanes = 1;  // the threads are the locations'
+  }
+
+  // On `threads` threads, the calling thread one of them; rethrows the first error.
+  void run(size_t threads) {
+    std::vector<std::thread> others;
+    for (size_t t = 1; t < std::min(threads, indices_.size()); ++t)
+      others.emplace_back([this] { work(); });
+    work();
+    for (std::thread& t : others) t.join();
+    if (error_) std::rethrow_exception(error_);
+  }
+
+ private:
+  void work() {
+    try {
+      uint64_t row = 0, end = 0;
+      LocationId location = 0;
+      const EventRowsCallback placed = [&](const EventRows& rows) {
+        if (rows.count > end - row) throw miscount(location, "more");
+        callback_(row, rows);
+        row += rows.count;
+      };
+      EventRowsSink sink(placed, filter_);
+      sink.begin(model_.definitions);
+      for (size_t k = next_++; k < indices_.size() && !failed_; k = next_++) {
+        row = firstRows_[k];
+        end = firstRows_[k + 1];
+        location = model_.locations[indices_[k]].location;
+        compaction::expandLocations(model_, {indices_[k]}, options_, sink);
+        sink.end();  // hands on the location's last rows
+        if (row != end) throw miscount(location, "fewer");
+      }
+    } catch (...) {
+      std::lock_guard lock(errorMutex_);
+      if (!error_) error_ = std::current_exception();
+      failed_ = true;
+    }
+  }
+
+  InputError miscount(LocationId location, const char* moreOrFewer) const {
+    return InputError(reader_->name(), placeLocation(location),
+                      std::string(moreOrFewer) + " events than the index counts");
+  }
+
+  std::shared_ptr<mtfbin::ArchiveReader> reader_;
+  const compaction::CompactModel& model_;
+  std::vector<size_t> indices_;
+  std::vector<uint64_t> firstRows_;  // of indices_[k]; the total last
+  const PlacedEventRowsCallback& callback_;
+  const EventFilter& filter_;
+  compaction::FlatExpansions flat_;  // built once, read by every thread
+  compaction::ExpandOptions options_;
+  std::atomic<size_t> next_{0};
+  std::atomic<bool> failed_{false};
+  std::mutex errorMutex_;
+  std::exception_ptr error_;
+};
+
 }  // namespace
 
 std::unique_ptr<TraceSource> Trace::Impl::openSource() const {
@@ -273,6 +372,39 @@ uint64_t Trace::eventCountHint() {
       total += l.declaredEvents;
     return total;
   });
+}
+
+std::optional<uint64_t> Trace::eventCount(const EventFilter& filter) {
+  return guarded([&]() -> std::optional<uint64_t> {
+    if (impl_->format != "mtf" || filter.from != 0 || filter.to != ~Tick{0}) return std::nullopt;
+    const auto model = mtfbin::ArchiveReader(impl_->path).model();
+    uint64_t total = 0;
+    for (size_t i : selectedIndices(*model, filter)) total += model->locations[i].eventCount;
+    return total;
+  });
+}
+
+void Trace::eventRowsOnThreads(const PlacedEventRowsCallback& callback, const EventFilter& filter,
+                               size_t threads) {
+  if (threads == 0) threads = compaction::defaultExpansionLanes();
+  const bool counted = impl_->format == "mtf" && filter.from == 0 && filter.to == ~Tick{0};
+  if (counted && threads > 1) {
+    const bool done = guarded([&] {
+      auto reader = std::make_shared<mtfbin::ArchiveReader>(impl_->path);
+      std::vector<size_t> indices = selectedIndices(*reader->model(), filter);
+      if (indices.size() < 2) return false;
+      PlacedRowsReader(std::move(reader), std::move(indices), callback, filter).run(threads);
+      return true;
+    });
+    if (done) return;
+  }
+  uint64_t row = 0;  // in order, on this thread
+  eventRows(
+      [&](const EventRows& rows) {
+        callback(row, rows);
+        row += rows.count;
+      },
+      filter);
 }
 
 const char* version() {
