@@ -233,11 +233,12 @@ class PlacedRowsReader {
 
   // On `threads` threads, the calling thread one of them; rethrows the first error.
   void run(size_t threads) {
-    std::vector<std::thread> others;
-    for (size_t t = 1; t < std::min(threads, indices_.size()); ++t)
-      others.emplace_back([this] { work(); });
-    work();
-    for (std::thread& t : others) t.join();
+    {
+      std::vector<std::jthread> others;  // joined when they leave scope, also on a throw
+      for (size_t t = 1; t < std::min(threads, indices_.size()); ++t)
+        others.emplace_back([this] { work(); });
+      work();
+    }
     if (error_) std::rethrow_exception(error_);
   }
 
