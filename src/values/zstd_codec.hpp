@@ -50,8 +50,22 @@ class ZstdCompressor {
 bool zstdDecompress(const uint8_t* data, size_t size, size_t expectedSize,
                     const ZstdDictionary* dictionary, std::vector<uint8_t>& out);
 
+// The segment size (k) and the size of the substrings it scores (d) of ZDICT's fastCover
+// training; zero: not known yet.
+struct DictionaryTraining {
+  unsigned k = 0;
+  unsigned d = 0;
+  bool known() const { return k != 0 && d != 0; }
+};
+
 // Trains a dictionary of at most `capacity` bytes from `samples` (ZDICT); empty if
-// training fails (too few or too small samples).
+// training fails (too few or too small samples). With no known `training`, ZDICT searches
+// k (several trainings, each judged on a quarter of the samples kept aside) and
+// `training` is set to what it found; with a known one, it trains once (on the same
+// first three quarters of the samples a searched training learns from).
+std::vector<uint8_t> trainZstdDictionary(const std::vector<std::vector<uint8_t>>& samples,
+                                         size_t capacity, DictionaryTraining& training);
+// The same, searching k each time.
 std::vector<uint8_t> trainZstdDictionary(const std::vector<std::vector<uint8_t>>& samples,
                                          size_t capacity);
 

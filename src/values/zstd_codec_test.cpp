@@ -3,7 +3,9 @@
 // of the expected size without writing past it.
 #include "values/zstd_codec.hpp"
 
+#define ZDICT_STATIC_LINKING_ONLY
 #include <gtest/gtest.h>
+#include <zdict.h>
 
 #include <random>
 #include <vector>
@@ -115,6 +117,57 @@ TEST(ZstdCodec, TrainingNeedsEnoughSamples) {
   EXPECT_LE(dictionary.size(), 8u * 1024);
   EXPECT_EQ(dictionary[0], 0x37);  // a zstd dictionary: magic 0xEC30A437
   EXPECT_EQ(dictionary[3], 0xec);
+}
+
+std::vector<std::vector<uint8_t>> similarSamples(size_t count) {
+  std::vector<std::vector<uint8_t>> samples;
+  for (uint32_t i = 0; i < count; ++i) samples.push_back(sample(2000, i));
+  return samples;
+}
+
+size_t compressedTotal(const std::vector<std::vector<uint8_t>>& samples,
+                       const ZstdDictionary* dictionary) {
+  size_t total = 0;
+  for (const auto& s : samples) total += compressed(s, 3, dictionary).size();
+  return total;
+}
+
+// Without known parameters, the training is ZDICT_trainFromBuffer's (its search of k), and
+// the parameters it found are handed back.
+TEST(ZstdCodec, SearchedTrainingIsZdictsDefaultAndReportsItsParameters) {
+  const auto samples = similarSamples(200);
+  std::vector<uint8_t> joined;
+  std::vector<size_t> sizes;
+  for (const auto& s : samples) {
+    joined.insert(joined.end(), s.begin(), s.end());
+    sizes.push_back(s.size());
+  }
+  std::vector<uint8_t> expected(8 * 1024);
+  const size_t n = ZDICT_trainFromBuffer(expected.data(), expected.size(), joined.data(),
+                                         sizes.data(), static_cast<unsigned>(sizes.size()));
+  ASSERT_FALSE(ZDICT_isError(n));
+  expected.resize(n);
+  DictionaryTraining training;
+  EXPECT_EQ(trainZstdDictionary(samples, 8 * 1024, training), expected);
+  EXPECT_TRUE(training.known());
+  EXPECT_EQ(training.d, 8u);
+}
+
+// With known parameters, one training: a dictionary of the capacity asked that pays on the
+// samples it learnt from, as the searched one does.
+TEST(ZstdCodec, KnownTrainingGivesADictionaryThatPays) {
+  const auto samples = similarSamples(200);
+  DictionaryTraining training;
+  ASSERT_FALSE(trainZstdDictionary(samples, 16 * 1024, training).empty());
+  const DictionaryTraining found = training;
+  for (size_t capacity : {size_t{2} * 1024, size_t{8} * 1024}) {
+    const std::vector<uint8_t> content = trainZstdDictionary(samples, capacity, training);
+    ASSERT_FALSE(content.empty());
+    EXPECT_LE(content.size(), capacity);
+    EXPECT_EQ(training.k, found.k);  // not searched again
+    const ZstdDictionary dictionary(content.data(), content.size(), 3);
+    EXPECT_LT(compressedTotal(samples, &dictionary), compressedTotal(samples, nullptr) * 9 / 10);
+  }
 }
 
 }  // namespace
