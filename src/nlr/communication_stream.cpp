@@ -33,18 +33,44 @@ void CommunicationStream::learnSymbols(const std::vector<Signature>& signatures)
   }
 }
 
+// A derived symbol is numbered when first released, as a SignatureTable interning the
+// released signatures numbers them.
+[[gnu::always_inline]] inline void CommunicationStream::release(
+    uint32_t stored, const std::vector<Signature>& signatures) {
+  uint32_t& own = symbolOf_[stored];
+  if (own == kNone) [[unlikely]] {
+    own = static_cast<uint32_t>(signatures_.size());
+    signatures_.push_back(signatures[stored]);
+  }
+  released_.push_back(own);
+}
+
 // SignatureExtractor::releaseInCallOrder, on stored symbols: outside an outermost MPI call
 // a communication event goes out at once; inside, it is held until the call's Leave (or a
 // nested call's Enter or Leave, or kMaxHeldInCall held), then the held go out sorted.
 void CommunicationStream::push(std::span<const uint32_t> stored,
                                const std::vector<Signature>& signatures) {
   learnSymbols(signatures);
+  // The depths in registers: the calls below never read them.
+  uint64_t depth = depth_, heldDepth = heldDepth_;
+  const Role* roles = roles_.data();
+  // What a call holds when a region starts or ends: most calls hold one event, released
+  // inline (nothing to sort).
+  auto releaseHeldNow = [&] {
+    if (held_.size() == 1) [[likely]] {
+      release(held_.front(), signatures);
+      held_.clear();
+    } else {
+      releaseHeld(signatures);
+    }
+  };
   for (const uint32_t symbol : stored) {
-    switch (roles_[symbol]) {
+    const Role role = roles[symbol];
+    switch (role) {
       case Role::Other:
         break;
       case Role::Communication:
-        if (heldDepth_ == 0) {
+        if (heldDepth == 0) {
           release(symbol, signatures);
         } else {
           held_.push_back(symbol);
@@ -52,18 +78,20 @@ void CommunicationStream::push(std::span<const uint32_t> stored,
         }
         break;
       case Role::Leave: {
-        if (!held_.empty()) releaseHeld(signatures);
-        const uint64_t before = depth_;
-        if (depth_ > 0) --depth_;
-        if (before == heldDepth_) heldDepth_ = 0;
+        if (!held_.empty()) releaseHeldNow();
+        const uint64_t before = depth;
+        if (depth > 0) --depth;
+        if (before == heldDepth) heldDepth = 0;
         break;
       }
       default:  // an Enter
-        if (!held_.empty()) releaseHeld(signatures);
-        ++depth_;
-        if (heldDepth_ == 0 && roles_[symbol] == Role::MpiEnter) heldDepth_ = depth_;
+        if (!held_.empty()) releaseHeldNow();
+        ++depth;
+        if (heldDepth == 0 && role == Role::MpiEnter) heldDepth = depth;
     }
   }
+  depth_ = depth;
+  heldDepth_ = heldDepth;
   pushReleased();
 }
 
@@ -77,17 +105,6 @@ void CommunicationStream::pushReleased() {
   if (released_.empty()) return;
   nlr_.push(released_, signatures_.size());
   released_.clear();
-}
-
-// A derived symbol is numbered when first released, as a SignatureTable interning the
-// released signatures numbers them.
-void CommunicationStream::release(uint32_t stored, const std::vector<Signature>& signatures) {
-  uint32_t& own = symbolOf_[stored];
-  if (own == kNone) [[unlikely]] {
-    own = static_cast<uint32_t>(signatures_.size());
-    signatures_.push_back(signatures[stored]);
-  }
-  released_.push_back(own);
 }
 
 // Sorted by signature (insertion sort, stable, as the extractor's: a call holds few events).

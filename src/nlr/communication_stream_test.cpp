@@ -157,6 +157,39 @@ TEST(CommunicationStream, EqualsTheCommunicationViewOnTheWavefront) {
   EXPECT_LT(derived[0].model.eventsIn, stored.results()[0].model.eventsIn);
 }
 
+// Calls that hold the same completions as the call before, in the same unsorted order
+// (released again as that call's), in another order of the same ones, or new ones (the
+// first release of a symbol numbers it), in runs long enough for NLR to fold.
+TEST(CommunicationStream, RepeatedCallsReleaseTheirCompletionsAsTheDirectView) {
+  const RanksAndRegions s;
+  const std::vector<std::vector<uint64_t>> orders = {{3, 1, 2}, {2, 3, 1}, {4, 3, 1}, {1}};
+  const std::vector<size_t> calls = {0, 0, 0, 0, 1, 0, 1, 1, 2, 2, 0, 3, 3, 3, 2, 0, 0};
+  std::vector<Event> events;
+  Tick t = 0;
+  auto put = [&](EventKind k, std::initializer_list<uint64_t> f) {
+    events.emplace_back();
+    events.back().set(k, 0, ++t, f);
+  };
+  for (int round = 0; round < 4; ++round) {
+    for (const size_t order : calls) {
+      put(EventKind::Enter, {s.userRegions[0]});
+      put(EventKind::Leave, {s.userRegions[0]});
+      put(EventKind::Enter, {s.mpiRegions[0]});
+      for (const uint64_t peer : orders[order])
+        put(EventKind::MpiRecv, {peer % 3, s.world, peer, 8});
+      put(EventKind::Leave, {s.mpiRegions[0]});
+    }
+  }
+  for (const size_t batchSize : {size_t{0}, size_t{5}, size_t{4096}}) {
+    NlrSink stored({}, {}), direct({}, communicationInCallOrder());
+    stored.deriveCommunicationStream();
+    for (NlrSink* sink : {&stored, &direct}) sink->begin(s.defs);
+    feed(events, batchSize, {&stored, &direct});
+    for (NlrSink* sink : {&stored, &direct}) sink->end();
+    EXPECT_EQ(blobs(stored.derivedResults()), blobs(direct.results())) << batchSize;
+  }
+}
+
 TEST(CommunicationStream, OnlyFromTheStoredView) {
   NlrSink sink({}, communicationInCallOrder());
   EXPECT_THROW(sink.deriveCommunicationStream(), std::logic_error);
