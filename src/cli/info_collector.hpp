@@ -33,13 +33,19 @@ class InfoCollector : public TraceSink {
     if (progress_) progress_->advance(before, total_);
   }
   // A decoder's block (the .mtf reader): only the shapes and the times are read, the
-  // decoder builds no event.
+  // decoder builds no event. Kinds, time span and nesting in one pass, the span in locals.
   void eventBlock(const EventBlock& block) override {
     const size_t n = block.size();
-    const Event* const* shapes = block.shapes();
-    for (size_t i = 0; i < n; ++i) ++byKind_[static_cast<size_t>(shapes[i]->kind)];
-    nesting_.NestingCheck::eventBlock(block);
-    countTimes(block.times(), n);
+    const Tick* times = block.times();
+    uint64_t* byKind = byKind_.data();
+    Tick first = first_, last = last_;
+    nesting_.trackBlock(block, [&](const Event& e, size_t i) {
+      ++byKind[static_cast<size_t>(e.kind)];
+      first = std::min(first, times[i]);
+      last = std::max(last, times[i]);
+    });
+    first_ = first;
+    last_ = last;
     const uint64_t before = total_;
     total_ += n;
     if (progress_) progress_->advance(before, total_);
@@ -62,16 +68,6 @@ class InfoCollector : public TraceSink {
     ++byKind_[static_cast<size_t>(e.kind)];
     if (e.time < first_) first_ = e.time;
     if (e.time > last_) last_ = e.time;
-  }
-
-  void countTimes(const Tick* times, size_t n) {
-    Tick first = first_, last = last_;  // in locals: a loop the compiler vectorizes
-    for (size_t i = 0; i < n; ++i) {
-      first = std::min(first, times[i]);
-      last = std::max(last, times[i]);
-    }
-    first_ = first;
-    last_ = last;
   }
 
   Progress* progress_;

@@ -34,11 +34,20 @@ class NestingCheck : public TraceSink {
   }
   // A decoder's block, all of one location: its state is looked up once.
   void eventBlock(const EventBlock& block) override {
-    if (block.size() == 0) return;
-    const LocationId location = block.shape(0).location;
+    trackBlock(block, [](const Event&, size_t) {});
+  }
+  // The same, calling each(shape, i) on every event of the block first: a collector that
+  // counts the events too does so in the same pass over the shapes.
+  template <class Each>
+  void trackBlock(const EventBlock& block, Each&& each) {
+    const size_t n = block.size();
+    if (n == 0) return;
+    const Event* const* shapes = block.shapes();
+    const LocationId location = shapes[0]->location;
     LocationNesting& s = last_ && last_->id == location ? *last_ : stateOf(location);
-    for (size_t i = 0; i < block.size(); ++i) {
-      const Event& e = block.shape(i);
+    for (size_t i = 0; i < n; ++i) {
+      const Event& e = *shapes[i];
+      each(e, i);
       if (e.kind == EventKind::Enter || e.kind == EventKind::Leave) track(s, e);
     }
   }

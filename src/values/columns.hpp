@@ -67,6 +67,10 @@ inline constexpr uint8_t kFirstMarkedCoding = 2;
 // default, compactor.hpp).
 inline constexpr uint64_t kMaxChunkEvents = uint64_t{1} << 22;
 
+// How a time byte plane is coded: as it is, Huffman-coded (huffman.hpp), or as the list
+// of its non-zero bytes (sparse_plane.hpp).
+enum class PlaneCoding : uint8_t { Raw = 0, Huffman = 1, Sparse = 2 };
+
 // Predictor state of one chunk, indexed by context. An event looks its context up once
 // (context()) and then predicts, learns and reads its previous values from that state.
 class ColumnPredictor {
@@ -265,17 +269,20 @@ class ColumnDecoder {
   Tick nextTime(ColumnPredictor::Context& state);
   void nextValues(ColumnPredictor::Context& state, Tick time, uint64_t* values, size_t count);
   void readTimePlanes(ByteReader& r, uint8_t coding);
-  // The steps of one event, shared by next() and decodeRows (a model is added once).
-  template <int Mode>
+  // The steps of one event, shared by next() and decodeRows (a model is added once);
+  // columns_decode.cpp says what the template arguments are.
+  template <int Mode, bool UnitOne, bool Registered>
   [[gnu::always_inline]] static inline uint64_t decodeDelta(ColumnPredictor::Context& state,
                                                             uint64_t coded, Tick previous,
                                                             const TimeRegister& timeRegister,
                                                             TimeGrain& grain);
+  template <unsigned Models>
   [[gnu::always_inline]] inline void decodeSlotValues(ColumnPredictor::Context& state, Tick time,
                                                       uint64_t* values, size_t count,
                                                       TimeRegister& timeRegister);
-  // nextEvents of coding 3, one copy per time prediction mode (as the encoder's addRows).
-  template <int Mode>
+  // nextEvents of codings 3 and up, one copy per time prediction mode and per number of
+  // slot models (as the encoder's addRows).
+  template <int Mode, unsigned Models>
   void decodeRows(const uint32_t* contexts, const uint32_t* counts, size_t n, Tick* times,
                   uint64_t* values);
   std::vector<uint8_t> payload_;

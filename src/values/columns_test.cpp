@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 
 #include "values/byte_coding.hpp"
@@ -370,6 +371,54 @@ TEST(Columns, CoarseTimesAndValuesCostWhatTheirUnitsCost) {
   ns[777].time += 1;
   EXPECT_TRUE(sameRows(roundTrip(ns), ns));
   EXPECT_EQ(timeUnitAndSize(ns).first, 1u);
+}
+
+// The rows of one chunk decoded by nextEvents, `block` events per call.
+std::vector<Row> roundTripInBlocks(const std::vector<Row>& rows, size_t block) {
+  ColumnEncoder enc(rows.size() + 1);
+  for (const Row& r : rows) enc.add(r.context, r.time, r.values.data(), r.values.size());
+  ColumnDecoder dec(enc.finish(0));
+  std::vector<Row> out;
+  for (size_t first = 0; first < rows.size(); first += block) {
+    const size_t n = std::min(block, rows.size() - first);
+    std::vector<uint32_t> contexts, counts;
+    size_t valueCount = 0;
+    for (size_t i = first; i < first + n; ++i) {
+      contexts.push_back(rows[i].context);
+      counts.push_back(static_cast<uint32_t>(rows[i].values.size()));
+      valueCount += rows[i].values.size();
+    }
+    std::vector<Tick> times(n);
+    std::vector<uint64_t> values(valueCount);
+    dec.nextEvents(contexts.data(), counts.data(), n, times.data(), values.data());
+    const uint64_t* v = values.data();
+    for (size_t i = 0; i < n; v += counts[i], ++i)
+      out.push_back({contexts[i], times[i], std::vector<uint64_t>(v, v + counts[i])});
+  }
+  EXPECT_TRUE(dec.finished());
+  return out;
+}
+
+// nextEvents, the decoder's bulk loop, runs in phases (a time unit above 1 or 1; the time
+// register unset or set by a field that holds a time) and switches between them within a
+// call: it decodes what next() decodes, in blocks of any size.
+TEST(Columns, BulkDecodingMatchesEventByEvent) {
+  std::mt19937_64 rng(77);
+  std::vector<Row> rows;
+  Tick t = 5000;
+  for (int i = 0; i < 3000; ++i) {
+    const uint32_t context = static_cast<uint32_t>(rng() % 3);
+    t += 40 + context * 100 + rng() % 16;
+    // Whole us of ns ticks (a unit of 1000) until event 1500; a state's end from event 700.
+    const Tick time = i < 1500 ? t * 1000 : t * 1000 + rng() % 7;
+    rows.push_back({context, time, {i < 700 ? rng() % 5 : time + 30000, 8}});
+  }
+  const std::vector<Row> mixed = mixedRows(13, 3000);
+  for (const size_t block : {size_t{1}, size_t{7}, size_t{512}, size_t{5000}}) {
+    EXPECT_TRUE(sameRows(roundTripInBlocks(rows, block), rows)) << block;
+    EXPECT_TRUE(sameRows(roundTripInBlocks(mixed, block), mixed)) << block;
+  }
+  EXPECT_TRUE(sameRows(roundTrip(rows), rows));
 }
 
 // A ByteBuffer grows without zero-filling, but keeps what was written when it grows or

@@ -76,7 +76,17 @@ class ValueStreamReader {
   // The next varint of slot `slot`; slots are asked for in increasing order of their
   // first use (a slot never met before extends the map).
   uint64_t next(const uint8_t* payload, uint32_t slot) {
-    if (slot >= streamOfSlot_.size()) mapSlots(slot + 1);
+    mapUpTo(size_t{slot} + 1);
+    return nextMapped(payload, slot);
+  }
+  // Maps the slots below `count` to their streams (the decoder's loop asks once per event,
+  // then reads each value with nextMapped).
+  void mapUpTo(size_t count) {
+    if (count > streamOfSlot_.size()) [[unlikely]]
+      mapSlots(count);
+  }
+  // next() of a slot that mapUpTo has mapped.
+  uint64_t nextMapped(const uint8_t* payload, uint32_t slot) {
     Stream& s = streams_[streamOfSlot_[slot]];
     uint64_t v;
     if (s.position < s.end && payload[s.position] < 0x80) [[likely]] {  // a one-byte varint
