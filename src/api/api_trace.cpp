@@ -18,6 +18,11 @@
 namespace mtf::api {
 namespace {
 
+// True if `filter` has no time window (it may still select locations).
+bool keepsAllTimes(const EventFilter& filter) {
+  return filter.from == 0 && filter.to == ~Tick{0};
+}
+
 // The common fields of a public event (Event: region, partner, tag, size, comm), decoded
 // from an internal event (partners as world ranks).
 struct CommonFields {
@@ -87,8 +92,7 @@ class WorldRanks {
 class FilteringSink : public TraceSink {
  public:
   explicit FilteringSink(const EventFilter& filter)
-      : filter_(filter),
-        selectsAll_(filter.locations.empty() && filter.from == 0 && filter.to == ~Tick{0}) {
+      : filter_(filter), selectsAll_(filter.locations.empty() && keepsAllTimes(filter)) {
     std::sort(filter_.locations.begin(), filter_.locations.end());
   }
   void begin(const mtf::Definitions& defs) override { ranks_ = std::make_unique<WorldRanks>(defs); }
@@ -194,6 +198,12 @@ class EventRowsSink : public FilteringSink {
   const EventRowsCallback& callback_;
   EventRows rows_;
 };
+
+// True if a trace of `format` counts the events `filter` selects before they are read (its
+// index): an .mtf archive, no time window.
+bool indexCounts(const std::string& format, const EventFilter& filter) {
+  return format == "mtf" && keepsAllTimes(filter);
+}
 
 // Indices into the archive's locations of those `filter` selects, in the order an
 // ArchiveSource reads them (ModelSource::read).
@@ -377,7 +387,7 @@ uint64_t Trace::eventCountHint() {
 
 std::optional<uint64_t> Trace::eventCount(const EventFilter& filter) {
   return guarded([&]() -> std::optional<uint64_t> {
-    if (impl_->format != "mtf" || filter.from != 0 || filter.to != ~Tick{0}) return std::nullopt;
+    if (!indexCounts(impl_->format, filter)) return std::nullopt;
     const auto model = mtfbin::ArchiveReader(impl_->path).model();
     uint64_t total = 0;
     for (size_t i : selectedIndices(*model, filter)) total += model->locations[i].eventCount;
@@ -388,8 +398,7 @@ std::optional<uint64_t> Trace::eventCount(const EventFilter& filter) {
 void Trace::eventRowsOnThreads(const PlacedEventRowsCallback& callback, const EventFilter& filter,
                                size_t threads) {
   if (threads == 0) threads = compaction::defaultExpansionLanes();
-  const bool counted = impl_->format == "mtf" && filter.from == 0 && filter.to == ~Tick{0};
-  if (counted && threads > 1) {
+  if (indexCounts(impl_->format, filter) && threads > 1) {
     const bool done = guarded([&] {
       auto reader = std::make_shared<mtfbin::ArchiveReader>(impl_->path);
       std::vector<size_t> indices = selectedIndices(*reader->model(), filter);

@@ -61,8 +61,8 @@ struct DictionaryTraining {
 // Trains a dictionary of at most `capacity` bytes from `samples` (ZDICT); empty if
 // training fails (too few or too small samples). With no known `training`, ZDICT searches
 // k (several trainings, each judged on a quarter of the samples kept aside) and
-// `training` is set to what it found; with a known one, it trains once (on the same
-// first three quarters of the samples a searched training learns from).
+// `training` is set to what it found; with a known one, it trains once, on every sample
+// (fastCover keeps samples aside only when it searches).
 std::vector<uint8_t> trainZstdDictionary(const std::vector<std::vector<uint8_t>>& samples,
                                          size_t capacity, DictionaryTraining& training);
 // The same, searching k each time.
