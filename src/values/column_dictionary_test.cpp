@@ -82,8 +82,12 @@ void expectDecodes(const ColumnChunk& chunk, uint32_t location, bool shared,
   EXPECT_TRUE(a.finished());
 }
 
+// 40 chunks of about 10 KiB: between 64 and 256 pieces of 4 KiB, so a first dictionary
+// is learnt from 32 of them before the full one.
 TEST(ColumnDictionary, SimilarChunksGetOneAndDecodeWithIt) {
   const Delivered d = throughGate(40, true);
+  ASSERT_GT(d.payloadBytes, 64 * 4096u);
+  ASSERT_LT(d.payloadBytes, 2 * 128 * 4096u - 40 * 4096u);  // fewer than 256 pieces
   ASSERT_TRUE(d.dictionary);
   ASSERT_EQ(d.chunks.size(), 40u);
   ASSERT_EQ(d.order.size(), 41u);
@@ -113,6 +117,7 @@ TEST(ColumnDictionary, ManySimilarChunksGetOneThroughTheQuickFirstDictionary) {
 
 TEST(ColumnDictionary, NoiseAndTinyInputsGetNone) {
   Delivered d = throughGate(40, false);
+  ASSERT_GT(d.payloadBytes, 64 * 4096u);  // the small first dictionary decides
   EXPECT_FALSE(d.dictionary);
   ASSERT_EQ(d.chunks.size(), 40u);
   for (uint32_t l = 0; l < 40; ++l) {
