@@ -3,6 +3,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <cstdint>
 #include <new>
 
 namespace mtf::python {
@@ -54,6 +55,20 @@ void MappedBytes::shrink(size_t bytes) {
   if (length >= capacity_) return;
   munmap(data_ + length, capacity_ - length);
   capacity_ = length;
+}
+
+void prefault(void* at, size_t bytes) {
+#ifdef MADV_POPULATE_WRITE
+  // Whole pages: the first and the last may hold other rows too (a page already mapped is
+  // left as it is). An old kernel answers EINVAL; its pages then fault one by one.
+  static const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  const uintptr_t start = reinterpret_cast<uintptr_t>(at) / page * page;
+  const uintptr_t end = (reinterpret_cast<uintptr_t>(at) + bytes + page - 1) / page * page;
+  if (end > start) madvise(reinterpret_cast<void*>(start), end - start, MADV_POPULATE_WRITE);
+#else
+  (void)at;
+  (void)bytes;
+#endif
 }
 
 }  // namespace mtf::python

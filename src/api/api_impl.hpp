@@ -11,6 +11,10 @@
 #include "mtf/trace.hpp"
 #include "util/error.hpp"
 
+namespace mtf::mtfbin {
+class ArchiveReader;
+}
+
 namespace mtf::api {
 
 struct Trace::Impl {
@@ -19,6 +23,9 @@ struct Trace::Impl {
   ReadOptions read;
   std::unique_ptr<TraceSource> definitionSource;  // opened by definitions(), kept for them
   std::optional<Definitions> definitions;
+  // An .mtf archive's reader (its model read) opened by eventCount(), taken by the next
+  // eventRowsOnThreads(): the model is read once, and the rows are those counted.
+  std::shared_ptr<mtfbin::ArchiveReader> countedReader;
 
   std::unique_ptr<TraceSource> openSource() const;
   const mtf::Definitions& internalDefinitions();

@@ -226,6 +226,24 @@ TEST(Api, EventRowsOnThreadsArePlacedAsEventRowsHandsThem) {
   expectSameRows(placedRowsAsEvents(otf2, {}, 2, expected.size()), expected);
 }
 
+// eventRowsOnThreads() after eventCount() reads the archive that was counted (their
+// reader is one): its rows, even when another archive has replaced the file since.
+TEST(Api, EventRowsOnThreadsReadTheArchiveEventCountCounted) {
+  TempDir dir;
+  const std::string archive = (dir / "sample.mtf").string();
+  const std::string other = (dir / "other.mtf").string();
+  convert(kSample, archive);
+  convert(std::string(MTF_SOURCE_DIR) + "/tests/data/otf2/pipit-ping-pong/traces.otf2", other);
+  Trace mtf = Trace::open(archive);
+  std::vector<size_t> blocks;
+  const std::vector<Event> expected = rowsAsEvents(mtf, {}, blocks);
+  ASSERT_EQ(mtf.eventCount(), std::optional<uint64_t>(expected.size()));
+  fs::rename(other, archive);
+  expectSameRows(placedRowsAsEvents(mtf, {}, 2, expected.size()), expected);
+  // Taken by that call: the next count reads the file as it is now.
+  EXPECT_NE(mtf.eventCount(), std::optional<uint64_t>(expected.size()));
+}
+
 TEST(Api, ArchiveEventsWindowLoopsAndStats) {
   TempDir dir;
   const std::string archive = (dir / "sample.mtf").string();

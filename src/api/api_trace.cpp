@@ -12,6 +12,7 @@
 #include "converters/mtf/binary/archive.hpp"
 #include "converters/otf2/otf2_reader.hpp"
 #include "model/event_batch.hpp"
+#include "model/event_block.hpp"
 #include "model/mpi_ranks.hpp"
 #include "registry/registry.hpp"
 
@@ -88,6 +89,22 @@ class WorldRanks {
   return c;
 }
 
+// True if commonFields() reads fields of `kind` that are values, not references (which
+// an EventBlock's shapes hold): the kinds of its cases with a partner, a tag or a size.
+constexpr bool hasValueFields(EventKind kind) {
+  switch (kind) {
+    case EventKind::MpiSend:
+    case EventKind::MpiIsend:
+    case EventKind::MpiRecv:
+    case EventKind::MpiIrecv:
+    case EventKind::MpiCollectiveEnd:
+    case EventKind::NonBlockingCollectiveComplete:
+      return true;
+    default:
+      return false;
+  }
+}
+
 // What both public sinks share: the filter, the rank map, batches.
 class FilteringSink : public TraceSink {
  public:
@@ -103,9 +120,13 @@ class FilteringSink : public TraceSink {
   bool selected(const mtf::Event& e) const {
     if (selectsAll_) return true;
     if (e.time < filter_.from || e.time > filter_.to) return false;
-    return filter_.locations.empty() ||
-           std::binary_search(filter_.locations.begin(), filter_.locations.end(), e.location);
+    return selectsLocation(e.location);
   }
+  bool selectsLocation(LocationId location) const {
+    return filter_.locations.empty() ||
+           std::binary_search(filter_.locations.begin(), filter_.locations.end(), location);
+  }
+  bool noTimeWindow() const { return keepsAllTimes(filter_); }
   WorldRanks& ranks() { return *ranks_; }
 
  private:
@@ -169,6 +190,18 @@ class EventRowsSink : public FilteringSink {
       if (selected(e)) add(e);
     });
   }
+  // A decoder's block of one location, whole (an .mtf archive read without a time window).
+  void eventBlock(const EventBlock& block) override {
+    const size_t n = block.size();
+    if (n == 0 || !selectsLocation(block.shape(0).location)) return;
+    for (size_t done = 0; done < n;) {
+      const size_t take = std::min(n - done, kRows - rows_.count);
+      addBlockRows(block, done, take);
+      done += take;
+      if (rows_.count == kRows) flush();
+    }
+  }
+  bool takesEventBlocks() const override { return noTimeWindow(); }
   void end() override { flush(); }
   // The rows gathered so far to the callback (if any).
   void flush() {
@@ -193,6 +226,37 @@ class EventRowsSink : public FilteringSink {
     rows_.comm.data()[i] = c.comm;
     rows_.count = i + 1;
     if (i + 1 == kRows) flush();
+  }
+
+  // Rows of events [from, from + n) of `block`. Only messages and collectives have public
+  // fields that are values (partner, tag, size): the decoder builds those events; every
+  // other kind's public fields are references (a region) or none, which the event's shape
+  // holds, so it is never built. The columns' places are kept in locals: a store through
+  // one could alias the vectors' own pointers, which the compiler would then reload.
+  void addBlockRows(const EventBlock& block, size_t from, size_t n) {
+    const size_t at = rows_.count;
+    std::copy_n(block.times() + from, n, rows_.time.data() + at);
+    LocationId* location = rows_.location.data() + at;
+    EventKindId* kind = rows_.kind.data() + at;
+    uint32_t* region = rows_.region.data() + at;
+    int64_t* partner = rows_.partner.data() + at;
+    int64_t* tag = rows_.tag.data() + at;
+    uint64_t* size = rows_.size.data() + at;
+    uint32_t* comm = rows_.comm.data() + at;
+    const mtf::Event* const* shapes = block.shapes() + from;
+    for (size_t i = 0; i < n; ++i) {
+      const mtf::Event& shape = *shapes[i];
+      const mtf::Event& e = hasValueFields(shape.kind) ? block.event(from + i) : shape;
+      const CommonFields c = commonFields(e, ranks());
+      location[i] = shape.location;
+      kind[i] = static_cast<EventKindId>(shape.kind);
+      region[i] = c.region;
+      partner[i] = c.partner;
+      tag[i] = c.tag;
+      size[i] = c.size;
+      comm[i] = c.comm;
+    }
+    rows_.count = at + n;
   }
 
   const EventRowsCallback& callback_;
@@ -388,7 +452,8 @@ uint64_t Trace::eventCountHint() {
 std::optional<uint64_t> Trace::eventCount(const EventFilter& filter) {
   return guarded([&]() -> std::optional<uint64_t> {
     if (!indexCounts(impl_->format, filter)) return std::nullopt;
-    const auto model = mtfbin::ArchiveReader(impl_->path).model();
+    impl_->countedReader = std::make_shared<mtfbin::ArchiveReader>(impl_->path);
+    const auto model = impl_->countedReader->model();
     uint64_t total = 0;
     for (size_t i : selectedIndices(*model, filter)) total += model->locations[i].eventCount;
     return total;
@@ -397,10 +462,13 @@ std::optional<uint64_t> Trace::eventCount(const EventFilter& filter) {
 
 void Trace::eventRowsOnThreads(const PlacedEventRowsCallback& callback, const EventFilter& filter,
                                size_t threads) {
+  // Taken whichever way the rows go: a later call must not read an archive counted before.
+  std::shared_ptr<mtfbin::ArchiveReader> counted = std::move(impl_->countedReader);
   if (threads == 0) threads = compaction::defaultExpansionLanes();
   if (indexCounts(impl_->format, filter) && threads > 1) {
     const bool done = guarded([&] {
-      auto reader = std::make_shared<mtfbin::ArchiveReader>(impl_->path);
+      std::shared_ptr<mtfbin::ArchiveReader> reader =
+          counted ? std::move(counted) : std::make_shared<mtfbin::ArchiveReader>(impl_->path);
       std::vector<size_t> indices = selectedIndices(*reader->model(), filter);
       if (indices.size() < 2) return false;
       PlacedRowsReader(std::move(reader), std::move(indices), callback, filter).run(threads);
