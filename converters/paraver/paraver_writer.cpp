@@ -226,6 +226,15 @@ void ParaverWriter::appendPlace(TextBuffer& out, uint64_t cpu, const ThreadPlace
   out += s.placeText;
 }
 
+// Appends ":time", copied when it is the last state record's end (formatted once).
+void ParaverWriter::appendTime(TextBuffer& out, const LocationState& s, Tick time) {
+  if (time == s.endTextTime && !s.endText.empty()) {
+    out += s.endText;
+  } else {
+    appendField(out, time);
+  }
+}
+
 void ParaverWriter::addPair(const Context& c, uint64_t type, std::string_view value) {
   TextBuffer& line = openLine(c);
   appendField(line, type);
@@ -251,7 +260,7 @@ TextBuffer& ParaverWriter::openLine(const Context& c) {
     s.lineCpu = c.cpu;
     startRecord(s.line, 2);
     appendPlace(s.line, c.cpu, c.place);
-    appendField(s.line, c.time);
+    appendTime(s.line, s, c.time);
   }
   return s.line;
 }
@@ -282,8 +291,11 @@ void ParaverWriter::stateRecord(const ThreadPlace& place, uint64_t cpu, Tick beg
   LocationState& s = states_[place.slot - 1];
   startRecord(line, 1);
   appendPlace(line, cpu, place);
-  appendField(line, begin);
-  appendField(line, end);
+  appendTime(line, s, begin);
+  s.endText.clear();
+  appendField(s.endText, end);
+  s.endTextTime = end;
+  line += s.endText;
   appendField(line, state);
   addRecord(begin, kStateRank, s, line);
 }
@@ -299,8 +311,7 @@ void ParaverWriter::messageEvent(const Context& c, bool send) {
   const Event& e = c.e;
   const Ref comm = static_cast<Ref>(e.fields[1]);
   uint64_t peerLocation = 0;
-  if (!threadMessages_.peerOf(e, peerLocation))
-    peerLocation = ranks_->locationOf(comm, e.fields[0], e.location);
+  if (!threadMessages_.peerOf(e, peerLocation)) peerLocation = peerLocationOf(c.state, e);
   const ThreadPlace* peer = layout_->placeOf(peerLocation);
   if (!peer) {
     ++losses_["messages whose peer rank has no location (no communication record)"];
@@ -338,6 +349,20 @@ void ParaverWriter::messageEvent(const Context& c, bool send) {
   }
   // Time-ordered input opens and closes a channel's queues at every message: kept.
   if (!timeOrdered_ && queues.sends.empty() && queues.receives.empty()) messages_.erase(key);
+}
+
+// The location of the peer rank e.fields[0] in communicator e.fields[1], from the
+// location's recent peers when it is one.
+uint64_t ParaverWriter::peerLocationOf(LocationState& s, const Event& e) {
+  const uint64_t comm = e.fields[1], rank = e.fields[0];
+  RecentPeers& recent = s.peers;
+  for (const RecentPeers::Entry& entry : recent.entries)
+    if (entry.used && entry.comm == comm && entry.rank == rank && entry.self == e.location)
+      return entry.location;
+  const uint64_t location = ranks_->locationOf(static_cast<Ref>(comm), rank, e.location);
+  recent.entries[recent.next] = {true, comm, rank, e.location, location};
+  recent.next = (recent.next + 1) % RecentPeers::kSize;
+  return location;
 }
 
 // The queues of `key`: time-ordered input keeps every channel's queues (their addresses

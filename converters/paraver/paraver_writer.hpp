@@ -68,6 +68,17 @@ class ParaverWriter : public TraceSink {
     MessageQueues* queues[kSize] = {};
     size_t next = 0;  // the entry replaced next
   };
+  // A location's recently used (communicator, rank) peers: RankMap::locationOf takes
+  // three hash lookups.
+  struct RecentPeers {
+    static constexpr size_t kSize = 4;
+    struct Entry {
+      bool used = false;
+      uint64_t comm = 0, rank = 0, self = 0, location = 0;
+    };
+    Entry entries[kSize];
+    size_t next = 0;  // the entry replaced next
+  };
   struct LocationState {
     bool lineOpen = false;
     Tick lineTime = 0;
@@ -76,6 +87,10 @@ class ParaverWriter : public TraceSink {
     bool started = false;  // derived states (traces not from Paraver)
     uint32_t state = 1;
     Tick stateSince = 0;
+    // ":time" of the last state record's end (appendTime): the next state's begin, and
+    // the time of the event line that changed the state, are the same value.
+    Tick endTextTime = 0;
+    TextBuffer endText;
     uint32_t mpiDepth = 0;
     Tick callStart = 0;
     Tick lastTime = 0;
@@ -84,6 +99,7 @@ class ParaverWriter : public TraceSink {
     uint64_t position = 0;  // of the location in the definitions
     uint64_t records = 0;   // records it gave (recordOrder)
     RecentChannels channels;
+    RecentPeers peers;
   };
   struct MessageHalf {
     const ThreadPlace* place;
@@ -118,6 +134,7 @@ class ParaverWriter : public TraceSink {
   void metricEvent(const Context& c);
   void messageEvent(const Context& c, bool send);
   MessageQueues& queuesOf(LocationState& s, const MessageKey& key);
+  uint64_t peerLocationOf(LocationState& s, const Event& e);
   void matchById(uint64_t id, const MessageHalf& half, bool send, uint64_t tag);
   void globalOpEvent(const Context& c);
   void collectiveBeginEvent(const Context& c);
@@ -133,6 +150,7 @@ class ParaverWriter : public TraceSink {
   void communicationRecord(const MessageHalf& send, const MessageHalf& receive, uint64_t tag);
   bool attribute(const Event& e, Ref attribute, uint64_t& value) const;
   void appendPlace(TextBuffer& out, uint64_t cpu, const ThreadPlace& place);
+  static void appendTime(TextBuffer& out, const LocationState& s, Tick time);
   void addRecord(Tick time, uint8_t rank, LocationState& emitter, const TextBuffer& line);
   // Time-ordered input (paraver_writer_stream.cpp).
   bool canStream() const;

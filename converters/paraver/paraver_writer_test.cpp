@@ -4,6 +4,7 @@
 
 #include <random>
 #include <set>
+#include <sstream>
 
 #include "converters/paraver/extrae.hpp"
 #include "converters/paraver/line_reader.hpp"
@@ -287,6 +288,54 @@ TEST(ParaverWriter, UnmatchedMessagesAndUnknownKindsAreReported) {
   EXPECT_EQ(writer.losses().at("sends or receives without a partner (no communication record)"),
             1u);
   EXPECT_EQ(writer.losses().at("OmpFork events (no Paraver record)"), 1u);
+}
+
+// One rank sends to six others in turn, through two communicators that number the ranks
+// in opposite orders (the same rank is another location in each), more peers than a
+// location's recent ones: every communication record joins the right receiver.
+TEST(ParaverWriter, MessagesToManyPeersReachTheirReceivers) {
+  Definitions defs;
+  DefinitionBuilder b(defs);
+  defs.clock.resolution = 1'000'000'000;
+  const uint64_t node = b.systemTreeNode("node-a", "node");
+  std::vector<LocationId> ranks;
+  for (int r = 0; r < 7; ++r) {
+    b.location(r, "rank " + std::to_string(r), b.locationGroup("p" + std::to_string(r), node));
+    ranks.push_back(r);
+  }
+  const Ref world = defineMpiWorld(b, ranks);
+  const Ref reversed = defineMpiComm(b, "reversed", {6, 5, 4, 3, 2, 1, 0}, world);
+  std::vector<Event> sends, receives;
+  for (uint64_t i = 0; i < 24; ++i) {
+    const uint64_t peer = 1 + (i * 5) % 6;  // world rank of the receiver
+    const bool inWorld = i % 3 != 0;
+    const Ref comm = inWorld ? world : reversed;
+    Event e;
+    e.set(EventKind::MpiSend, 0, 100 + 10 * i, {inWorld ? peer : 6 - peer, comm, i, 8});
+    sends.push_back(e);
+    e.set(EventKind::MpiRecv, peer, 105 + 10 * i, {inWorld ? 0u : 6u, comm, i, 8});
+    receives.push_back(e);
+  }
+  TempDir dir;
+  ParaverWriter writer(dir.file("peers.prv"), {});
+  writer.begin(defs);
+  for (const Event& e : sends) writer.event(e);
+  for (const Event& e : receives) writer.event(e);
+  writer.end();
+  size_t communications = 0;
+  for (const std::string& record : testing::sortedRecords(dir.file("peers.prv"))) {
+    if (!record.starts_with("3:")) continue;
+    ++communications;
+    std::vector<uint64_t> fields;
+    std::stringstream text(record.substr(2));
+    for (std::string field; std::getline(text, field, ':');) fields.push_back(std::stoull(field));
+    ASSERT_EQ(fields.size(), 14u) << record;
+    const uint64_t tag = fields[13];
+    EXPECT_EQ(fields[2], 1u) << record;                 // the sender's task
+    EXPECT_EQ(fields[8], 2 + (tag * 5) % 6) << record;  // the receiver's task
+    EXPECT_EQ(fields[11], 105 + 10 * tag) << record;    // its receive time
+  }
+  EXPECT_EQ(communications, 24u);
 }
 
 TEST(ParaverWriter, UnwritableOutputIsIoError) {
