@@ -42,7 +42,29 @@ void CommunicationStream::learnSymbols(const std::vector<Signature>& signatures)
     own = static_cast<uint32_t>(signatures_.size());
     signatures_.push_back(signatures[stored]);
   }
-  released_.push_back(own);
+  *out_++ = own;
+}
+
+// What a call holds, released when a region starts or ends (or the call holds too many).
+// Most calls hold one event: released inline, nothing to sort.
+[[gnu::always_inline]] inline void CommunicationStream::releaseHeld(
+    const std::vector<Signature>& signatures) {
+  if (held_.size() == 1) [[likely]] {
+    release(held_.front(), signatures);
+    held_.clear();
+  } else {
+    releaseSorted(signatures);
+  }
+}
+
+// Sorted by signature (insertion sort, stable, as the extractor's: a call holds few events).
+[[gnu::noinline]] void CommunicationStream::releaseSorted(
+    const std::vector<Signature>& signatures) {
+  for (size_t i = 1; i < held_.size(); ++i)
+    for (size_t j = i; j > 0 && signatures[held_[j]] < signatures[held_[j - 1]]; --j)
+      std::swap(held_[j], held_[j - 1]);
+  for (const uint32_t stored : held_) release(stored, signatures);
+  held_.clear();
 }
 
 // SignatureExtractor::releaseInCallOrder, on stored symbols: outside an outermost MPI call
@@ -51,19 +73,10 @@ void CommunicationStream::learnSymbols(const std::vector<Signature>& signatures)
 void CommunicationStream::push(std::span<const uint32_t> stored,
                                const std::vector<Signature>& signatures) {
   learnSymbols(signatures);
+  startReleasing(stored.size());
   // The depths in registers: the calls below never read them.
   uint64_t depth = depth_, heldDepth = heldDepth_;
   const Role* roles = roles_.data();
-  // What a call holds when a region starts or ends: most calls hold one event, released
-  // inline (nothing to sort).
-  auto releaseHeldNow = [&] {
-    if (held_.size() == 1) [[likely]] {
-      release(held_.front(), signatures);
-      held_.clear();
-    } else {
-      releaseHeld(signatures);
-    }
-  };
   for (const uint32_t symbol : stored) {
     const Role role = roles[symbol];
     switch (role) {
@@ -78,14 +91,14 @@ void CommunicationStream::push(std::span<const uint32_t> stored,
         }
         break;
       case Role::Leave: {
-        if (!held_.empty()) releaseHeldNow();
+        if (!held_.empty()) releaseHeld(signatures);
         const uint64_t before = depth;
         if (depth > 0) --depth;
         if (before == heldDepth) heldDepth = 0;
         break;
       }
       default:  // an Enter
-        if (!held_.empty()) releaseHeldNow();
+        if (!held_.empty()) releaseHeld(signatures);
         ++depth;
         if (heldDepth == 0 && role == Role::MpiEnter) heldDepth = depth;
     }
@@ -97,23 +110,23 @@ void CommunicationStream::push(std::span<const uint32_t> stored,
 
 void CommunicationStream::finish(const std::vector<Signature>& signatures) {
   learnSymbols(signatures);
+  startReleasing(0);
   releaseHeld(signatures);
   pushReleased();
 }
 
-void CommunicationStream::pushReleased() {
-  if (released_.empty()) return;
-  nlr_.push(released_, signatures_.size());
-  released_.clear();
+// Each stored symbol is released once at most: the held ones and the `incoming` fit, and
+// release() writes in place (no capacity check per symbol).
+void CommunicationStream::startReleasing(size_t incoming) {
+  const size_t most = held_.size() + incoming;
+  if (released_.size() < most) released_.resize(most);
+  out_ = released_.data();
 }
 
-// Sorted by signature (insertion sort, stable, as the extractor's: a call holds few events).
-void CommunicationStream::releaseHeld(const std::vector<Signature>& signatures) {
-  for (size_t i = 1; i < held_.size(); ++i)
-    for (size_t j = i; j > 0 && signatures[held_[j]] < signatures[held_[j - 1]]; --j)
-      std::swap(held_[j], held_[j - 1]);
-  for (const uint32_t stored : held_) release(stored, signatures);
-  held_.clear();
+void CommunicationStream::pushReleased() {
+  const auto count = static_cast<size_t>(out_ - released_.data());
+  if (count == 0) return;
+  nlr_.push({released_.data(), count}, signatures_.size());
 }
 
 }  // namespace mtf::nlr

@@ -38,6 +38,8 @@ class CommunicationStream {
   void learnSymbols(const std::vector<Signature>& signatures);
   void release(uint32_t stored, const std::vector<Signature>& signatures);
   void releaseHeld(const std::vector<Signature>& signatures);
+  void releaseSorted(const std::vector<Signature>& signatures);
+  void startReleasing(size_t incoming);
   void pushReleased();
 
   const SignatureContext& context_;
@@ -47,7 +49,8 @@ class CommunicationStream {
   uint64_t depth_ = 0;                 // open regions (a Leave at depth 0 closes nothing)
   uint64_t heldDepth_ = 0;             // depth of the outermost MPI call held, or 0
   std::vector<uint32_t> held_;         // stored symbols of that call, not released yet
-  std::vector<uint32_t> released_;     // derived symbols of the events being pushed
+  std::vector<uint32_t> released_;     // room for the derived symbols of a push
+  uint32_t* out_ = nullptr;            // where release() writes the next one in released_
   Nlr nlr_;
 };
 

@@ -206,10 +206,12 @@ inline void Nlr::startPending() {
   // A fold whose copies hold this loop needs an equal loop before it in the window.
   if (previousSame(topPos()) >= firstPos()) return;
   const uint32_t body = bodyOf(top);
-  if (body < deferrableBody_.size() && deferrableBody_[body] == 2) return;
+  // What deferrable() found for the body, or 0: known answers need no call.
+  const uint8_t known = body < deferrableBody_.size() ? deferrableBody_[body] : 0;
+  if (known == 2) return;
   const std::vector<ElementKey>& elements = bodies_.body(body);
   if (end_ - head_ + elements.size() > std::min(options_.window, kChainWindow)) return;
-  if (!deferrable(body)) return;
+  if (known == 0 && !deferrable(body)) return;
   pending_ = {elements.data(), elements.size(), 0};
 }
 
