@@ -9,8 +9,13 @@
 namespace mtf::python {
 namespace {
 
+size_t pageSize() {
+  static const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  return page;
+}
+
 size_t roundToPages(size_t bytes) {
-  const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  const size_t page = pageSize();
   return bytes == 0 ? page : (bytes + page - 1) / page * page;
 }
 
@@ -61,7 +66,7 @@ void prefault(void* at, size_t bytes) {
 #ifdef MADV_POPULATE_WRITE
   // Whole pages: the first and the last may hold other rows too (a page already mapped is
   // left as it is). An old kernel answers EINVAL; its pages then fault one by one.
-  static const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  const size_t page = pageSize();
   const uintptr_t start = reinterpret_cast<uintptr_t>(at) / page * page;
   const uintptr_t end = (reinterpret_cast<uintptr_t>(at) + bytes + page - 1) / page * page;
   if (end > start) madvise(reinterpret_cast<void*>(start), end - start, MADV_POPULATE_WRITE);
