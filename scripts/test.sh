@@ -12,7 +12,11 @@ BUILD=${MTF_BUILD_DIR:-build}
 JOBS=${MTF_JOBS:-$(nproc)}
 # -DMTF_PYTHON=ON: the Python module is built and its pytest suite runs with the rest.
 # -DMTF_MPI=ON: mtf-mpi is built and its tests run under mpirun with 2 and 4 processes.
-cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMTF_PYTHON=ON -DMTF_MPI=ON ${MTF_CMAKE_ARGS:-}
+# -g1 (line tables: backtraces keep file and line) instead of -g: a third less compile time
+# for gcc on the test files, where full debug info of gtest's templates is most of the work.
+cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" \
+  -DMTF_PYTHON=ON -DMTF_MPI=ON ${MTF_CMAKE_ARGS:-}
 cmake --build "$BUILD" -j "$JOBS"
 (cd "$BUILD" && ctest --output-on-failure -j "$JOBS" --timeout 600)
 if [ "${MTF_SKIP_SANITIZE:-0}" != 1 ]; then
