@@ -354,14 +354,10 @@ void ParaverWriter::messageEvent(const Context& c, bool send) {
 // The location of the peer rank e.fields[0] in communicator e.fields[1], from the
 // location's recent peers when it is one.
 uint64_t ParaverWriter::peerLocationOf(LocationState& s, const Event& e) {
-  const uint64_t comm = e.fields[1], rank = e.fields[0];
-  RecentPeers& recent = s.peers;
-  for (const RecentPeers::Entry& entry : recent.entries)
-    if (entry.used && entry.comm == comm && entry.rank == rank && entry.self == e.location)
-      return entry.location;
-  const uint64_t location = ranks_->locationOf(static_cast<Ref>(comm), rank, e.location);
-  recent.entries[recent.next] = {true, comm, rank, e.location, location};
-  recent.next = (recent.next + 1) % RecentPeers::kSize;
+  const PeerKey key{e.fields[1], e.fields[0], e.location};
+  if (const uint64_t* location = s.peers.find(key)) return *location;
+  const uint64_t location = ranks_->locationOf(static_cast<Ref>(key.comm), key.rank, key.self);
+  s.peers.remember(key, location);
   return location;
 }
 
@@ -369,13 +365,9 @@ uint64_t ParaverWriter::peerLocationOf(LocationState& s, const Event& e) {
 // stay), so a location's recent channels are found without the hash lookup.
 ParaverWriter::MessageQueues& ParaverWriter::queuesOf(LocationState& s, const MessageKey& key) {
   if (!timeOrdered_) return messages_[key];
-  RecentChannels& recent = s.channels;
-  for (size_t i = 0; i < RecentChannels::kSize; ++i)
-    if (recent.queues[i] && recent.keys[i] == key) return *recent.queues[i];
+  if (MessageQueues* const* queues = s.channels.find(key)) return **queues;
   MessageQueues& queues = messages_[key];
-  recent.keys[recent.next] = key;
-  recent.queues[recent.next] = &queues;
-  recent.next = (recent.next + 1) % RecentChannels::kSize;
+  s.channels.remember(key, &queues);
   return queues;
 }
 

@@ -23,6 +23,7 @@
 
 #include "converters/paraver/collective_comms.hpp"
 #include "converters/paraver/output_file.hpp"
+#include "converters/paraver/recent_cache.hpp"
 #include "converters/paraver/record_sorter.hpp"
 #include "converters/paraver/writer_layout.hpp"
 #include "model/mpi_ranks.hpp"
@@ -61,23 +62,11 @@ class ParaverWriter : public TraceSink {
     uint64_t sender, receiver, comm, tag;  // tasks, or locations (thread channels)
     bool operator==(const MessageKey&) const = default;
   };
-  // A location's recently used message channels (time-ordered input, whose channels stay).
-  struct RecentChannels {
-    static constexpr size_t kSize = 4;
-    MessageKey keys[kSize] = {};
-    MessageQueues* queues[kSize] = {};
-    size_t next = 0;  // the entry replaced next
-  };
-  // A location's recently used (communicator, rank) peers: RankMap::locationOf takes
+  // A location's (communicator, rank) peer as asked of RankMap::locationOf, which takes
   // three hash lookups.
-  struct RecentPeers {
-    static constexpr size_t kSize = 4;
-    struct Entry {
-      bool used = false;
-      uint64_t comm = 0, rank = 0, self = 0, location = 0;
-    };
-    Entry entries[kSize];
-    size_t next = 0;  // the entry replaced next
+  struct PeerKey {
+    uint64_t comm, rank, self;
+    bool operator==(const PeerKey&) const = default;
   };
   struct LocationState {
     bool lineOpen = false;
@@ -98,8 +87,9 @@ class ParaverWriter : public TraceSink {
     TextBuffer placeText;   // "cpu:appl:task:thread" for placeCpu (appendPlace)
     uint64_t position = 0;  // of the location in the definitions
     uint64_t records = 0;   // records it gave (recordOrder)
-    RecentChannels channels;
-    RecentPeers peers;
+    // Recently used message channels (time-ordered input, whose channels stay) and peers.
+    RecentCache<MessageKey, MessageQueues*, 4> channels;
+    RecentCache<PeerKey, uint64_t, 4> peers;
   };
   struct MessageHalf {
     const ThreadPlace* place;
