@@ -15,9 +15,11 @@ namespace {
 constexpr uint8_t kCommunicationRank = 0, kEventRank = 1, kStateRank = 2;
 constexpr size_t kSortMemory = size_t{64} << 20;
 
-// The sorter's stream of a location's records of one rank: each comes mostly in order.
+// The sorter's stream of a location's records: its communications, and its events and
+// states (a state's record is expected at its begin: RecordSorter::expectLate). Each comes
+// mostly in order.
 size_t streamOf(size_t position, uint8_t rank) {
-  return position * 3 + rank;
+  return position * 2 + (rank == kCommunicationRank ? 0 : 1);
 }
 
 // Empties `line` and starts it with the record type ("2:").
@@ -104,6 +106,7 @@ void ParaverWriter::event(const Event& e) {
   if (!state.started) {
     state.started = true;
     state.stateSince = c.time;
+    expectStateRecord(state);
   }
   state.lastTime = std::max(state.lastTime, c.time);
   dispatch(c);
@@ -272,21 +275,27 @@ void ParaverWriter::closeLine(LocationState& s) {
 }
 
 void ParaverWriter::addRecord(Tick time, uint8_t rank, LocationState& emitter,
-                              const TextBuffer& line) {
+                              const TextBuffer& line, bool late) {
   const size_t stream = streamOf(&emitter - states_.data(), rank);
   if (timeOrdered_) {
-    sorter_->addOrdered(time, rank, stream, recordOrder(emitter), line);
+    sorter_->addOrdered(time, rank, stream, recordOrder(emitter), line, late);
   } else {
-    sorter_->add(time, rank, stream, line);
+    sorter_->add(time, rank, stream, line, late);
   }
 }
 
+// The record of the state since s.stateSince (derived states) comes at the state's end.
+void ParaverWriter::expectStateRecord(LocationState& s) {
+  if (!layout_->paraverOrigin())
+    sorter_->expectLate(streamOf(&s - states_.data(), kStateRank), s.stateSince);
+}
+
 void ParaverWriter::stateEvent(const Context& c) {
-  stateRecord(c.place, c.cpu, c.time, layout_->convertTime(c.e.fields[0]), c.e.fields[1]);
+  stateRecord(c.place, c.cpu, c.time, layout_->convertTime(c.e.fields[0]), c.e.fields[1], false);
 }
 
 void ParaverWriter::stateRecord(const ThreadPlace& place, uint64_t cpu, Tick begin, Tick end,
-                                uint64_t state) {
+                                uint64_t state, bool late) {
   TextBuffer& line = record_;
   LocationState& s = states_[place.slot - 1];
   startRecord(line, 1);
@@ -297,14 +306,15 @@ void ParaverWriter::stateRecord(const ThreadPlace& place, uint64_t cpu, Tick beg
   s.endTextTime = end;
   line += s.endText;
   appendField(line, state);
-  addRecord(begin, kStateRank, s, line);
+  addRecord(begin, kStateRank, s, line, late);
 }
 
 void ParaverWriter::changeState(LocationState& s, const ThreadPlace& place, Tick time,
                                 uint32_t next) {
-  if (time > s.stateSince) stateRecord(place, place.cpu, s.stateSince, time, s.state);
+  if (time > s.stateSince) stateRecord(place, place.cpu, s.stateSince, time, s.state, true);
   s.state = next;
   s.stateSince = std::max(s.stateSince, time);
+  expectStateRecord(s);
 }
 
 void ParaverWriter::messageEvent(const Context& c, bool send) {
@@ -435,7 +445,7 @@ void ParaverWriter::end() {
     LocationState& s = states_[place->slot - 1];
     closeLine(s);
     if (!layout_->paraverOrigin() && s.started && s.lastTime > s.stateSince)
-      stateRecord(*place, place->cpu, s.stateSince, s.lastTime, s.state);
+      stateRecord(*place, place->cpu, s.stateSince, s.lastTime, s.state, true);
     endTime = std::max(endTime, s.lastTime);
   }
   uint64_t unmatched = 0;

@@ -136,12 +136,16 @@ class ParaverWriter : public TraceSink {
   TextBuffer& openLine(const Context& c);  // the location's "2:" line at the event's time
   void closeLine(LocationState& state);
   void changeState(LocationState& s, const ThreadPlace& place, Tick time, uint32_t next);
-  void stateRecord(const ThreadPlace& place, uint64_t cpu, Tick begin, Tick end, uint64_t state);
+  // `late`: a derived state's record, at its end (expectStateRecord).
+  void stateRecord(const ThreadPlace& place, uint64_t cpu, Tick begin, Tick end, uint64_t state,
+                   bool late);
+  void expectStateRecord(LocationState& s);
   void communicationRecord(const MessageHalf& send, const MessageHalf& receive, uint64_t tag);
   bool attribute(const Event& e, Ref attribute, uint64_t& value) const;
   void appendPlace(TextBuffer& out, uint64_t cpu, const ThreadPlace& place);
   static void appendTime(TextBuffer& out, const LocationState& s, Tick time);
-  void addRecord(Tick time, uint8_t rank, LocationState& emitter, const TextBuffer& line);
+  void addRecord(Tick time, uint8_t rank, LocationState& emitter, const TextBuffer& line,
+                 bool late = false);
   // Time-ordered input (paraver_writer_stream.cpp).
   bool canStream() const;
   bool tasksHaveOneLocation() const;
