@@ -2,8 +2,11 @@
 // key. A loser tree: each internal node keeps the loser of the match played there, so
 // replacing the winner's head replays only its leaf-to-root path, one comparison a level
 // (a binary heap's sift takes two), and keys compare as single 128-bit integers.
+// The runner-up (the smallest key but the winner's) is kept too: a winner whose next key
+// stays below it wins again with no replay (a source's records often come in a row).
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <utility>
@@ -32,6 +35,7 @@ class LoserTree {
       losers_[node] = b;
     }
     top_ = winners[1];  // with one source, its leaf
+    runnerUp_ = runnerUpOf(top_.source);
   }
   bool empty() const { return top_.key == kDone; }
   size_t top() const { return top_.source; }
@@ -40,6 +44,10 @@ class LoserTree {
   // swaps through masks, not a branch: a mispredicted branch a level cost more than the
   // masks (a merge of 48 interleaved sources: 37% less time).
   void replaceTopInterleaved(Key next) {
+    if (next < runnerUp_) {
+      top_.key = next;
+      return;
+    }
     Key key = next;
     uint64_t source = top_.source;
     for (size_t node = (top_.source + sources_) / 2; node > 0; node /= 2) {
@@ -53,14 +61,20 @@ class LoserTree {
       source ^= sourceFlip;
     }
     top_ = {key, source};
+    runnerUp_ = runnerUpOf(source);
   }
   // The same with a branch a level: faster where one source wins many times in a row
   // (input location after location), as the branch is then predicted.
   void replaceTop(Key next) {
+    if (next < runnerUp_) {
+      top_.key = next;
+      return;
+    }
     Node moved{next, top_.source};
     for (size_t node = (top_.source + sources_) / 2; node > 0; node /= 2)
       if (losers_[node].key < moved.key) std::swap(losers_[node], moved);
     top_ = moved;
+    runnerUp_ = runnerUpOf(moved.source);
   }
 
  private:
@@ -68,9 +82,18 @@ class LoserTree {
     Key key = kDone;
     uint64_t source = 0;
   };
+  // Every other source lost once, at one node; the runner-up lost to the winner only, so
+  // at a node of the winner's path: the smallest of their losers.
+  Key runnerUpOf(uint64_t winner) const {
+    Key smallest = kDone;
+    for (size_t node = (winner + sources_) / 2; node > 0; node /= 2)
+      smallest = std::min(smallest, losers_[node].key);
+    return smallest;
+  }
   size_t sources_;
   std::vector<Node> losers_;  // internal nodes 1 .. sources_ - 1; leaves are implicit
   Node top_;
+  Key runnerUp_ = kDone;
 };
 
 }  // namespace mtf::paraver

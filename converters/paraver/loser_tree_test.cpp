@@ -52,6 +52,26 @@ TEST(LoserTree, MergesAnyNumberOfSortedSourcesInOrder) {
   }
 }
 
+// Keys dealt to the sources in runs of random lengths (a source wins several times in a
+// row, then the runner-up takes over): the merge with and without replays must agree.
+TEST(LoserTree, RunsOfOneSourceAndTheirEnds) {
+  std::mt19937_64 random(17);
+  for (size_t count : {1, 2, 3, 16, 33}) {
+    std::vector<std::vector<Key>> sources(count);
+    std::vector<Key> all;
+    for (uint64_t key = 0; key < 3000;) {
+      auto& source = sources[random() % count];
+      for (size_t run = 1 + random() % 6; run > 0; --run) {
+        source.push_back(LoserTree::keyOf(key / 4, key));  // equal times too
+        all.push_back(source.back());
+        ++key;
+      }
+    }
+    EXPECT_EQ(merged(sources), all) << count << " sources";
+    EXPECT_EQ(merged(sources, true), all) << count << " sources, interleaved";
+  }
+}
+
 TEST(LoserTree, TimeOutweighsSequenceAndTheLargestTimeIsNotDone) {
   EXPECT_LT(LoserTree::keyOf(1, ~uint64_t{0} - 1), LoserTree::keyOf(2, 0));
   EXPECT_LT(LoserTree::keyOf(~uint64_t{0}, ~uint64_t{0} - 1), LoserTree::kDone);

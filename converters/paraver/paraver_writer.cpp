@@ -15,9 +15,11 @@ namespace {
 constexpr uint8_t kCommunicationRank = 0, kEventRank = 1, kStateRank = 2;
 constexpr size_t kSortMemory = size_t{64} << 20;
 
-// The sorter's stream of a location's records of one rank: each comes mostly in order.
+// The sorter's stream of a location's records: its communications, and its events and
+// states (a state's record is expected at its begin: RecordSorter::expectLate). Each comes
+// mostly in order.
 size_t streamOf(size_t position, uint8_t rank) {
-  return position * 3 + rank;
+  return position * 2 + (rank == kCommunicationRank ? 0 : 1);
 }
 
 // Empties `line` and starts it with the record type ("2:").
@@ -104,6 +106,7 @@ void ParaverWriter::event(const Event& e) {
   if (!state.started) {
     state.started = true;
     state.stateSince = c.time;
+    expectStateRecord(state);
   }
   state.lastTime = std::max(state.lastTime, c.time);
   dispatch(c);
@@ -272,21 +275,27 @@ void ParaverWriter::closeLine(LocationState& s) {
 }
 
 void ParaverWriter::addRecord(Tick time, uint8_t rank, LocationState& emitter,
-                              const TextBuffer& line) {
+                              const TextBuffer& line, bool late) {
   const size_t stream = streamOf(&emitter - states_.data(), rank);
   if (timeOrdered_) {
-    sorter_->addOrdered(time, rank, stream, recordOrder(emitter), line);
+    sorter_->addOrdered(time, rank, stream, recordOrder(emitter), line, late);
   } else {
-    sorter_->add(time, rank, stream, line);
+    sorter_->add(time, rank, stream, line, late);
   }
 }
 
+// The record of the state since s.stateSince (derived states) comes at the state's end.
+void ParaverWriter::expectStateRecord(LocationState& s) {
+  if (!layout_->paraverOrigin())
+    sorter_->expectLate(streamOf(&s - states_.data(), kStateRank), s.stateSince);
+}
+
 void ParaverWriter::stateEvent(const Context& c) {
-  stateRecord(c.place, c.cpu, c.time, layout_->convertTime(c.e.fields[0]), c.e.fields[1]);
+  stateRecord(c.place, c.cpu, c.time, layout_->convertTime(c.e.fields[0]), c.e.fields[1], false);
 }
 
 void ParaverWriter::stateRecord(const ThreadPlace& place, uint64_t cpu, Tick begin, Tick end,
-                                uint64_t state) {
+                                uint64_t state, bool late) {
   TextBuffer& line = record_;
   LocationState& s = states_[place.slot - 1];
   startRecord(line, 1);
@@ -297,14 +306,15 @@ void ParaverWriter::stateRecord(const ThreadPlace& place, uint64_t cpu, Tick beg
   s.endTextTime = end;
   line += s.endText;
   appendField(line, state);
-  addRecord(begin, kStateRank, s, line);
+  addRecord(begin, kStateRank, s, line, late);
 }
 
 void ParaverWriter::changeState(LocationState& s, const ThreadPlace& place, Tick time,
                                 uint32_t next) {
-  if (time > s.stateSince) stateRecord(place, place.cpu, s.stateSince, time, s.state);
+  if (time > s.stateSince) stateRecord(place, place.cpu, s.stateSince, time, s.state, true);
   s.state = next;
   s.stateSince = std::max(s.stateSince, time);
+  expectStateRecord(s);
 }
 
 void ParaverWriter::messageEvent(const Context& c, bool send) {
@@ -354,14 +364,10 @@ void ParaverWriter::messageEvent(const Context& c, bool send) {
 // The location of the peer rank e.fields[0] in communicator e.fields[1], from the
 // location's recent peers when it is one.
 uint64_t ParaverWriter::peerLocationOf(LocationState& s, const Event& e) {
-  const uint64_t comm = e.fields[1], rank = e.fields[0];
-  RecentPeers& recent = s.peers;
-  for (const RecentPeers::Entry& entry : recent.entries)
-    if (entry.used && entry.comm == comm && entry.rank == rank && entry.self == e.location)
-      return entry.location;
-  const uint64_t location = ranks_->locationOf(static_cast<Ref>(comm), rank, e.location);
-  recent.entries[recent.next] = {true, comm, rank, e.location, location};
-  recent.next = (recent.next + 1) % RecentPeers::kSize;
+  const PeerKey key{e.fields[1], e.fields[0], e.location};
+  if (const uint64_t* location = s.peers.find(key)) return *location;
+  const uint64_t location = ranks_->locationOf(static_cast<Ref>(key.comm), key.rank, key.self);
+  s.peers.remember(key, location);
   return location;
 }
 
@@ -369,13 +375,9 @@ uint64_t ParaverWriter::peerLocationOf(LocationState& s, const Event& e) {
 // stay), so a location's recent channels are found without the hash lookup.
 ParaverWriter::MessageQueues& ParaverWriter::queuesOf(LocationState& s, const MessageKey& key) {
   if (!timeOrdered_) return messages_[key];
-  RecentChannels& recent = s.channels;
-  for (size_t i = 0; i < RecentChannels::kSize; ++i)
-    if (recent.queues[i] && recent.keys[i] == key) return *recent.queues[i];
+  if (MessageQueues* const* queues = s.channels.find(key)) return **queues;
   MessageQueues& queues = messages_[key];
-  recent.keys[recent.next] = key;
-  recent.queues[recent.next] = &queues;
-  recent.next = (recent.next + 1) % RecentChannels::kSize;
+  s.channels.remember(key, &queues);
   return queues;
 }
 
@@ -443,7 +445,7 @@ void ParaverWriter::end() {
     LocationState& s = states_[place->slot - 1];
     closeLine(s);
     if (!layout_->paraverOrigin() && s.started && s.lastTime > s.stateSince)
-      stateRecord(*place, place->cpu, s.stateSince, s.lastTime, s.state);
+      stateRecord(*place, place->cpu, s.stateSince, s.lastTime, s.state, true);
     endTime = std::max(endTime, s.lastTime);
   }
   uint64_t unmatched = 0;

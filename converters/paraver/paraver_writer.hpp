@@ -23,6 +23,7 @@
 
 #include "converters/paraver/collective_comms.hpp"
 #include "converters/paraver/output_file.hpp"
+#include "converters/paraver/recent_cache.hpp"
 #include "converters/paraver/record_sorter.hpp"
 #include "converters/paraver/writer_layout.hpp"
 #include "model/mpi_ranks.hpp"
@@ -61,23 +62,11 @@ class ParaverWriter : public TraceSink {
     uint64_t sender, receiver, comm, tag;  // tasks, or locations (thread channels)
     bool operator==(const MessageKey&) const = default;
   };
-  // A location's recently used message channels (time-ordered input, whose channels stay).
-  struct RecentChannels {
-    static constexpr size_t kSize = 4;
-    MessageKey keys[kSize] = {};
-    MessageQueues* queues[kSize] = {};
-    size_t next = 0;  // the entry replaced next
-  };
-  // A location's recently used (communicator, rank) peers: RankMap::locationOf takes
+  // A location's (communicator, rank) peer as asked of RankMap::locationOf, which takes
   // three hash lookups.
-  struct RecentPeers {
-    static constexpr size_t kSize = 4;
-    struct Entry {
-      bool used = false;
-      uint64_t comm = 0, rank = 0, self = 0, location = 0;
-    };
-    Entry entries[kSize];
-    size_t next = 0;  // the entry replaced next
+  struct PeerKey {
+    uint64_t comm, rank, self;
+    bool operator==(const PeerKey&) const = default;
   };
   struct LocationState {
     bool lineOpen = false;
@@ -98,8 +87,9 @@ class ParaverWriter : public TraceSink {
     TextBuffer placeText;   // "cpu:appl:task:thread" for placeCpu (appendPlace)
     uint64_t position = 0;  // of the location in the definitions
     uint64_t records = 0;   // records it gave (recordOrder)
-    RecentChannels channels;
-    RecentPeers peers;
+    // Recently used message channels (time-ordered input, whose channels stay) and peers.
+    RecentCache<MessageKey, MessageQueues*, 4> channels;
+    RecentCache<PeerKey, uint64_t, 4> peers;
   };
   struct MessageHalf {
     const ThreadPlace* place;
@@ -146,12 +136,16 @@ class ParaverWriter : public TraceSink {
   TextBuffer& openLine(const Context& c);  // the location's "2:" line at the event's time
   void closeLine(LocationState& state);
   void changeState(LocationState& s, const ThreadPlace& place, Tick time, uint32_t next);
-  void stateRecord(const ThreadPlace& place, uint64_t cpu, Tick begin, Tick end, uint64_t state);
+  // `late`: a derived state's record, at its end (expectStateRecord).
+  void stateRecord(const ThreadPlace& place, uint64_t cpu, Tick begin, Tick end, uint64_t state,
+                   bool late);
+  void expectStateRecord(LocationState& s);
   void communicationRecord(const MessageHalf& send, const MessageHalf& receive, uint64_t tag);
   bool attribute(const Event& e, Ref attribute, uint64_t& value) const;
   void appendPlace(TextBuffer& out, uint64_t cpu, const ThreadPlace& place);
   static void appendTime(TextBuffer& out, const LocationState& s, Tick time);
-  void addRecord(Tick time, uint8_t rank, LocationState& emitter, const TextBuffer& line);
+  void addRecord(Tick time, uint8_t rank, LocationState& emitter, const TextBuffer& line,
+                 bool late = false);
   // Time-ordered input (paraver_writer_stream.cpp).
   bool canStream() const;
   bool tasksHaveOneLocation() const;

@@ -29,10 +29,6 @@ void putVarint(std::string& out, uint64_t v) {
   out += static_cast<char>(v);
 }
 
-bool before(Tick ta, uint64_t sa, Tick tb, uint64_t sb) {
-  return ta != tb ? ta < tb : sa < sb;
-}
-
 // Reads one spilled run back, record after record, through a block buffer.
 class RunReader {
  public:
@@ -178,14 +174,14 @@ void RecordSorter::add(Tick time, uint8_t rank, size_t stream, std::string_view 
   append(time, (uint64_t{rank} << kRankShift) | sequence_++, stream, line);
 }
 
-void RecordSorter::add(Tick time, uint8_t rank, size_t stream, const TextBuffer& line) {
-  append(time, (uint64_t{rank} << kRankShift) | sequence_++, stream, line, line.capacity());
+void RecordSorter::add(Tick time, uint8_t rank, size_t stream, const TextBuffer& line, bool late) {
+  append(time, (uint64_t{rank} << kRankShift) | sequence_++, stream, line, line.capacity(), late);
 }
 
 void RecordSorter::addOrdered(Tick time, uint8_t rank, size_t stream, uint64_t order,
-                              const TextBuffer& line) {
+                              const TextBuffer& line, bool late) {
   ++sequence_;
-  append(time, (uint64_t{rank} << kRankShift) | order, stream, line, line.capacity());
+  append(time, (uint64_t{rank} << kRankShift) | order, stream, line, line.capacity(), late);
 }
 
 void RecordSorter::addOrdered(Tick time, uint8_t rank, size_t stream, uint64_t order,
@@ -195,26 +191,70 @@ void RecordSorter::addOrdered(Tick time, uint8_t rank, size_t stream, uint64_t o
 }
 
 void RecordSorter::append(Tick time, uint64_t sequence, size_t stream, std::string_view line,
-                          size_t readable) {
+                          size_t readable, bool late) {
   if (stream >= streams_.size()) streams_.resize(stream + 1);
   Stream& s = streams_[stream];
   const auto index = static_cast<uint32_t>(items_.size());
-  if (s.head == kNone) {
-    used_.push_back(stream);
-    s.head = index;
-  } else {
-    Item& last = items_[s.tail];
-    if (s.ordered) s.ordered = before(last.time, last.sequence, time, sequence);
-    last.next = index;
-  }
-  s.tail = index;
   items_.push_back({time, sequence, arena_.size(), static_cast<uint32_t>(line.size()), kNone});
   arena_.append(line, readable);
+  bool insert = false;  // the late record goes before the stream's last one
+  if (late) {
+    insert = s.late == Stream::kPlaced &&
+             (s.lateAfter == kNone ? s.head : items_[s.lateAfter].next) != kNone;
+    s.late = Stream::kNo;
+  } else if (s.late == Stream::kWaiting && time > s.lateTime) {  // the late one goes before
+    s.late = Stream::kPlaced;
+    s.lateAfter = s.tail;
+  }
+  if (insert) {
+    insertLate(s, index);
+  } else if (s.head == kNone) {
+    used_.push_back(stream);
+    s.head = s.tail = index;
+  } else if (s.ordered && !before(items_[s.tail].time, items_[s.tail].sequence, time, sequence)) {
+    linkBeforeLast(s, index);
+  } else {
+    items_[s.tail].next = index;
+    s.beforeTail = s.tail;
+    s.tail = index;
+  }
   if (arena_.size() + items_.size() * sizeof(Item) > limit_) spill();
+}
+
+void RecordSorter::linkBeforeLast(Stream& s, uint32_t index) {
+  const Item& item = items_[index];
+  if (s.beforeTail != kNone &&
+      !before(items_[s.beforeTail].time, items_[s.beforeTail].sequence, item.time,
+              item.sequence)) {  // out of order: the stream is sorted before its merge
+    s.ordered = false;
+    items_[s.tail].next = index;
+    s.beforeTail = s.tail;
+    s.tail = index;
+    return;
+  }
+  items_[index].next = s.tail;
+  (s.beforeTail == kNone ? s.head : items_[s.beforeTail].next) = index;
+  s.beforeTail = index;
+}
+
+void RecordSorter::insertLate(Stream& s, uint32_t index) {
+  const uint32_t after = s.lateAfter;
+  uint32_t& link = after == kNone ? s.head : items_[after].next;
+  const uint32_t next = link;
+  Item& item = items_[index];
+  item.next = next;
+  link = index;
+  if (next == s.tail) s.beforeTail = index;
+  // Where expectLate() placed it; checked, as any order of adds must stay correct.
+  if (s.ordered && after != kNone)
+    s.ordered = before(items_[after].time, items_[after].sequence, item.time, item.sequence);
+  if (s.ordered)
+    s.ordered = before(item.time, item.sequence, items_[next].time, items_[next].sequence);
 }
 
 // Links the items of a stream that came out of order again, in (time, sequence) order.
 void RecordSorter::sortStream(Stream& s) {
+  ++sortedStreams_;
   std::vector<uint32_t> order;
   for (uint32_t i = s.head; i != kNone; i = items_[i].next) order.push_back(i);
   std::sort(order.begin(), order.end(), [this](uint32_t a, uint32_t b) {
@@ -224,6 +264,7 @@ void RecordSorter::sortStream(Stream& s) {
   items_[order.back()].next = kNone;
   s.head = order.front();
   s.tail = order.back();
+  s.beforeTail = order.size() > 1 ? order[order.size() - 2] : kNone;
   s.ordered = true;
 }
 
@@ -295,14 +336,17 @@ void RecordSorter::keepFrom(const std::vector<uint32_t>& heads) {
   std::vector<size_t> used;
   for (size_t i = 0; i < used_.size(); ++i) {
     Stream& s = streams_[used_[i]];
-    s = Stream{};
+    const uint32_t after = s.lateAfter;
+    s.clearItems();  // a late record whose place was handed out goes before the kept ones
     if (heads[i] == kNone) continue;
     used.push_back(used_[i]);
     for (uint32_t at = heads[i]; at != kNone; at = items_[at].next) {
       const Item& item = items_[at];
       const auto index = static_cast<uint32_t>(keptItems_.size());
+      if (at == after) s.lateAfter = index;
       if (s.head == kNone) s.head = index;
       if (s.tail != kNone) keptItems_[s.tail].next = index;
+      s.beforeTail = s.tail;
       s.tail = index;
       keptItems_.push_back({item.time, item.sequence, keptArena_.size(), item.length, kNone});
       keptArena_.append(std::string_view(arena_.data() + item.offset, item.length));
@@ -314,7 +358,7 @@ void RecordSorter::keepFrom(const std::vector<uint32_t>& heads) {
 }
 
 void RecordSorter::clearBuffer() {
-  for (size_t stream : used_) streams_[stream] = Stream{};
+  for (size_t stream : used_) streams_[stream].clearItems();
   used_.clear();
   items_.clear();
   arena_.clear();

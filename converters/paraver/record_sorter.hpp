@@ -8,7 +8,9 @@
 //
 // Records come in streams (the writer's: one per location and record rank) that are
 // mostly in order already: a buffer is not sorted as a whole, its streams are merged with
-// a loser tree, and only a stream that came out of order is sorted first.
+// a loser tree, and only a stream that came out of order is sorted first. A record known
+// to come late (a state's, written at the state's end, at its begin's time) is put where
+// it goes in its stream when the sorter was told to expect it (expectLate).
 #pragma once
 
 #include <cstdint>
@@ -59,12 +61,25 @@ class RecordSorter {
   void add(Tick time, uint8_t rank, size_t stream, std::string_view line);
   void add(Tick time, uint8_t rank, std::string_view line) { add(time, rank, rank, line); }
   // As add(), copying a short line at a fixed size (the writer's lines are TextBuffers).
-  void add(Tick time, uint8_t rank, size_t stream, const TextBuffer& line);
+  // `late`: the record expected by expectLate().
+  void add(Tick time, uint8_t rank, size_t stream, const TextBuffer& line, bool late = false);
   // As add(), with `order` (below 2^56) instead of the arrival order among the records of
   // equal time and rank (a writer that gets its input in another order than the one its
   // output follows).
   void addOrdered(Tick time, uint8_t rank, size_t stream, uint64_t order, std::string_view line);
-  void addOrdered(Tick time, uint8_t rank, size_t stream, uint64_t order, const TextBuffer& line);
+  void addOrdered(Tick time, uint8_t rank, size_t stream, uint64_t order, const TextBuffer& line,
+                  bool late = false);
+  // A record of `stream` at `time` will come late, after records of later times: the
+  // sorter notes where it goes as the stream's records come, and puts it there when it
+  // comes (`late`), instead of appending it out of order (the stream would then be sorted
+  // as a whole). One such record a stream at a time; the same time again keeps the note.
+  void expectLate(size_t stream, Tick time) {
+    if (stream >= streams_.size()) streams_.resize(stream + 1);
+    Stream& s = streams_[stream];
+    if (s.late != Stream::kNo && s.lateTime == time) return;
+    s.late = Stream::kWaiting;
+    s.lateTime = time;
+  }
   // Hands the buffered records of time below `bound` to `out` in order and forgets them
   // (for a writer that knows no record before `bound` will come); false, doing nothing,
   // once a run was spilled (the records then wait for drain()).
@@ -76,6 +91,8 @@ class RecordSorter {
   void drain(const std::function<void(std::string_view)>& out);
   void drain(LineBlockSink& out);
   size_t runCount() const { return runs_.size(); }
+  // Streams sorted so far in a merge (each came out of order).
+  uint64_t sortedStreams() const { return sortedStreams_; }
   uint64_t recordCount() const { return sequence_; }
 
   static constexpr uint32_t kNone = UINT32_MAX;
@@ -92,7 +109,18 @@ class RecordSorter {
   // however the records are spread over the streams).
   struct Stream {
     uint32_t head = kNone, tail = kNone;
+    uint32_t beforeTail = kNone;  // the item linked to the tail (kNone: the tail is the head)
     bool ordered = true;
+    // Its late record to come (expectLate): kWaiting until a record after lateTime comes,
+    // then kPlaced after the item lateAfter (kNone: before the head).
+    enum Late : uint8_t { kNo, kWaiting, kPlaced } late = kNo;
+    uint32_t lateAfter = kNone;
+    Tick lateTime = 0;
+    // Forgets its items, not the late record to come (which goes before the next ones).
+    void clearItems() {
+      head = tail = beforeTail = lateAfter = kNone;
+      ordered = true;
+    }
   };
   // Hands the buffered items before `bound` to `out` in order; returns each used stream's
   // first item not handed (kNone: none left).
@@ -107,7 +135,15 @@ class RecordSorter {
   void sortStream(Stream& s);
   // `readable`: bytes readable from line.data() (TextBuffer::append).
   void append(Tick time, uint64_t sequence, size_t stream, std::string_view line,
-              size_t readable = 0);
+              size_t readable = 0, bool late = false);
+  // Links the new item `index` of stream `s` just before its last (an event line closed
+  // after the record of a state that begins at its time), or last and out of order.
+  void linkBeforeLast(Stream& s, uint32_t index);
+  // Links the late record `index` after s.lateAfter, where expectLate() placed it.
+  void insertLate(Stream& s, uint32_t index);
+  static bool before(Tick ta, uint64_t sa, Tick tb, uint64_t sb) {
+    return ta != tb ? ta < tb : sa < sb;
+  }
   // The record of `item` and the bytes readable from its start.
   std::pair<std::string_view, size_t> textOf(const Item& item) const {
     return {std::string_view(arena_.data() + item.offset, item.length),
@@ -128,6 +164,7 @@ class RecordSorter {
   std::vector<char> lineBlock_;  // release() and drain() to a LineBlockSink: lines gathered
   std::vector<std::filesystem::path> runs_;
   uint64_t sequence_ = 0;
+  uint64_t sortedStreams_ = 0;
 };
 
 }  // namespace mtf::paraver
