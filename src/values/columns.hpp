@@ -188,7 +188,6 @@ struct ChunkEntropyCoder {
   ZstdCompressor zstd;
   int level = 19;
   const ZstdDictionary* dictionary = nullptr;
-  std::vector<uint8_t> probe;  // scratch
 };
 // Fills pending.chunk.encoded from the payload (kept, to reuse its buffer).
 void compressChunk(PendingChunk& pending, ChunkEntropyCoder& coder);
