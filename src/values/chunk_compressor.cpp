@@ -68,7 +68,7 @@ void ChunkCompressor::finish() {
 
 void ChunkCompressor::encode(const RawChunk& raw, ColumnEncoder& encoder, PendingChunk& pending) {
   encoder.addEvents(raw.contexts.data(), raw.times.data(), raw.valueCounts.data(),
-                    raw.values.data(), raw.size());
+                    raw.values.data(), raw.size(), raw.valueCount());
   encoder.finishPayload(raw.firstEvent, pending);
 }
 

@@ -29,13 +29,9 @@ constexpr size_t kMinimumPayload = 4 * 1024;
 size_t compressedSize(const std::vector<const ByteBuffer*>& payloads, int level,
                       const ZstdDictionary* dictionary) {
   ZstdCompressor zstd;
-  std::vector<uint8_t> out;
   size_t total = 0;
-  for (const ByteBuffer* p : payloads) {
-    out.clear();
-    zstd.compress(p->data(), p->size(), level, dictionary, out);
-    total += out.size();
-  }
+  for (const ByteBuffer* p : payloads)
+    total += zstd.frame(p->data(), p->size(), level, dictionary).size;
   return total;
 }
 
@@ -50,10 +46,9 @@ struct Candidate {
 size_t costWith(const std::vector<const ByteBuffer*>& payloads, int judge,
                 const std::vector<uint8_t>& content, int level) {
   const ZstdDictionary dictionary(content.data(), content.size(), judge);
-  std::vector<uint8_t> stored;
   ZstdCompressor zstd;
-  zstd.compress(content.data(), content.size(), level, nullptr, stored);
-  return compressedSize(payloads, judge, &dictionary) + stored.size();
+  const size_t stored = zstd.frame(content.data(), content.size(), level, nullptr).size;
+  return compressedSize(payloads, judge, &dictionary) + stored;
 }
 
 size_t pieceCount(const std::vector<const ByteBuffer*>& payloads, size_t piece) {

@@ -55,11 +55,19 @@ void ColumnEncoder::add(uint32_t context, Tick time, const uint64_t* values, siz
 
 void ColumnEncoder::addEvents(const uint32_t* contexts, const Tick* times, const uint32_t* counts,
                               const uint64_t* values, size_t n) {
+  uint64_t valueCount = 0;
+  for (size_t i = 0; i < n; ++i) valueCount += counts[i];
+  addEvents(contexts, times, counts, values, n, valueCount);
+}
+
+void ColumnEncoder::addEvents(const uint32_t* contexts, const Tick* times, const uint32_t* counts,
+                              const uint64_t* values, size_t n, size_t valueCount) {
   if (n == 0) return;
   if (events_ == 0) {
     firstTime_ = previousTime_ = minTime_ = maxTime_ = times[0];
   }
   if (timeResiduals_.size() < events_ + n) timeResiduals_.resize(events_ + n);
+  valueStreams_.reserve(valueCount);  // room for all their values: no check per event
   if (predictor_.mode() == 0)
     addRows<0>(contexts, times, counts, values, n);
   else
@@ -67,12 +75,11 @@ void ColumnEncoder::addEvents(const uint32_t* contexts, const Tick* times, const
   events_ += n;
 }
 
-// Codes `count` values as residuals against the predictions of their slot models
-// (slot_models.hpp), kept by slot until the chunk ends (value_streams.hpp); a value its
-// slot predicts from the time sets the time register.
+// Codes `count` values (addEvents has made room for them) as residuals against the predictions of
+// their slot models (slot_models.hpp), kept by slot until the chunk ends (value_streams.hpp); a
+// value its slot predicts from the time sets the time register.
 inline void ColumnEncoder::putValues(ColumnPredictor::Context& state, Tick time,
                                      const uint64_t* values, size_t count) {
-  valueStreams_.reserve(count);
   SlotState* slots = predictor_.slots(state, count);
   const uint32_t firstSlot = state.valueOffset;
   for (size_t i = 0; i < count; ++i) {
@@ -266,12 +273,11 @@ void compressChunk(PendingChunk& pending, ChunkEntropyCoder& coder) {
     coder.zstd.compress(data, size, coder.level, coder.dictionary, encoded);
     return;
   }
-  coder.probe.clear();
-  coder.zstd.compress(data, size, kProbeLevel, coder.dictionary, coder.probe);
+  const ZstdCompressor::Frame probe = coder.zstd.frame(data, size, kProbeLevel, coder.dictionary);
   // Mostly noise (the jitter of times): searching harder finds next to nothing (the
   // 16 x 249 x 160 wavefront: 0.1% at level 19 for 40 times the time). Keep the probe.
-  if (coder.probe.size() >= size - size / 4) {
-    encoded.insert(encoded.end(), coder.probe.begin(), coder.probe.end());
+  if (probe.size >= size - size / 4) {
+    encoded.insert(encoded.end(), probe.data, probe.data + probe.size);
     return;
   }
   coder.zstd.compress(data, size, coder.level, coder.dictionary, encoded);

@@ -188,7 +188,6 @@ struct ChunkEntropyCoder {
   ZstdCompressor zstd;
   int level = 19;
   const ZstdDictionary* dictionary = nullptr;
-  std::vector<uint8_t> probe;  // scratch
 };
 // Fills pending.chunk.encoded from the payload (kept, to reuse its buffer).
 void compressChunk(PendingChunk& pending, ChunkEntropyCoder& coder);
@@ -204,6 +203,9 @@ class ColumnEncoder {
   // contexts[i], time times[i] and counts[i] values, taken in order from `values`.
   void addEvents(const uint32_t* contexts, const Tick* times, const uint32_t* counts,
                  const uint64_t* values, size_t n);
+  // The same when the caller knows their number of values (the sum of counts[0, n)).
+  void addEvents(const uint32_t* contexts, const Tick* times, const uint32_t* counts,
+                 const uint64_t* values, size_t n, size_t valueCount);
   bool full() const { return events_ >= chunkEvents_; }
   bool empty() const { return events_ == 0; }
   // Compresses the events added since the last finish() into a chunk whose firstEvent

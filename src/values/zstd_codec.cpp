@@ -51,6 +51,7 @@ ZstdDictionary::~ZstdDictionary() = default;
 
 struct ZstdCompressor::State {
   std::unique_ptr<ZSTD_CCtx, CCtxFree> cctx{ZSTD_createCCtx()};
+  ByteBuffer frame;  // frame()'s
 };
 
 ZstdCompressor::ZstdCompressor() : state_(std::make_unique<State>()) {
@@ -61,6 +62,12 @@ ZstdCompressor::~ZstdCompressor() = default;
 
 void ZstdCompressor::compress(const uint8_t* data, size_t size, int level,
                               const ZstdDictionary* dictionary, std::vector<uint8_t>& out) {
+  const Frame f = frame(data, size, level, dictionary);
+  out.insert(out.end(), f.data, f.data + f.size);
+}
+
+ZstdCompressor::Frame ZstdCompressor::frame(const uint8_t* data, size_t size, int level,
+                                            const ZstdDictionary* dictionary) {
   ZSTD_CCtx* c = state_->cctx.get();
   check(ZSTD_CCtx_reset(c, ZSTD_reset_session_and_parameters), "reset");
   check(ZSTD_CCtx_setParameter(c, ZSTD_c_compressionLevel, level), "level");
@@ -72,11 +79,12 @@ void ZstdCompressor::compress(const uint8_t* data, size_t size, int level,
       throw std::logic_error("zstd: dictionary not for compression");
     check(ZSTD_CCtx_refCDict(c, dictionary->handles().cdict.get()), "dictionary");
   }
-  const size_t at = out.size();
-  out.resize(at + ZSTD_compressBound(size));
-  const size_t n = ZSTD_compress2(c, out.data() + at, out.size() - at, data, size);
+  ByteBuffer& out = state_->frame;
+  const size_t bound = ZSTD_compressBound(size);
+  if (out.size() < bound) out.resize(bound);
+  const size_t n = ZSTD_compress2(c, out.data(), bound, data, size);
   check(n, "compress");
-  out.resize(at + n);
+  return {out.data(), n};
 }
 
 bool zstdDecompress(const uint8_t* data, size_t size, size_t expectedSize,

@@ -170,5 +170,23 @@ TEST(ZstdCodec, KnownTrainingGivesADictionaryThatPays) {
   }
 }
 
+// frame() writes into the compressor's own buffer, which is reused and never zero-filled:
+// a small frame after a large one (and a large one after it) must still be exactly the
+// frame compress() gives, and decode.
+TEST(ZstdCodec, FramesInTheCompressorsBufferAreWholeFrames) {
+  ZstdCompressor zstd;
+  for (size_t n : {size_t{300000}, size_t{10}, size_t{0}, size_t{5000}, size_t{600000}}) {
+    const std::vector<uint8_t> data = sample(n, static_cast<uint32_t>(n));
+    for (int level : {3, 15}) {
+      const ZstdCompressor::Frame f = zstd.frame(data.data(), data.size(), level, nullptr);
+      const std::vector<uint8_t> frame(f.data, f.data + f.size);
+      EXPECT_EQ(frame, compressed(data, level)) << n << " bytes at level " << level;
+      std::vector<uint8_t> out;
+      EXPECT_TRUE(decodes(frame, n, out));
+      EXPECT_EQ(out, data);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace mtf::values
