@@ -154,7 +154,9 @@ SigId Compactor::internEvent(const LocationState& s, const Event& e) {
   const NodeId node = dag_->call(call.enter, leave, call.children);
   call.children.clear();
   OpenCall& parent = s.stack[s.depth - 1];
-  dag_->append(parent.children, node, 1, parent.region);
+  // The edge type DagBuilder::append would look up: the node is a call of call.region.
+  const bool recursive = parent.region != kUndefinedRef && call.region == parent.region;
+  dag_->appendTyped(parent.children, node, 1, recursive ? EdgeType::Recursive : EdgeType::Regular);
   if (leave != kNoSig) record(s, nodeContext(node), lastTime_);
 }
 
@@ -223,8 +225,9 @@ void Compactor::rememberRegionSig(const Event& e, SigId sig) {
   }
   // Any other event, and a Leave that closes no open call, is a leaf.
   const NodeId node = dag_->leaf(sig);
-  OpenCall& parent = s.stack[s.depth - 1];
-  dag_->append(parent.children, node, 1, parent.region);
+  // A leaf's edge is Regular (what DagBuilder::append would look up): it is no Sequence
+  // and no call of the parent's region.
+  dag_->appendTyped(s.stack[s.depth - 1].children, node, 1, EdgeType::Regular);
   record(s, nodeContext(node), e.time);
 }
 

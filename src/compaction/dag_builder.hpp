@@ -58,12 +58,17 @@ class DagBuilder {
   //  - the last p edges equal the body of the Sequence edge just before them: that
   //    edge's repetitions grow by one.
   // Folding never reorders events, so the expansion is unchanged.
-  // Inline: once per call and leaf event.
   void append(std::vector<Edge>& list, NodeId child, uint64_t repetitions, Ref parentRegion) {
+    appendTyped(list, child, repetitions, edgeType(child, parentRegion));
+  }
+  // append() when the caller knows the edge's type (edgeType(child, parentRegion)): the
+  // compactor does (a leaf's edge is Regular; a call's is Recursive if the parent call is
+  // of its region), and spares the lookups of the child's kind and region.
+  void appendTyped(std::vector<Edge>& list, NodeId child, uint64_t repetitions, EdgeType type) {
     if (!list.empty() && list.back().child == child) {
       list.back().repetitions += repetitions;
     } else {
-      const Edge edge{child, repetitions, edgeType(child, parentRegion)};
+      const Edge edge{child, repetitions, type};
       list.push_back(edge);  // an lvalue: push_back's own inline fast path
     }
     while (list.size() >= 3 && foldTail(list)) {  // fewer than 3 edges never fold

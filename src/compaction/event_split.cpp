@@ -206,27 +206,62 @@ inline bool attributesMatch(const Event& e, const Signature& sig, uint64_t* valu
   return true;
 }
 
-// splitIfSignature for an event of a kind without group whose field count is right: its
-// fields are where the layout lists them.
-size_t splitFixedIfSignature(const Event& e, const KindLayout& layout, OwnRanks& ranks,
-                             const Signature& sig, std::vector<uint64_t>& values) {
-  if (sig.fields.size() != layout.fixedStructural) return kNotThisSignature;
+// The fixed fields of a kind without group, by action, in arrays: splitIfSignature's
+// path for most MPI events reads them with no vector to load (KindLayout has the same
+// fields in vectors).
+struct FixedLayout {
+  static constexpr size_t kMax = 8;  // kinds with more fields take the general path
+  uint8_t fieldCount = 0;            // the event's fields; 0: not a kind for this path
+  uint8_t structuralCount = 0;
+  uint8_t commField = 0;
+  uint8_t plainCount = 0, rankCount = 0, valueCount = 0;
+  std::array<KindLayout::StructuralField, kMax> plain{}, rank{};  // kStructural, kRank
+  std::array<uint8_t, kMax> value{};                              // kValue
+};
+
+std::array<FixedLayout, kEventKindCount> makeFixedLayouts() {
+  std::array<FixedLayout, kEventKindCount> all{};
+  for (size_t k = 0; k < kEventKindCount; ++k) {
+    const KindLayout& layout = kLayouts.layouts[k];
+    if (layout.groupSize != 0 || layout.fixedCount == 0 || layout.fixedCount > FixedLayout::kMax)
+      continue;
+    FixedLayout& f = all[k];
+    f.fieldCount = static_cast<uint8_t>(layout.fixedCount);
+    f.structuralCount = static_cast<uint8_t>(layout.fixedStructural);
+    f.commField = static_cast<uint8_t>(std::max(layout.commField, 0));
+    f.plainCount = static_cast<uint8_t>(layout.fixedPlainFields.size());
+    f.rankCount = static_cast<uint8_t>(layout.fixedRankFields.size());
+    f.valueCount = static_cast<uint8_t>(layout.fixedValueFields.size());
+    std::copy(layout.fixedPlainFields.begin(), layout.fixedPlainFields.end(), f.plain.begin());
+    std::copy(layout.fixedRankFields.begin(), layout.fixedRankFields.end(), f.rank.begin());
+    std::copy(layout.fixedValueFields.begin(), layout.fixedValueFields.end(), f.value.begin());
+  }
+  return all;
+}
+
+// After kLayouts (same translation unit: initialised in order).
+const std::array<FixedLayout, kEventKindCount> kFixedLayouts = makeFixedLayouts();
+
+// splitIfSignature for an event of a FixedLayout kind whose field count is right.
+inline size_t splitFixedIfSignature(const Event& e, const FixedLayout& layout, OwnRanks& ranks,
+                                    const Signature& sig, std::vector<uint64_t>& values) {
+  if (sig.fields.size() != layout.structuralCount) return kNotThisSignature;
   const uint64_t* fields = e.fields.data();
   const uint64_t* expected = sig.fields.data();
-  for (const KindLayout::StructuralField& f : layout.fixedPlainFields)
-    if (fields[f.index] != expected[f.slot]) return kNotThisSignature;
-  if (!layout.fixedRankFields.empty()) {
+  for (size_t i = 0; i < layout.plainCount; ++i)
+    if (fields[layout.plain[i].index] != expected[layout.plain[i].slot]) return kNotThisSignature;
+  if (layout.rankCount != 0) {
     const int64_t own = ranks.rankIn(static_cast<Ref>(fields[layout.commField]), e.location);
-    for (const KindLayout::StructuralField& f : layout.fixedRankFields) {
-      if (relativeRank(fields[f.index], own) != expected[f.slot]) return kNotThisSignature;
-    }
+    for (size_t i = 0; i < layout.rankCount; ++i)
+      if (relativeRank(fields[layout.rank[i].index], own) != expected[layout.rank[i].slot])
+        return kNotThisSignature;
   }
-  const size_t fieldValues = layout.fixedValueFields.size();
-  const size_t valueCount = fieldValues + e.attributes.size();
+  const size_t valueCount = layout.valueCount + e.attributes.size();
   uint64_t* value = valueRoom(valueCount, values);
-  const uint8_t* valueFields = layout.fixedValueFields.data();
-  for (size_t i = 0; i < fieldValues; ++i) value[i] = fields[valueFields[i]];
-  return attributesMatch(e, sig, value + fieldValues) ? valueCount : kNotThisSignature;
+  for (size_t i = 0; i < layout.valueCount; ++i) value[i] = fields[layout.value[i]];
+  if (e.attributes.empty()) [[likely]]
+    return valueCount;
+  return attributesMatch(e, sig, value + layout.valueCount) ? valueCount : kNotThisSignature;
 }
 
 }  // namespace
@@ -235,9 +270,9 @@ size_t splitIfSignature(const Event& e, OwnRanks& ranks, const Signature& sig,
                         std::vector<uint64_t>& values) {
   if (sig.kind != e.kind || sig.attributes.size() != e.attributes.size()) return kNotThisSignature;
   if (static_cast<size_t>(e.kind) < kEventKindCount) [[likely]] {
-    const KindLayout& layout = layoutTable().layouts[static_cast<size_t>(e.kind)];
-    if (layout.groupSize == 0 && e.fields.size() == layout.fixedCount)
-      return splitFixedIfSignature(e, layout, ranks, sig, values);
+    const FixedLayout& fixed = kFixedLayouts[static_cast<size_t>(e.kind)];
+    if (e.fields.size() == fixed.fieldCount)  // never for kinds without a FixedLayout
+      return splitFixedIfSignature(e, fixed, ranks, sig, values);
   }
   const KindLayout& layout = checkedLayout(e);  // throws if the field count is wrong
   const size_t structuralCount = structuralCountOf(layout, e.fields.size());
