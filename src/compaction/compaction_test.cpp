@@ -156,6 +156,43 @@ TEST(Compaction, BuildsCallTreeWithMpiEventsInsideTheirCall) {
   EXPECT_EQ(model->node(main.edges[4].child).edges.size(), 2u);  // collective begin/end
 }
 
+// The compactor gives each edge its type itself (DagBuilder::appendTyped): a call of the
+// region of its parent call is Recursive, any other call or leaf Regular.
+TEST(Compaction, CallsOfTheirParentsRegionGetRecursiveEdges) {
+  testing::SyntheticTrace t;
+  DefinitionBuilder b{t.defs};
+  const uint64_t group = b.locationGroup("rank 0", b.systemTreeNode("node", "node"));
+  b.location(7, "thread", group);
+  const Ref f = b.region("f", RegionRole::Function, Paradigm::User);
+  const Ref g = b.region("g", RegionRole::Function, Paradigm::User);
+  Tick time = 100;
+  auto add = [&](EventKind kind, Ref region) {
+    Event e;
+    e.set(kind, 7, time += 10, {region});
+    t.events.push_back(e);
+  };
+  // f { f { g {} } g {} } : the inner f is Recursive, both g's Regular.
+  for (const auto& [kind, region] : std::vector<std::pair<EventKind, Ref>>{{EventKind::Enter, f},
+                                                                           {EventKind::Enter, f},
+                                                                           {EventKind::Enter, g},
+                                                                           {EventKind::Leave, g},
+                                                                           {EventKind::Leave, f},
+                                                                           {EventKind::Enter, g},
+                                                                           {EventKind::Leave, g},
+                                                                           {EventKind::Leave, f}})
+    add(kind, region);
+  const auto model = compact(t);
+  ASSERT_TRUE(model->check().empty()) << model->check().front();
+  const Node& outer = model->node(model->node(model->locations[0].root).edges[0].child);
+  ASSERT_EQ(outer.edges.size(), 2u);
+  EXPECT_EQ(outer.edges[0].type, EdgeType::Recursive);
+  EXPECT_EQ(outer.edges[1].type, EdgeType::Regular);
+  const Node& inner = model->node(outer.edges[0].child);
+  ASSERT_EQ(inner.edges.size(), 1u);
+  EXPECT_EQ(inner.edges[0].type, EdgeType::Regular);
+  EXPECT_EQ(testing::firstDifference(expandAll(model), t.events, t.defs), "");
+}
+
 TEST(Compaction, LoopBodiesCollapseIntoOneRepeatedSequence) {
   const auto t = makeSyntheticTrace(2, 249, 4, /*everyKind=*/false);
   const auto model = compact(t);
