@@ -72,7 +72,9 @@ void mergeWithLateRecords(bool timeOrdered) {
     add(s, lineTime[s], 1, false);
     add(s, stateSince[s], 2, true);
   }
-  if (!timeOrdered) EXPECT_GT(sorter.runCount(), 3u);
+  if (!timeOrdered) {
+    EXPECT_GT(sorter.runCount(), 3u);
+  }
   sorter.drain(out);
   std::sort(expected.begin(), expected.end());
   ASSERT_EQ(got.size(), expected.size());
