@@ -362,5 +362,22 @@ TEST(Compaction, SplitIfSignatureChecksRankAndFieldCount) {
   EXPECT_ANY_THROW(splitIfSignature(other, ranks, sig, values));
 }
 
+// A kind with a repeated group takes the general path, which checks the field count: an
+// event of it with no fields at all is an error, not another signature.
+TEST(Compaction, SplitIfSignatureChecksFieldCountOfKindsWithAGroup) {
+  const auto t = makeSyntheticTrace(2, 3, 1);
+  OwnRanks ranks(t.defs);
+  const auto metric = std::find_if(t.events.begin(), t.events.end(),
+                                   [](const Event& e) { return e.kind == EventKind::Metric; });
+  ASSERT_NE(metric, t.events.end());
+  Signature sig;
+  std::vector<uint64_t> values;
+  const size_t count = splitEvent(*metric, ranks, sig, values);
+  EXPECT_EQ(splitIfSignature(*metric, ranks, sig, values), count);
+  Event empty = *metric;
+  empty.fields.clear();
+  EXPECT_ANY_THROW(splitIfSignature(empty, ranks, sig, values));
+}
+
 }  // namespace
 }  // namespace mtf::compaction

@@ -211,7 +211,8 @@ inline bool attributesMatch(const Event& e, const Signature& sig, uint64_t* valu
 // fields in vectors).
 struct FixedLayout {
   static constexpr size_t kMax = 8;  // kinds with more fields take the general path
-  uint8_t fieldCount = 0;            // the event's fields; 0: not a kind for this path
+  bool usable = false;               // false: a kind with a group or more than kMax fields
+  uint8_t fieldCount = 0;            // the event's fields
   uint8_t structuralCount = 0;
   uint8_t commField = 0;
   uint8_t plainCount = 0, rankCount = 0, valueCount = 0;
@@ -226,6 +227,7 @@ std::array<FixedLayout, kEventKindCount> makeFixedLayouts() {
     if (layout.groupSize != 0 || layout.fixedCount == 0 || layout.fixedCount > FixedLayout::kMax)
       continue;
     FixedLayout& f = all[k];
+    f.usable = true;
     f.fieldCount = static_cast<uint8_t>(layout.fixedCount);
     f.structuralCount = static_cast<uint8_t>(layout.fixedStructural);
     f.commField = static_cast<uint8_t>(std::max(layout.commField, 0));
@@ -271,7 +273,7 @@ size_t splitIfSignature(const Event& e, OwnRanks& ranks, const Signature& sig,
   if (sig.kind != e.kind || sig.attributes.size() != e.attributes.size()) return kNotThisSignature;
   if (static_cast<size_t>(e.kind) < kEventKindCount) [[likely]] {
     const FixedLayout& fixed = kFixedLayouts[static_cast<size_t>(e.kind)];
-    if (e.fields.size() == fixed.fieldCount)  // never for kinds without a FixedLayout
+    if (fixed.usable && e.fields.size() == fixed.fieldCount)
       return splitFixedIfSignature(e, fixed, ranks, sig, values);
   }
   const KindLayout& layout = checkedLayout(e);  // throws if the field count is wrong
