@@ -29,14 +29,30 @@ class DropSink : public TraceSink {
   volatile Tick last_ = 0;
 };
 
-const fs::path& workDir() {
-  static const fs::path dir = [] {
+// The folder the inputs are written to, removed when the fuzzer exits (libFuzzer ends with
+// exit(), which runs this destructor; a crash leaves the folder for its reproduction).
+class WorkDir {
+ public:
+  WorkDir() {
     const char* shm = fs::exists("/dev/shm") ? "/dev/shm" : "/tmp";
-    fs::path d = fs::path(shm) / ("mtf-fuzz-" + std::to_string(getpid()));
-    fs::create_directories(d);
-    return d;
-  }();
-  return dir;
+    path_ = fs::path(shm) / ("mtf-fuzz-" + std::to_string(getpid()));
+    fs::create_directories(path_);
+  }
+  ~WorkDir() {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+  }
+  WorkDir(const WorkDir&) = delete;
+  WorkDir& operator=(const WorkDir&) = delete;
+  const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+};
+
+const fs::path& workDir() {
+  static const WorkDir dir;
+  return dir.path();
 }
 
 }  // namespace

@@ -145,6 +145,10 @@ run_serial() {
 
 run_mpi() {
   local n=$MODE
+  # Open MPI's shared-memory segments of the processes this test SIGKILLs stay behind
+  # (nothing can remove them): in WORK, not in /dev/shm, they go with it.
+  mkdir -p "$WORK/shm"
+  export OMPI_MCA_btl_vader_backing_directory=$WORK/shm
   local mpirun=(mpirun --oversubscribe -np "$n")
   [[ $(id -u) == 0 ]] && mpirun+=(--allow-run-as-root)
   CMD=("${mpirun[@]}" -x MTF_TEST_PAUSE_AT -x MTF_TEST_PAUSE_DIR "$BUILD/mtf-mpi" -q convert
