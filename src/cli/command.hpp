@@ -19,7 +19,7 @@ struct GlobalOptions {
 using CommandSetup = std::function<void(CLI::App& app, const GlobalOptions& global)>;
 
 struct CommandEntry {
-  int order;  // position in `mtf --help`
+  int order;  // position in `mtf --help` (equal orders: by name)
   std::string name;
   CommandSetup setup;
 };
@@ -41,5 +41,6 @@ int& commandExitCode();
 #define MTF_COMMAND_CAT2(a, b) a##b
 #define MTF_COMMAND_CAT(a, b) MTF_COMMAND_CAT2(a, b)
 // MTF_COMMAND(order, "name", setupFunction)
-#define MTF_COMMAND(order, name, fn) \
-  static const ::mtf::cli::CommandRegistrar MTF_COMMAND_CAT(mtf_command_, __LINE__)(order, name, fn)
+#define MTF_COMMAND(order, name, fn)                                                          \
+  static const ::mtf::cli::CommandRegistrar MTF_COMMAND_CAT(mtf_command_, __COUNTER__)(order, \
+                                                                                       name, fn)

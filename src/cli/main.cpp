@@ -31,8 +31,10 @@ int main(int argc, char** argv) {
   GlobalOptions global;
   app.add_flag("-q,--quiet", global.quiet, "No progress messages on stderr");
   auto& table = commandTable();
-  std::sort(table.begin(), table.end(),
-            [](const CommandEntry& a, const CommandEntry& b) { return a.order < b.order; });
+  // The registrars run in the order the linker puts their files: sorted here, ties by name.
+  std::sort(table.begin(), table.end(), [](const CommandEntry& a, const CommandEntry& b) {
+    return a.order != b.order ? a.order < b.order : a.name < b.name;
+  });
   for (const CommandEntry& c : table) c.setup(app, global);
   try {
     app.parse(argc, argv);
