@@ -151,7 +151,7 @@ SigId Compactor::internEvent(const LocationState& s, const Event& e) {
 
 [[gnu::always_inline]] inline void Compactor::closeCall(LocationState& s, SigId leave) {
   OpenCall& call = s.stack[--s.depth];
-  const NodeId node = dag_->call(call.enter, leave, call.children);
+  const NodeId node = dag_->call(call.enter, leave, call.children.edges);
   call.children.clear();
   OpenCall& parent = s.stack[s.depth - 1];
   // The edge type DagBuilder::append would look up: the node is a call of call.region.
@@ -244,7 +244,7 @@ void Compactor::finishLocation(LocationState& s) {
   s.nesting.callsNeverLeft = s.depth - 1;
   // Calls still open when the trace ends (cut mid-call) become calls without a Leave.
   while (s.depth > 1) closeCall(s, kNoSig);
-  const NodeId root = dag_->sequence(s.stack.front().children);
+  const NodeId root = dag_->sequence(s.stack.front().children.edges);
   s.stack.clear();
   s.depth = 0;
   LocationModel* l = model_.findLocation(s.id);

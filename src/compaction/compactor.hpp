@@ -72,7 +72,7 @@ class Compactor : public TraceSink {
     SigId enter = kNoSig;
     Ref region = kUndefinedRef;
     uint64_t regionField = 0;  // the Enter's first field, as NestingCheck compares it
-    std::vector<Edge> children;
+    ChildList children;
   };
   struct LocationState {
     LocationId id = 0;

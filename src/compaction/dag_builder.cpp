@@ -118,45 +118,4 @@ NodeId DagBuilder::sequence(const std::vector<Edge>& children) {
   return internNode(NodeKind::Sequence, kNoSig, kNoSig, children);
 }
 
-bool DagBuilder::foldTail(std::vector<Edge>& list) {
-  const size_t size = list.size();
-  if (size < 3) return false;
-  // By pointer and reference: nothing is written to the list until a fold is found.
-  const Edge* const end = list.data() + size;
-  const Edge& last = end[-1];
-  const size_t maxPeriod = std::min(kMaxPeriod, size - 1);
-  for (size_t p = 2; p <= maxPeriod; ++p) {
-    const Edge* const tail = end - p;  // the last p edges
-    // The edge before them: a Sequence whose body may be the last p edges, or the start
-    // of p edges that the last p may repeat (then it equals the last edge).
-    const Edge& before = tail[-1];
-    if (before.type == EdgeType::Sequence) {
-      const std::vector<Edge>& body = model_.nodes[before.child].edges;
-      if (body.size() == p && body.back() == last && std::equal(body.begin(), body.end(), tail)) {
-        list[size - p - 1].repetitions += 1;
-        list.resize(size - p);
-        return true;
-      }
-    }
-    if (before.child == last.child && 2 * p <= size && before == last &&
-        std::equal(tail - p, tail, tail)) {
-      foldRepeat(list, p);
-      return true;
-    }
-  }
-  return false;
-}
-
-// The last 2p edges of `list` are p edges twice: they become one Sequence edge.
-void DagBuilder::foldRepeat(std::vector<Edge>& list, size_t p) {
-  body_.assign(list.end() - static_cast<ptrdiff_t>(p), list.end());
-  list.resize(list.size() - 2 * p);
-  const NodeId seq = sequence(body_);
-  if (!list.empty() && list.back().child == seq) {
-    list.back().repetitions += 2;
-  } else {
-    list.push_back(Edge{seq, 2, EdgeType::Sequence});
-  }
-}
-
 }  // namespace mtf::compaction

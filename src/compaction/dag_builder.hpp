@@ -5,6 +5,7 @@
 
 #include <vector>
 
+#include "compaction/child_list.hpp"
 #include "compaction/compact_model.hpp"
 #include "compaction/recent_pair.hpp"
 
@@ -75,6 +76,43 @@ class DagBuilder {
     }
   }
 
+  // appendTyped() on a list that keeps its TailRepeat: the same edges, with less search.
+  // While the newest edges repeat the body of the Sequence edge S before them, an append
+  // that continues the body only compares the edge with the body's next one (and the one
+  // that completes it grows S), where the state proves that the search of the other
+  // appendTyped() finds that same fold and no other; anywhere else, that search runs.
+  [[gnu::always_inline]] inline void appendTyped(ChildList& list, NodeId child,
+                                                 uint64_t repetitions, EdgeType type) {
+    TailRepeat& r = list.repeat;
+    std::vector<Edge>& edges = list.edges;
+    const uint32_t m = r.matched;
+    bool push;
+    if (m != TailRepeat::kNone) {
+      const Edge& next = r.body[m];
+      push = next.child == child && next.repetitions == repetitions && next.type == type &&
+             !((r.unsafe >> (m + 1)) & 1);
+      if (push && m + 1 == r.bodySize) {
+        edges[r.seqIndex].repetitions += 1;  // the body is complete: S repeats once more
+        edges.erase(edges.begin() + static_cast<ptrdiff_t>(r.seqIndex + 1), edges.end());
+        r.matched = 0;
+        if (r.unsafe & 1) settle(list);
+        return;
+      }
+      if (push) r.matched = m + 1;
+    } else {
+      // Most lists are a call's one or two children: a new edge there folds nothing (the
+      // search needs 3 edges) and leaves no Sequence edge to watch.
+      push = edges.size() < 2 && r.seqIndex == SIZE_MAX && type != EdgeType::Sequence &&
+             (edges.empty() || edges.back().child != child);
+    }
+    const Edge edge{child, repetitions, type};
+    if (push) {
+      edges.push_back(edge);  // an lvalue: push_back's own inline fast path
+    } else {
+      appendSearching(list, edge);
+    }
+  }
+
   static constexpr size_t kMaxPeriod = 48;
 
  private:
@@ -87,8 +125,21 @@ class DagBuilder {
       return EdgeType::Recursive;
     return EdgeType::Regular;
   }
+  // The fold the search takes at the end of data[0..size): the period p (0: none) and
+  // whether the last p edges join the Sequence edge before them (else they repeat the p
+  // edges before them).
+  struct FoldAt {
+    size_t p = 0;
+    bool intoSequence = false;
+  };
+  FoldAt findFold(const Edge* data, size_t size) const;
   bool foldTail(std::vector<Edge>& list);
   void foldRepeat(std::vector<Edge>& list, size_t p);
+  // ChildList: the search's path (dag_folding.cpp).
+  void appendSearching(ChildList& list, const Edge& edge);
+  void settle(ChildList& list);     // folds as long as the search finds a fold; updates the state
+  void watchTail(ChildList& list);  // the list ends with a Sequence edge: a new state
+  uint64_t bodyUnsafe(NodeId sequence);  // the body's part of TailRepeat::unsafe
   uint64_t eventCountOf(const std::vector<Edge>& edges) const;
 
   // Open addressing over ids whose hashes are kept beside them: a lookup compares the
@@ -127,6 +178,12 @@ class DagBuilder {
   std::vector<RecentPair<NodeId, kNoNode>> lastCallsOf_;
   std::vector<Ref> callRegion_;  // per node: regionOf its Enter if a call, else undefined
   std::vector<Edge> body_;       // scratch of foldTail
+  // The smallest size the list had during the folds of settle(): edges below it are as
+  // they were before.
+  size_t lowWater_ = 0;
+  // Per Sequence node: bodyUnsafe() once computed (kUnknownMask before).
+  static constexpr uint64_t kUnknownMask = uint64_t{1} << 63;
+  std::vector<uint64_t> bodyUnsafe_;
 };
 
 }  // namespace mtf::compaction
