@@ -16,10 +16,15 @@
 // After S grows by one (the list is X + [S]), the search can only fold with an edge of X:
 // the case m = -1 (bit 0). Where the state is unsafe, the search runs (settle()).
 #include <algorithm>
+#include <type_traits>
 
 #include "compaction/dag_builder.hpp"
 
 namespace mtf::compaction {
+
+// TailRepeat::body points into a node's edges: the node vector's growth must move each
+// node (keeping its edge buffer), never copy it.
+static_assert(std::is_nothrow_move_constructible_v<Node>);
 
 DagBuilder::FoldAt DagBuilder::findFold(const Edge* data, size_t size) const {
   // By pointer and reference: nothing is written to the list until a fold is found.
