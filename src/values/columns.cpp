@@ -1,5 +1,6 @@
 #include "values/columns.hpp"
 
+#include <cstdio>
 #include <cstring>
 #include <numeric>
 #include <utility>
@@ -242,8 +243,17 @@ void ColumnEncoder::finishPayload(uint64_t firstEvent, PendingChunk& out) {
   *end++ = static_cast<uint8_t>(predictor_.mode() | (timeUnit > 1 ? 2 : 0));
   if (timeUnit > 1) end = putVarint(end, timeUnit);
   payload.resize(static_cast<size_t>(end - payload.data()));
+  const size_t headerBytes = payload.size();
   putBytePlanes(payload);
-  valueStreams_.write(predictor_.slotCount(), payload);
+  out.measure = RcMeasure{};
+  if (RcMeasure::enabled()) {
+    out.measure.on = true;
+    out.measure.valuesAt = payload.size();
+    out.measure.headerBytes = headerBytes;
+    std::vector<uint32_t> zero(events_, 0);
+    out.measure.rcTime = rangeCodedSize(timeResiduals_.data(), zero.data(), events_, 1);
+  }
+  valueStreams_.write(predictor_.slotCount(), payload, out.measure.on ? &out.measure : nullptr);
 
   ColumnChunk& chunk = out.chunk;
   chunk = ColumnChunk{};
@@ -261,7 +271,28 @@ void ColumnEncoder::finishPayload(uint64_t firstEvent, PendingChunk& out) {
   grain_ = {};
 }
 
+namespace {
+void compressPayload(PendingChunk& pending, ChunkEntropyCoder& coder);
+}
+
 void compressChunk(PendingChunk& pending, ChunkEntropyCoder& coder) {
+  compressPayload(pending, coder);
+  const RcMeasure& m = pending.measure;
+  if (!m.on) return;
+  std::vector<uint8_t> prefix;
+  coder.zstd.compress(pending.payload.data(), m.valuesAt, coder.level, coder.dictionary, prefix);
+  std::fprintf(stderr,
+               "rc-measure events=%llu values=%zu encoded=%zu payload=%zu header=%zu valuesAt=%zu "
+               "zstdPrefix=%zu "
+               "table=%zu sizes=%zu rcTime=%zu rcStreams=%zu rcSlots=%zu rcShared=%zu dict=%d\n",
+               static_cast<unsigned long long>(pending.chunk.eventCount), m.valueCount,
+               pending.chunk.encoded.size(), pending.payload.size(), m.headerBytes, m.valuesAt,
+               prefix.size(), m.tableBytes, m.sizeBytes, m.rcTime, m.rcStreams, m.rcSlots,
+               m.rcShared, coder.dictionary ? 1 : 0);
+}
+
+namespace {
+void compressPayload(PendingChunk& pending, ChunkEntropyCoder& coder) {
   std::vector<uint8_t>& encoded = pending.chunk.encoded;
   encoded.assign({kCodingMarker, kColumnCoding, static_cast<uint8_t>(coder.dictionary ? 1 : 0)});
   putVarint(encoded, pending.payload.size());
@@ -282,6 +313,7 @@ void compressChunk(PendingChunk& pending, ChunkEntropyCoder& coder) {
   }
   coder.zstd.compress(data, size, coder.level, coder.dictionary, encoded);
 }
+}  // namespace
 
 ColumnChunk ColumnEncoder::finish(uint64_t firstEvent, int level) {
   if (!finishing_) finishing_ = std::make_unique<Finishing>();

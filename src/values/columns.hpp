@@ -49,6 +49,7 @@
 
 #include "values/byte_coding.hpp"
 #include "values/column_chunk.hpp"
+#include "values/rc_measure.hpp"
 #include "values/slot_models.hpp"
 #include "values/time_models.hpp"
 #include "values/value_streams.hpp"
@@ -180,6 +181,7 @@ class ColumnPredictor {
 struct PendingChunk {
   ColumnChunk chunk;   // everything but `encoded`
   ByteBuffer payload;  // not zero-filled when it grows: every byte is written
+  RcMeasure measure;
 };
 // The entropy stage of codings 3 and 4: zstd at `level`, with the archive's dictionary if it has
 // one. A payload that is mostly noise (a fast probe at level 7 saves under 25%) keeps the

@@ -25,7 +25,8 @@ constexpr uint64_t kShared = ~uint64_t{0};  // cursor_ of a slot without a strea
 
 }  // namespace
 
-void ValueStreamWriter::write(size_t slotCount, ByteBuffer& out) {
+void ValueStreamWriter::write(size_t slotCount, ByteBuffer& out, RcMeasure* measure) {
+  const size_t tableAt = out.size();
   slotValues_.assign(slotCount, 0);
   unit_.assign(slotCount, 0);
   nonZero_.assign(slotCount, 0);
@@ -73,6 +74,7 @@ void ValueStreamWriter::write(size_t slotCount, ByteBuffer& out) {
   }
   // Each slot's cursor: the shared stream's, or the start of its own stream.
   const size_t sharedAt = out.size();
+  if (measure) measureRc(slotCount, sharedAt - tableAt, *measure);
   uint64_t ownAt = sharedAt + sharedBytes;
   cursor_.resize(slotCount);
   for (size_t s = 0; s < slotCount; ++s) {
@@ -95,6 +97,23 @@ void ValueStreamWriter::write(size_t slotCount, ByteBuffer& out) {
     }
   }
   count_ = 0;
+}
+
+void ValueStreamWriter::measureRc(size_t slotCount, size_t tableBytes, RcMeasure& m) {
+  m.tableBytes = tableBytes;
+  m.valueCount = count_;
+  std::vector<uint32_t> streamOfSlot(slotCount), streamOf(count_), zero(count_, 0);
+  uint32_t streams = 1;
+  for (size_t s = 0; s < slotCount; ++s) {
+    if (slotValues_[s] >= kOwnStreamValues) {
+      streamOfSlot[s] = streams++;
+      m.sizeBytes += varintBytes(slotBytes_[s]);
+    }
+  }
+  for (size_t i = 0; i < count_; ++i) streamOf[i] = streamOfSlot[slots_[i]];
+  m.rcStreams = rangeCodedSize(residuals_.data(), streamOf.data(), count_, streams);
+  m.rcSlots = rangeCodedSize(residuals_.data(), slots_.data(), count_, slotCount);
+  m.rcShared = rangeCodedSize(residuals_.data(), zero.data(), count_, 1);
 }
 
 void ValueStreamReader::single(size_t begin, size_t end) {

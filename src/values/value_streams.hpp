@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "values/byte_coding.hpp"
+#include "values/rc_measure.hpp"
 #include "values/time_models.hpp"
 
 namespace mtf::values {
@@ -52,9 +53,10 @@ class ValueStreamWriter {
   size_t count() const { return count_; }
   // Appends the table and the streams of the values put (`slotCount`: the chunk's slots)
   // to `out`, and forgets them.
-  void write(size_t slotCount, ByteBuffer& out);
+  void write(size_t slotCount, ByteBuffer& out, RcMeasure* measure = nullptr);
 
  private:
+  void measureRc(size_t slotCount, size_t tableBytes, RcMeasure& m);
   NoZeroFillVector<uint64_t> residuals_;
   NoZeroFillVector<uint32_t> slots_;
   size_t count_ = 0;
