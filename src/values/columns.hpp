@@ -28,7 +28,12 @@
 //   - ColumnChunk::encoded = u8(kCodingMarker) u8(4) u8(flags: 1 = with the archive's
 //     column dictionary) varint(payload size) and one zstd frame of the payload (no
 //     content size, checksum or dictionary id).
-//   - Coding 5 (the current one): u8(5); bit 1 of the mode byte says a varint time unit
+//   - Coding 6 (beside coding 5 in archives of version 8): u8(kCodingMarker) u8(6) and the
+//     payload of coding 5 with its time planes and stream sizes left out, its residuals
+//     range coded instead (range_coder.hpp, residual_model.hpp; docs/mtf-format.md 10.10):
+//     the writer keeps it for a chunk of at most 8,192 events (columns.cpp) and
+//     kRangedTrialPayload bytes that it makes kRangedGainPercent smaller than zstd.
+//   - Coding 5 (zstd): u8(5); bit 1 of the mode byte says a varint time unit
 //     follows it; predictions are rounded to the GCD of the chunk's deltas so far and the
 //     time residuals stored divided by the unit; each value stream may have a unit too
 //     (time_models.hpp TimeGrain, value_streams.hpp; docs/mtf-format.md 10.9). Coding 4
@@ -61,6 +66,9 @@ namespace mtf::values {
 // coding 1 (archive version 1) starts with the payload size, never 0.
 inline constexpr uint8_t kCodingMarker = 0;
 inline constexpr uint8_t kColumnCoding = 5;
+// Coding 6: a chunk of coding 5 range coded instead of zstd (range_coder.hpp); archives of
+// version 8 may hold chunks of either.
+inline constexpr uint8_t kRangedCoding = 6;
 // The oldest coding with a marker (coding 1 has none); codings 2 to 4 are read.
 inline constexpr uint8_t kFirstMarkedCoding = 2;
 // Codings 2 to 4 hold at most this many events per chunk (the encoder's chunks: 65,536 by
@@ -180,7 +188,17 @@ class ColumnPredictor {
 struct PendingChunk {
   ColumnChunk chunk;   // everything but `encoded`
   ByteBuffer payload;  // not zero-filled when it grows: every byte is written
+  // Coding 6: the chunk range coded (empty if the payload was too large to try);
+  // compressChunk keeps it instead of the zstd frame when it is kRangedGainPercent smaller.
+  ByteBuffer ranged;
 };
+// A chunk is range coded (coding 6) only if its payload is at most this large: the trial
+// costs time, and the chunks it wins are the small ones (measured on the corpus: with no
+// limit the Paraver traces gain as much, 32 KiB keeps the trial off most of a large trace).
+inline constexpr size_t kRangedTrialPayload = size_t{32} << 10;
+// ... and only if it is at least 3% smaller than the zstd frame: a range coded chunk decodes
+// slower (the jittery times of mtf-gen's wavefront range code 1-2% smaller: kept on zstd).
+inline constexpr unsigned kRangedGainPercent = 3;
 // The entropy stage of codings 3 and 4: zstd at `level`, with the archive's dictionary if it has
 // one. A payload that is mostly noise (a fast probe at level 7 saves under 25%) keeps the
 // probe's frame: searching harder costs time and finds next to nothing.

@@ -38,9 +38,14 @@ ColumnDecoder::ColumnDecoder(const ColumnChunk& chunk, const ZstdDictionary* dic
     timeUnit = r.varint();
     if (timeUnit < 2) throw CodingError{unitAt, "time unit below 2"};
   }
-  readTimePlanes(r, coding);
+  if (coding == kRangedCoding)
+    valueStreams_.parseRanged(payload_.data(), r.position(), payload_.size(), timeResiduals_,
+                              eventCount_);
+  else
+    readTimePlanes(r, coding);
   if (timeUnit > 1)
     for (uint64_t& residual : timeResiduals_) residual = multiplyZigzag(residual, timeUnit);
+  if (coding == kRangedCoding) return;
   if (coding >= 4)
     valueStreams_.parse(payload_.data(), r.position(), payload_.size(), coding >= 5);
   else
@@ -54,9 +59,13 @@ uint8_t ColumnDecoder::inflatePayload(const std::vector<uint8_t>& encoded,
   if (!encoded.empty() && encoded[0] == kCodingMarker) {
     head.byte();
     coding = head.byte();
-    if (coding < kFirstMarkedCoding || coding > kColumnCoding)
+    if (coding < kFirstMarkedCoding || coding > kRangedCoding)
       throw CodingError{1, "unknown column coding " + std::to_string(coding) +
-                               " (this reader: 1 to " + std::to_string(kColumnCoding) + ")"};
+                               " (this reader: 1 to " + std::to_string(kRangedCoding) + ")"};
+  }
+  if (coding == kRangedCoding) {  // not compressed further: the range coded chunk follows
+    payload_.assign(encoded.begin() + 2, encoded.end());
+    return coding;
   }
   bool withDictionary = false;
   if (coding >= 3) {

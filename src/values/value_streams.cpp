@@ -5,6 +5,7 @@
 #include <numeric>
 #include <string>
 
+#include "values/residual_model.hpp"
 #include "values/time_models.hpp"
 
 namespace mtf::values {
@@ -25,7 +26,7 @@ constexpr uint64_t kShared = ~uint64_t{0};  // cursor_ of a slot without a strea
 
 }  // namespace
 
-void ValueStreamWriter::write(size_t slotCount, ByteBuffer& out) {
+void ValueStreamWriter::write(size_t slotCount, ByteBuffer& out, RangedOutput* ranged) {
   slotValues_.assign(slotCount, 0);
   unit_.assign(slotCount, 0);
   nonZero_.assign(slotCount, 0);
@@ -38,11 +39,9 @@ void ValueStreamWriter::write(size_t slotCount, ByteBuffer& out) {
   // The unit of the shared stream: the GCD of its slots' units.
   // A unit pays only for a stream of enough non-zero residuals: on a few, the bytes of
   // the unit cost more than they save (measured on the corpus's small traces).
-  size_t own = 0;
   uint64_t sharedUnit = 0, sharedNonZero = 0;
   for (size_t s = 0; s < slotCount; ++s) {
     if (slotValues_[s] >= kOwnStreamValues) {
-      ++own;
       if (nonZero_[s] < kUnitResiduals) unit_[s] = 1;
     } else {
       sharedUnit = std::gcd(sharedUnit, unit_[s]);
@@ -63,14 +62,13 @@ void ValueStreamWriter::write(size_t slotCount, ByteBuffer& out) {
   uint64_t sharedBytes = 0, ownBytes = 0;
   for (size_t s = 0; s < slotCount; ++s)
     (slotValues_[s] >= kOwnStreamValues ? ownBytes : sharedBytes) += slotBytes_[s];
-  putScaled(out, own, sharedUnit);
-  size_t nextSlot = 0;
-  for (size_t s = 0; s < slotCount; ++s) {
-    if (slotValues_[s] < kOwnStreamValues) continue;
-    putScaled(out, s - nextSlot, unit_[s]);
-    putVarint(out, slotBytes_[s]);
-    nextSlot = s + 1;
+  if (ranged) {
+    if (out.size() + sharedBytes + ownBytes <= ranged->limit)
+      writeRanged(slotCount, sharedUnit, *ranged);
+    else
+      ranged->out->clear();
   }
+  writeTable(slotCount, sharedUnit, true, out);
   // Each slot's cursor: the shared stream's, or the start of its own stream.
   const size_t sharedAt = out.size();
   uint64_t ownAt = sharedAt + sharedBytes;
@@ -97,7 +95,45 @@ void ValueStreamWriter::write(size_t slotCount, ByteBuffer& out) {
   count_ = 0;
 }
 
+// The table: varint(2 K + f) [unit], then per own stream varint(2 gap + f) [unit] and, in
+// coding 5 (not 6), varint(its size).
+void ValueStreamWriter::writeTable(size_t slotCount, uint64_t sharedUnit, bool withSizes,
+                                   ByteBuffer& out) const {
+  size_t own = 0;
+  for (size_t s = 0; s < slotCount; ++s) own += slotValues_[s] >= kOwnStreamValues;
+  putScaled(out, own, sharedUnit);
+  size_t nextSlot = 0;
+  for (size_t s = 0; s < slotCount; ++s) {
+    if (slotValues_[s] < kOwnStreamValues) continue;
+    putScaled(out, s - nextSlot, unit_[s]);
+    if (withSizes) putVarint(out, slotBytes_[s]);
+    nextSlot = s + 1;
+  }
+}
+
+// Coding 6: the table without sizes, then one range coder: the time residuals with a
+// model of their own, then the values in event order, each with its stream's model (the
+// shared stream's for a slot without one). Residuals already divided by their units.
+void ValueStreamWriter::writeRanged(size_t slotCount, uint64_t sharedUnit,
+                                    const RangedOutput& ranged) {
+  writeTable(slotCount, sharedUnit, false, *ranged.out);
+  cursor_.resize(slotCount);  // here: each slot's model
+  uint64_t models = 1;
+  for (size_t s = 0; s < slotCount; ++s)
+    cursor_[s] = slotValues_[s] >= kOwnStreamValues ? models++ : 0;
+  RangeEncoder coder(*ranged.out);
+  {
+    ResidualModel times;
+    for (size_t i = 0; i < ranged.events; ++i) times.encode(coder, ranged.times[i]);
+  }
+  models_.resize(models);
+  for (ResidualModel& m : models_) m = ResidualModel{};
+  for (size_t i = 0; i < count_; ++i) models_[cursor_[slots_[i]]].encode(coder, residuals_[i]);
+  coder.finish();
+}
+
 void ValueStreamReader::single(size_t begin, size_t end) {
+  ranged_.reset();
   streams_.assign(1, Stream{begin, end});
   ownSlots_.clear();
   streamOfSlot_.clear();
@@ -117,6 +153,7 @@ std::pair<uint64_t, uint64_t> ValueStreamReader::readScaled(ByteReader& r, uint6
 }
 
 void ValueStreamReader::parse(const uint8_t* payload, size_t begin, size_t end, bool scaled) {
+  ranged_.reset();
   ByteReader r(payload + begin, end - begin);
   try {
     // Each own stream holds at least one byte: no more streams than bytes.
@@ -130,10 +167,20 @@ void ValueStreamReader::parse(const uint8_t* payload, size_t begin, size_t end, 
       ownSlots_[k] = nextSlot + gap;
       nextSlot = ownSlots_[k] + 1;
       units[k] = unit;
+      if (!sizes_) continue;
       sizes[k] = r.count(r.remaining(), "value stream size");
       ownBytes += sizes[k];
       if (ownBytes > r.remaining())
         throw CodingError{r.position(), "value streams run past the end of the column data"};
+    }
+    if (!sizes_) {  // coding 6: a range coder over the rest
+      streams_.assign(1, Stream{0, 0, sharedUnit});
+      for (uint64_t k = 0; k < own; ++k) streams_.push_back(Stream{0, 0, units[k]});
+      models_.assign(1 + own, ResidualModel{});
+      const size_t at = begin + r.position();
+      ranged_.emplace(payload + at, end - at);
+      rangedAt_ = at;
+      return resetMap();
     }
     const size_t sharedAt = begin + r.position();
     const size_t ownAt = end - ownBytes;
@@ -147,6 +194,46 @@ void ValueStreamReader::parse(const uint8_t* payload, size_t begin, size_t end, 
     e.offset += begin;
     throw;
   }
+  resetMap();
+}
+
+void ValueStreamReader::parseRanged(const uint8_t* payload, size_t begin, size_t end,
+                                    NoZeroFillVector<uint64_t>& times, size_t events) {
+  sizes_ = false;
+  try {
+    parse(payload, begin, end, true);
+  } catch (...) {
+    sizes_ = true;
+    throw;
+  }
+  sizes_ = true;
+  // Each residual takes 7 coded bits of probability at most 4065/4096: at least 0.077 bits.
+  if (events / 128 > end - rangedAt_ + 8)
+    throw CodingError{rangedAt_, "column event count impossible for its range coded data"};
+  times.resize(events);
+  ResidualModel model;
+  try {
+    for (size_t i = 0; i < events; ++i) times[i] = model.decode(*ranged_);
+  } catch (CodingError& e) {
+    e.offset += rangedAt_;
+    throw;
+  }
+  // The decoder reads as many bytes as the encoder wrote, of which at most 4 zeros are not
+  // stored: more, and the data was cut short (an early check: the values come later).
+  if (ranged_->consumed() > end - rangedAt_ + 4)
+    throw CodingError{end, "range coded column data ends early (truncated?)"};
+}
+
+uint64_t ValueStreamReader::nextRanged(uint32_t slot) {
+  try {
+    return models_[streamOfSlot_[slot]].decode(*ranged_);
+  } catch (CodingError& e) {
+    e.offset += rangedAt_;
+    throw;
+  }
+}
+
+void ValueStreamReader::resetMap() {
   streamOfSlot_.clear();
   nextOwn_ = 0;
 }
@@ -172,6 +259,7 @@ void ValueStreamReader::mapSlots(size_t count) {
 }
 
 bool ValueStreamReader::finished() const {
+  if (ranged_) return ranged_->endedWell();
   for (const Stream& s : streams_)
     if (s.position != s.end) return false;
   return true;

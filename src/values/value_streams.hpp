@@ -16,10 +16,13 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <utility>
 #include <vector>
 
 #include "values/byte_coding.hpp"
+#include "values/range_coder.hpp"
+#include "values/residual_model.hpp"
 #include "values/time_models.hpp"
 
 namespace mtf::values {
@@ -30,6 +33,16 @@ inline constexpr uint32_t kOwnStreamValues = 32;
 
 // Coding 5: a stream gets a unit only if it holds this many non-zero residuals.
 inline constexpr uint32_t kUnitResiduals = 16;
+
+// Coding 6 (value_streams.cpp writeRanged): where the range coded form of a chunk goes, with
+// the chunk's time residuals, coded first; it is written only if the payload of coding 5
+// is at most `limit` bytes (else `out` is left empty).
+struct RangedOutput {
+  ByteBuffer* out;
+  const uint64_t* times;
+  size_t events;
+  size_t limit;
+};
 
 // The encoder's side: the residuals of a chunk in event order with the slot of each,
 // laid out as above. Its buffers are reused from chunk to chunk.
@@ -52,17 +65,21 @@ class ValueStreamWriter {
   size_t count() const { return count_; }
   // Appends the table and the streams of the values put (`slotCount`: the chunk's slots)
   // to `out`, and forgets them.
-  void write(size_t slotCount, ByteBuffer& out);
+  // With `ranged`, the chunk's range coded form too (RangedOutput).
+  void write(size_t slotCount, ByteBuffer& out, RangedOutput* ranged = nullptr);
 
  private:
+  void writeTable(size_t slotCount, uint64_t sharedUnit, bool withSizes, ByteBuffer& out) const;
+  void writeRanged(size_t slotCount, uint64_t sharedUnit, const RangedOutput& ranged);
   NoZeroFillVector<uint64_t> residuals_;
   NoZeroFillVector<uint32_t> slots_;
   size_t count_ = 0;
-  std::vector<uint64_t> slotBytes_;   // per slot: bytes of its varints (scratch)
-  std::vector<uint32_t> slotValues_;  // per slot: its values (scratch)
-  std::vector<uint64_t> cursor_;      // per slot: where its next varint goes (scratch)
-  std::vector<uint64_t> unit_;        // per slot: its stream's unit (scratch)
-  std::vector<uint32_t> nonZero_;     // per slot: its non-zero residuals (scratch)
+  std::vector<uint64_t> slotBytes_;    // per slot: bytes of its varints (scratch)
+  std::vector<uint32_t> slotValues_;   // per slot: its values (scratch)
+  std::vector<uint64_t> cursor_;       // per slot: where its next varint goes (scratch)
+  std::vector<uint64_t> unit_;         // per slot: its stream's unit (scratch)
+  std::vector<uint32_t> nonZero_;      // per slot: its non-zero residuals (scratch)
+  std::vector<ResidualModel> models_;  // coding 6: per stream (scratch)
 };
 
 // The decoder's side: a cursor per stream, and which stream each slot reads.
@@ -73,6 +90,10 @@ class ValueStreamReader {
   // Coding 4 (5 if `scaled`: with the streams' units): reads the table at
   // payload[begin, end) and places the streams after it.
   void parse(const uint8_t* payload, size_t begin, size_t end, bool scaled);
+  // Coding 6: reads the table (no sizes) at payload[begin, end), then the range coded rest:
+  // the `events` time residuals into `times` now, the values as they are asked for.
+  void parseRanged(const uint8_t* payload, size_t begin, size_t end,
+                   NoZeroFillVector<uint64_t>& times, size_t events);
   // The next varint of slot `slot`; slots are asked for in increasing order of their
   // first use (a slot never met before extends the map).
   uint64_t next(const uint8_t* payload, uint32_t slot) {
@@ -91,6 +112,8 @@ class ValueStreamReader {
     uint64_t v;
     if (s.position < s.end && payload[s.position] < 0x80) [[likely]] {  // a one-byte varint
       v = payload[s.position++];
+    } else if (ranged_) [[unlikely]] {  // coding 6 (its streams are empty: never above)
+      v = nextRanged(slot);
     } else {
       ByteReader r(payload + s.position, s.end - s.position);
       v = readVarint(r, s.position);
@@ -112,10 +135,16 @@ class ValueStreamReader {
   static std::pair<uint64_t, uint64_t> readScaled(ByteReader& r, uint64_t limit, const char* what,
                                                   bool scaled);
   void mapSlots(size_t count);
+  void resetMap();
+  uint64_t nextRanged(uint32_t slot);
   std::vector<Stream> streams_;         // [0]: the shared stream; then the own ones
   std::vector<uint64_t> ownSlots_;      // the slot of streams_[1 + k]
   std::vector<uint32_t> streamOfSlot_;  // index into streams_
   size_t nextOwn_ = 0;                  // the first own stream not mapped yet
+  bool sizes_ = true;                   // the table lists the streams' sizes (not coding 6)
+  std::optional<RangeDecoder> ranged_;  // coding 6
+  size_t rangedAt_ = 0;                 // where its bytes start in the payload
+  std::vector<ResidualModel> models_;   // coding 6: per stream
 };
 
 }  // namespace mtf::values

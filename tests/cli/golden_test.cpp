@@ -99,6 +99,12 @@ TEST(Golden, VersionSixArchiveStillReads) {
   checkGolden({"spec-example", "", "$SOURCE/tests/golden/archives/example.v6.mtf"});
 }
 
+// The worked example as version 7 wrote it (before version 8's range coded column chunks):
+// the same events as today.
+TEST(Golden, VersionSevenArchiveStillReads) {
+  checkGolden({"spec-example", "", "$SOURCE/tests/golden/archives/example.v7.mtf"});
+}
+
 // An archive of version 3 (column coding 3, written by mtf before coding 4) of the
 // generated wavefront: the same events as today.
 TEST(Golden, VersionThreeWavefrontStillReads) {

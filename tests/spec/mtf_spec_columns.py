@@ -9,6 +9,7 @@ except ImportError:
     zstandard = None
 
 from mtf_spec_common import MASK, Bad, Reader, signed64, unzigzag
+from mtf_spec_range import RangeDecoder, Residuals
 
 
 # ---------------------------------------------------------------- section 10: columns
@@ -69,11 +70,13 @@ def sparse_decode(coded, n):
 def inflate_columns(encoded, dictionary=None):
     """Section 10.1: (coding, payload) of a column chunk's stored bytes."""
     r = Reader(encoded)
-    if encoded[0] == 0:  # codings 2 to 5: marker, coding byte
+    if encoded[0] == 0:  # codings 2 to 6: marker, coding byte
         r.byte()
         coding = r.byte()
-        if coding not in (2, 3, 4, 5):
+        if coding not in (2, 3, 4, 5, 6):
             raise Bad("unknown column coding %d" % coding)
+        if coding == 6:  # section 10.10: the payload as it is, range coded inside
+            return coding, encoded[2:]
     else:
         coding = 1
     with_dictionary = False
@@ -231,12 +234,13 @@ def next_delta(state, mode, residual, coding, register, previous_time, grain):
 
 
 class ValueStreams:  # section 10.8: where each slot's residuals are read
-    def __init__(self, payload, r, coding):
+    def __init__(self, payload, r, coding, ranged=None):
         end = len(payload)
         self.own = {}  # slot number -> Reader of its own stream (codings 4, 5)
         self.units = {}  # slot number -> unit of its own stream (coding 5, section 10.9)
         self.shared_unit = 1
         self.slots = 0  # slots numbered so far in the chunk
+        self.ranged = ranged  # coding 6: the chunk's range decoder (section 10.10)
         if coding < 4:
             self.shared = Reader(payload[r.pos:])
             return
@@ -246,9 +250,13 @@ class ValueStreams:  # section 10.8: where each slot's residuals are read
         for _ in range(count):
             gap, unit = self.scaled(r, coding)
             slot += gap
-            table.append((slot, r.varint()))
+            table.append((slot, r.varint() if coding < 6 else 0))
             self.units[slot] = unit
             slot += 1
+        if coding == 6:  # one model per stream, the shared one first
+            self.models = {s: Residuals() for s, _ in table}
+            self.shared_model = Residuals()
+            return
         own_bytes = sum(size for _, size in table)
         if own_bytes > end - r.pos:
             raise Bad("value streams run past the end of the column data")
@@ -273,7 +281,10 @@ class ValueStreams:  # section 10.8: where each slot's residuals are read
 
     def residual(self, slot):
         """The slot's next residual (signed), times its stream's unit."""
-        unit = self.units[slot] if slot in self.own else self.shared_unit
+        unit = self.units[slot] if slot in self.units else self.shared_unit
+        if self.ranged is not None:
+            model = self.models.get(slot, self.shared_model)
+            return unzigzag(model.decode(self.ranged)) * unit
         return unzigzag(self.reader(slot).varint()) * unit
 
     def number(self, count):
@@ -286,6 +297,8 @@ class ValueStreams:  # section 10.8: where each slot's residuals are read
         return self.own.get(slot, self.shared)
 
     def at_end(self):
+        if self.ranged is not None:
+            return self.ranged.ended_well()
         return self.shared.at_end() and all(r.at_end() for r in self.own.values())
 
 
@@ -328,8 +341,14 @@ def decode_chunk(encoded, entry, steps, sigs, dictionary=None):
             raise Bad("time unit below 2")
     if mode not in (0, 1):
         raise Bad("unknown time prediction mode")
-    residuals = time_residuals(r, coding, n)
-    streams = ValueStreams(payload, r, coding)
+    if coding == 6:  # section 10.10: the table, then the time residuals range coded
+        streams = ValueStreams(payload, r, coding)
+        streams.ranged = RangeDecoder(payload[r.pos:])
+        times = Residuals()
+        residuals = [times.decode(streams.ranged) for _ in range(n)]
+    else:
+        residuals = time_residuals(r, coding, n)
+        streams = ValueStreams(payload, r, coding)
     states = {}
     register = Register()
     grain = Grain(coding)

@@ -91,6 +91,11 @@ TEST(VersionSix, TauArchiveReadsAsItsTrace) {
   expectOldArchiveReadsAsItsTrace("opencl-l5.v6.mtf", 6);
 }
 
+// Version 7: its column chunks all of coding 5 (zstd), none range coded (coding 6).
+TEST(VersionSeven, TauArchiveReadsAsItsTrace) {
+  expectOldArchiveReadsAsItsTrace("opencl-l5.v7.mtf", 7);
+}
+
 INSTANTIATE_TEST_SUITE_P(Traces, RealTrace, ::testing::ValuesIn(mtf::test::realTraces()),
                          [](const ::testing::TestParamInfo<std::string>& info) {
                            return mtf::test::traceTestName(info.index, info.param);

@@ -213,7 +213,10 @@ TEST_F(MtfXmlModel, ValidatorNamesAMissingOrBrokenModule) {
 
 // The reader does its own checks (it does not need the schema to stay safe).
 TEST_F(MtfXmlModel, ReaderRefusesInconsistentDocuments) {
+  // Chunks of 52 events: range coded (coding 6); of 8,192 and more: zstd (coding 5).
   const std::string good = slurp(write(compacted(10), "good.mtf.xml"));
+  const std::string good5 = slurp(write(compacted(1700, 1 << 16), "good5.mtf.xml"));
+  ASSERT_NE(good5.find("encoding=\"mtf-columns-5\""), std::string::npos);
   const std::vector<std::pair<std::regex, std::string>> mutations = {
       {std::regex("repetitions=\"[0-9]+\""), "repetitions=\"0\""},
       {std::regex("to=\"n[0-9]+\""), "to=\"n99999\""},
@@ -223,14 +226,23 @@ TEST_F(MtfXmlModel, ReaderRefusesInconsistentDocuments) {
       {std::regex("events=\"[0-9]+\""), "events=\"12345678\""},
       {std::regex(">[A-Za-z0-9+/=]{8,}</Values>"), ">!!!!</Values>"},
       {std::regex("urn:mtf:xml:1"), "urn:other"},
-      {std::regex("encoding=\"mtf-columns-5\""), "encoding=\"mtf-columns-6\""},
-      {std::regex("encoding=\"mtf-columns-5\""), "encoding=\"mtf-columns-4\""},  // mismatch
-      {std::regex("encoding=\"mtf-columns-5\""), "encoding=\"mtf-columns-3\""},  // mismatch
-      {std::regex("encoding=\"mtf-columns-5\""), "encoding=\"mtf-columns-2\""},  // mismatch
-      {std::regex("encoding=\"mtf-columns-5\""), "encoding=\"mtf-columns-1\""},  // mismatch
-      // Coding 5 flags 1 (bytes 00 05 01): a chunk that needs a column dictionary.
-      {std::regex(">AAUA"), ">AAUB"},
+      {std::regex("encoding=\"mtf-columns-6\""), "encoding=\"mtf-columns-7\""},
+      {std::regex("encoding=\"mtf-columns-6\""), "encoding=\"mtf-columns-5\""},  // mismatch
+      {std::regex("encoding=\"mtf-columns-6\""), "encoding=\"mtf-columns-4\""},  // mismatch
+      {std::regex("encoding=\"mtf-columns-6\""), "encoding=\"mtf-columns-3\""},  // mismatch
+      {std::regex("encoding=\"mtf-columns-6\""), "encoding=\"mtf-columns-2\""},  // mismatch
+      {std::regex("encoding=\"mtf-columns-6\""), "encoding=\"mtf-columns-1\""},  // mismatch
   };
+  // Of the coding 5 document: a mismatch, and flags 1 (bytes 00 05 01): a chunk that
+  // needs a column dictionary.
+  for (const auto& [pattern, replacement] : std::vector<std::pair<std::regex, std::string>>{
+           {std::regex("encoding=\"mtf-columns-5\""), "encoding=\"mtf-columns-6\""},
+           {std::regex(">AAUA"), ">AAUB"}}) {
+    const std::string bad =
+        std::regex_replace(good5, pattern, replacement, std::regex_constants::format_first_only);
+    ASSERT_NE(bad, good5) << replacement;
+    EXPECT_THROW(readModelXml(file("bad5.mtf.xml", bad)), InputError) << replacement;
+  }
   for (const auto& [pattern, replacement] : mutations) {
     const std::string bad =
         std::regex_replace(good, pattern, replacement, std::regex_constants::format_first_only);
@@ -241,7 +253,7 @@ TEST_F(MtfXmlModel, ReaderRefusesInconsistentDocuments) {
 
 // XML has no column dictionary: the writer refuses a chunk that needs one.
 TEST_F(MtfXmlModel, WriterRefusesChunksThatNeedADictionary) {
-  CompactModel model = compacted(10);
+  CompactModel model = compacted(1700, 1 << 16);  // chunks of coding 5, which has flags
   std::vector<uint8_t>& encoded = model.locations.at(0).columns.at(0).encoded;
   ASSERT_EQ(std::string(valuesEncodingOf(encoded)), kValuesEncoding);
   EXPECT_NO_THROW(write(model, "plain.mtf.xml"));
