@@ -93,7 +93,9 @@ TEST(RangeCoder, AdaptiveAndDirectBits) {
     AdaptiveBit p[4];
     for (int i = 0; i < 50000; ++i) {
       const int kind = static_cast<int>(rng() % 5);
-      const int bit = kind == 4 ? static_cast<int>(rng() % 2) : rng() % 100 < kind * 30 ? 1 : 0;
+      const int bit = kind == 4                                        ? static_cast<int>(rng() % 2)
+                      : rng() % 100 < static_cast<uint64_t>(kind) * 30 ? 1
+                                                                       : 0;
       kinds.push_back(kind), bits.push_back(bit);
       if (kind == 4)
         coder.encodeDirect(static_cast<uint64_t>(bit), 1);
