@@ -1,6 +1,5 @@
 #include "values/columns.hpp"
 
-#include <cstdio>
 #include <cstring>
 #include <numeric>
 #include <utility>
