@@ -342,18 +342,30 @@ TEST(Compaction, SplitIfSignatureAgreesWithSplitEvent) {
   EXPECT_GT(seen.size(), 20u);
 }
 
+// The first event of `kind` in `t`, split into `sig` and `values`; the signature check must
+// accept it with the same number of values. Null (and a failure) when `t` has none.
+const Event* splitFirstOf(const testing::SyntheticTrace& t, OwnRanks& ranks, EventKind kind,
+                          Signature& sig, std::vector<uint64_t>& values) {
+  const auto it = std::find_if(t.events.begin(), t.events.end(),
+                               [kind](const Event& e) { return e.kind == kind; });
+  if (it == t.events.end()) {
+    ADD_FAILURE() << "no event of the kind in the synthetic trace";
+    return nullptr;
+  }
+  const size_t count = splitEvent(*it, ranks, sig, values);
+  EXPECT_EQ(splitIfSignature(*it, ranks, sig, values), count);
+  return &*it;
+}
+
 // Kinds without a group take a path of their own: an event that differs only in its rank
 // field is not of the signature; a wrong field count still throws.
 TEST(Compaction, SplitIfSignatureChecksRankAndFieldCount) {
   const auto t = makeSyntheticTrace(4, 30, 1);
   OwnRanks ranks(t.defs);
-  const auto send = std::find_if(t.events.begin(), t.events.end(),
-                                 [](const Event& e) { return e.kind == EventKind::MpiIsend; });
-  ASSERT_NE(send, t.events.end());
   Signature sig;
   std::vector<uint64_t> values;
-  const size_t count = splitEvent(*send, ranks, sig, values);
-  EXPECT_EQ(splitIfSignature(*send, ranks, sig, values), count);
+  const Event* send = splitFirstOf(t, ranks, EventKind::MpiIsend, sig, values);
+  ASSERT_NE(send, nullptr);
   Event other = *send;
   other.fields[0] += 1;  // receiver: another rank
   EXPECT_EQ(splitIfSignature(other, ranks, sig, values), kNotThisSignature);
@@ -367,13 +379,10 @@ TEST(Compaction, SplitIfSignatureChecksRankAndFieldCount) {
 TEST(Compaction, SplitIfSignatureChecksFieldCountOfKindsWithAGroup) {
   const auto t = makeSyntheticTrace(2, 3, 1);
   OwnRanks ranks(t.defs);
-  const auto metric = std::find_if(t.events.begin(), t.events.end(),
-                                   [](const Event& e) { return e.kind == EventKind::Metric; });
-  ASSERT_NE(metric, t.events.end());
   Signature sig;
   std::vector<uint64_t> values;
-  const size_t count = splitEvent(*metric, ranks, sig, values);
-  EXPECT_EQ(splitIfSignature(*metric, ranks, sig, values), count);
+  const Event* metric = splitFirstOf(t, ranks, EventKind::Metric, sig, values);
+  ASSERT_NE(metric, nullptr);
   Event empty = *metric;
   empty.fields.clear();
   EXPECT_ANY_THROW(splitIfSignature(empty, ranks, sig, values));
