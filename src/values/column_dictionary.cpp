@@ -167,6 +167,7 @@ void DictionaryGate::finish() {
   for (auto& [location, pending] : held_) compressAndDeliver(location, pending);
   held_.clear();
   heldBytes_ = 0;
+  compressed_ = false;
 }
 
 void DictionaryGate::decide() {
@@ -175,12 +176,51 @@ void DictionaryGate::decide() {
   std::vector<uint8_t> content = chooseDictionary(payloads, coder_.level);
   if (content.empty()) return;
   dictionary_ = std::make_shared<ZstdDictionary>(content.data(), content.size(), coder_.level);
+  if (mostlyRangeCodable() && !paysBesideRangeCoding(content)) {
+    dictionary_.reset();
+    return;
+  }
   coder_.dictionary = dictionary_.get();
   deliverDictionary_(dictionary_);
 }
 
+// chooseDictionary judges the dictionary against zstd alone; a chunk that ends up range
+// coded (coding 6) does not use it.
+bool DictionaryGate::mostlyRangeCodable() const {
+  size_t tried = 0;
+  for (const auto& [location, pending] : held_)
+    if (!pending.ranged.empty() && (!pending.probed || pending.within))
+      tried += pending.payload.size();
+  return 2 * tried >= heldBytes_;
+}
+
+// The held chunks compressed for good (zstd at the final level or range coded, as
+// compressChunk chooses) with the dictionary, plus the dictionary itself, against the same
+// without it. The chunks keep the winner's bytes (compressAndDeliver does not redo them).
+bool DictionaryGate::paysBesideRangeCoding(const std::vector<uint8_t>& content) {
+  ChunkEntropyCoder& coder = coder_;
+  size_t with = coder.zstd.frame(content.data(), content.size(), coder.level, nullptr).size;
+  size_t without = 0;
+  std::vector<std::vector<uint8_t>> withDictionary(held_.size());
+  for (size_t i = 0; i < held_.size(); ++i) {
+    PendingChunk& pending = held_[i].second;
+    coder.dictionary = dictionary_.get();
+    compressChunk(pending, coder);
+    with += pending.chunk.encoded.size();
+    withDictionary[i].swap(pending.chunk.encoded);
+    coder.dictionary = nullptr;
+    compressChunk(pending, coder);
+    without += pending.chunk.encoded.size();
+  }
+  const bool pays = with < without;
+  if (pays)
+    for (size_t i = 0; i < held_.size(); ++i) held_[i].second.chunk.encoded.swap(withDictionary[i]);
+  compressed_ = true;
+  return pays;
+}
+
 void DictionaryGate::compressAndDeliver(LocationId location, PendingChunk& pending) {
-  compressChunk(pending, coder_);
+  if (!compressed_) compressChunk(pending, coder_);
   deliver_(location, std::move(pending.chunk));
 }
 

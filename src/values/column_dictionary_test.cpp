@@ -173,6 +173,55 @@ TEST(ColumnDictionary, SmallTracesGetASmallOne) {
   EXPECT_LE(dictionary.size(), 4u * 1024);
 }
 
+// A small trace: 16 threads of 200 events, each its own noise of the same kind (jittery
+// times, sizes below 200). Against zstd alone a dictionary pays (zstd's tables for such
+// small chunks are what it holds); the range coder, which has no tables, codes every chunk
+// smaller still, so the dictionary would cost its own bytes for nothing and is not kept.
+void addSmallTraceEvents(ColumnEncoder& encoder, uint32_t location, uint64_t events) {
+  std::mt19937_64 rng(100 + location);
+  Tick time = 1000;
+  for (uint64_t i = 0; i < events; ++i) {
+    const uint64_t drawn = rng();
+    time += 1000 + drawn % 64;
+    const uint64_t values[2] = {(drawn >> 20) % 200, 7};
+    encoder.add(static_cast<uint32_t>(i % 4), time, values, 2);
+  }
+}
+
+TEST(ColumnDictionary, NotKeptWhereTheChunksAreRangeCodedAnyway) {
+  constexpr uint32_t kLocations = 16;
+  constexpr uint64_t kSmallEvents = 200;
+  std::vector<PendingChunk> pendings(kLocations);
+  std::vector<const ByteBuffer*> payloads;
+  for (uint32_t l = 0; l < kLocations; ++l) {
+    ColumnEncoder encoder(kSmallEvents);
+    addSmallTraceEvents(encoder, l, kSmallEvents);
+    encoder.finishPayload(0, pendings[l]);
+    ASSERT_FALSE(pendings[l].ranged.empty());  // within the range coder's trial
+    payloads.push_back(&pendings[l].payload);
+  }
+  ASSERT_FALSE(chooseDictionary(payloads, 19).empty());  // against zstd alone, it pays
+  Delivered d;
+  DictionaryGate gate(
+      19, [&](LocationId, ColumnChunk&& chunk) { d.chunks.push_back(std::move(chunk)); },
+      [&](std::shared_ptr<const ZstdDictionary> dictionary) { d.dictionary = dictionary; });
+  for (uint32_t l = 0; l < kLocations; ++l) gate.add(l, pendings[l]);
+  gate.finish();
+  EXPECT_FALSE(d.dictionary);
+  ASSERT_EQ(d.chunks.size(), kLocations);
+  for (uint32_t l = 0; l < kLocations; ++l) {
+    ColumnEncoder expected(kSmallEvents);
+    addSmallTraceEvents(expected, l, kSmallEvents);
+    const ColumnChunk plain = expected.finish(0);  // coded without a dictionary
+    EXPECT_EQ(d.chunks[l].encoded, plain.encoded) << l;
+    ColumnDecoder decoder(d.chunks[l], nullptr);
+    uint64_t values[2];
+    for (uint64_t i = 0; i < kSmallEvents; ++i)
+      decoder.next(static_cast<uint32_t>(i % 4), values, 2);
+    EXPECT_TRUE(decoder.finished());
+  }
+}
+
 TEST(ColumnDictionary, WithoutADictionarySinkChunksPassStraightOn) {
   std::vector<LocationId> order;
   DictionaryGate gate(

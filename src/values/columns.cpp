@@ -1,5 +1,6 @@
 #include "values/columns.hpp"
 
+#include <cstdio>
 #include <cstring>
 #include <numeric>
 #include <utility>
@@ -68,6 +69,10 @@ void ColumnEncoder::addEvents(const uint32_t* contexts, const Tick* times, const
   }
   if (timeResiduals_.size() < events_ + n) timeResiduals_.resize(events_ + n);
   valueStreams_.reserve(valueCount);  // room for all their values: no check per event
+  if (rcProbeEnabled()) [[unlikely]] {
+    probeContexts_.insert(probeContexts_.end(), contexts, contexts + n);
+    probeCounts_.insert(probeCounts_.end(), counts, counts + n);
+  }
   if (predictor_.mode() == 0)
     addRows<0>(contexts, times, counts, values, n);
   else
@@ -251,11 +256,33 @@ void ColumnEncoder::finishPayload(uint64_t firstEvent, PendingChunk& out) {
   // (mtf-gen's 16 x 30 x 160 wavefront: its conversion took 2.5% more instructions with
   // the trial on its chunks of 12,188 events as well, which stay on zstd anyway).
   constexpr uint64_t kRangedTrialEvents = 8192;
-  const bool tryRanged = events_ <= kRangedTrialEvents;
+  const bool probing = rcProbeEnabled();
+  const bool tryRanged = events_ <= kRangedTrialEvents || probing;
   out.ranged.clear();
   if (tryRanged) out.ranged.assign(payload.data(), payload.data() + headerBytes);
   RangedOutput ranged{&out.ranged, timeResiduals_.data(), events_, kRangedTrialPayload};
+  ranged.force = probing;
   valueStreams_.write(predictor_.slotCount(), payload, tryRanged ? &ranged : nullptr);
+  out.probed = probing;
+  if (probing) {
+    out.within = ranged.within && events_ <= kRangedTrialEvents;
+    std::vector<uint32_t> streamOfSlot;
+    RcProbeInput in{probeContexts_.data(),
+                    probeCounts_.data(),
+                    timeResiduals_.data(),
+                    events_,
+                    nullptr,
+                    nullptr,
+                    0,
+                    nullptr,
+                    0};
+    valueStreams_.probeValues(in.values, in.slots, in.valueCount, streamOfSlot);
+    in.streamOfSlot = streamOfSlot.data();
+    in.slotCount = streamOfSlot.size();
+    rcProbe(in, out.probe);
+    probeContexts_.clear();
+    probeCounts_.clear();
+  }
 
   ColumnChunk& chunk = out.chunk;
   chunk = ColumnChunk{};
@@ -281,6 +308,15 @@ void compressChunk(PendingChunk& pending, ChunkEntropyCoder& coder) {
   compressPayload(pending, coder);
   const ByteBuffer& ranged = pending.ranged;
   std::vector<uint8_t>& encoded = pending.chunk.encoded;
+  if (pending.probed) {
+    std::fprintf(stderr, "rc-probe events=%llu within=%d zstd=%zu ranged=%zu",
+                 static_cast<unsigned long long>(pending.chunk.eventCount), pending.within ? 1 : 0,
+                 encoded.size(), 2 + ranged.size());
+    for (size_t v = 0; v < kProbeVariants; ++v)
+      std::fprintf(stderr, " %s=%.1f", rcProbeName(v), pending.probe[v]);
+    std::fprintf(stderr, "\n");
+    if (!pending.within) return;
+  }
   if (ranged.empty() || (2 + ranged.size()) * 100 > encoded.size() * (100 - kRangedGainPercent))
     return;
   encoded.assign({kCodingMarker, kRangedCoding});

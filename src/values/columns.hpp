@@ -54,6 +54,7 @@
 
 #include "values/byte_coding.hpp"
 #include "values/column_chunk.hpp"
+#include "values/rc_probe.hpp"
 #include "values/slot_models.hpp"
 #include "values/time_models.hpp"
 #include "values/value_streams.hpp"
@@ -191,6 +192,9 @@ struct PendingChunk {
   // Coding 6: the chunk range coded (empty if the payload was too large to try);
   // compressChunk keeps it instead of the zstd frame when it is kRangedGainPercent smaller.
   ByteBuffer ranged;
+  // Bench probe (MTF_RC_PROBE): whether the trial was within its limits, and the variants.
+  bool probed = false, within = false;
+  double probe[kProbeVariants] = {};
 };
 // A chunk is range coded (coding 6) only if its payload is at most this large: the trial
 // costs time, and the chunks it wins are the small ones (measured on the corpus: with no
@@ -255,6 +259,7 @@ class ColumnEncoder {
   TimeGrain grain_;
   ByteBuffer planeBytes_;   // the time planes, split (room reused from chunk to chunk)
   ByteBuffer codedPlanes_;  // the Huffman-coded ones
+  std::vector<uint32_t> probeContexts_, probeCounts_;  // bench probe (MTF_RC_PROBE)
   // finish()'s payload buffer and zstd context, made by its first call and reused (an
   // encoder whose chunks are compressed elsewhere never makes them).
   struct Finishing {

@@ -63,7 +63,8 @@ void ValueStreamWriter::write(size_t slotCount, ByteBuffer& out, RangedOutput* r
   for (size_t s = 0; s < slotCount; ++s)
     (slotValues_[s] >= kOwnStreamValues ? ownBytes : sharedBytes) += slotBytes_[s];
   if (ranged) {
-    if (out.size() + sharedBytes + ownBytes <= ranged->limit)
+    ranged->within = out.size() + sharedBytes + ownBytes <= ranged->limit;
+    if (ranged->within || ranged->force)
       writeRanged(slotCount, sharedUnit, *ranged);
     else
       ranged->out->clear();
@@ -92,7 +93,19 @@ void ValueStreamWriter::write(size_t slotCount, ByteBuffer& out, RangedOutput* r
       at = static_cast<uint64_t>(putVarint(data + at, residuals_[i]) - data);
     }
   }
+  lastCount_ = count_;
   count_ = 0;
+}
+
+void ValueStreamWriter::probeValues(const uint64_t*& values, const uint32_t*& slots, size_t& count,
+                                    std::vector<uint32_t>& streamOfSlot) const {
+  values = residuals_.data();
+  slots = slots_.data();
+  count = lastCount_;
+  streamOfSlot.assign(slotValues_.size(), 0);
+  uint32_t own = 0;
+  for (size_t s = 0; s < slotValues_.size(); ++s)
+    if (slotValues_[s] >= kOwnStreamValues) streamOfSlot[s] = ++own;
 }
 
 // The table: varint(2 K + f) [unit], then per own stream varint(2 gap + f) [unit] and, in

@@ -42,6 +42,8 @@ struct RangedOutput {
   const uint64_t* times;
   size_t events;
   size_t limit;
+  bool force = false;   // bench probe: write it whatever the limit
+  bool within = false;  // set by write(): the payload was within `limit`
 };
 
 // The encoder's side: the residuals of a chunk in event order with the slot of each,
@@ -63,6 +65,10 @@ class ValueStreamWriter {
     ++count_;
   }
   size_t count() const { return count_; }
+  // Bench probe: after write(), its residuals (divided by their units), slots, and each
+  // slot's stream (0: the shared one).
+  void probeValues(const uint64_t*& values, const uint32_t*& slots, size_t& count,
+                   std::vector<uint32_t>& streamOfSlot) const;
   // Appends the table and the streams of the values put (`slotCount`: the chunk's slots)
   // to `out`, and forgets them.
   // With `ranged`, the chunk's range coded form too (RangedOutput).
@@ -74,6 +80,7 @@ class ValueStreamWriter {
   NoZeroFillVector<uint64_t> residuals_;
   NoZeroFillVector<uint32_t> slots_;
   size_t count_ = 0;
+  size_t lastCount_ = 0;               // count_ at the last write() (bench probe)
   std::vector<uint64_t> slotBytes_;    // per slot: bytes of its varints (scratch)
   std::vector<uint32_t> slotValues_;   // per slot: its values (scratch)
   std::vector<uint64_t> cursor_;       // per slot: where its next varint goes (scratch)

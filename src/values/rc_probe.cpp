@@ -1,0 +1,195 @@
+#include "values/rc_probe.hpp"
+
+#include <bit>
+#include <cmath>
+#include <cstdlib>
+#include <unordered_map>
+
+#include "values/range_coder.hpp"
+#include "values/residual_model.hpp"
+
+namespace mtf::values {
+
+namespace {
+
+struct CostTable {
+  double zero[4097];
+  CostTable() {
+    for (int p = 1; p < 4096; ++p) zero[p] = -std::log2(p / 4096.0);
+    zero[0] = zero[4096] = 12;
+  }
+  double of(uint32_t p0, bool bit) const { return bit ? zero[4096 - p0] : zero[p0]; }
+};
+const CostTable kCost;
+
+// The bit kinds: 0 today's (AdaptiveBit), 1 slower after warm-up (1/d to d = 64),
+// 2 two rates mixed (1/16 and 1/128), 3 two rates (1/8 and 1/64), 4 today's to d = 24 only.
+struct ProbeBit {
+  uint16_t a = 32768, b = 32768;  // 16-bit probabilities of 0
+  uint16_t n = 0;
+  AdaptiveBit base;
+  static int kind;
+
+  uint32_t p() const {
+    if (kind == 0) return base.probability();
+    uint32_t q = kind == 1 || kind == 4 ? a >> 4 : (uint32_t{a} + b) >> 5;
+    return q < 31 ? 31 : (q > 4065 ? 4065 : q);
+  }
+  static void step(uint16_t& x, bool bit, uint32_t d) {
+    const int32_t target = bit ? 0 : 65535;
+    int32_t v = x;
+    v += (target - v) / static_cast<int32_t>(d);
+    x = static_cast<uint16_t>(v);
+  }
+  void update(bool bit) {
+    if (kind == 0) return base.update(bit);
+    const uint32_t d = n + 2;
+    if (kind == 1) step(a, bit, d < 64 ? d : 64);
+    if (kind == 4) step(a, bit, d < 24 ? d : 24);
+    if (kind == 2) step(a, bit, d < 16 ? d : 16), step(b, bit, d < 128 ? d : 128);
+    if (kind == 3) step(a, bit, d < 8 ? d : 8), step(b, bit, d < 64 ? d : 64);
+    if (n < 1000) ++n;
+  }
+};
+int ProbeBit::kind = 0;
+
+struct Config {
+  int time;       // 0 one model; 1 a model per context; 2 bucket by the context's previous
+                  // length; 3 tree per (context's previous, stream's previous) bucket
+  int slotPrev;   // values: 1 bucket by the slot's previous length, not the stream's; 2 exact
+  int valueCond;  // 1: value trees also by whether the event's time residual is 0
+  int mantissa;   // adaptive bits below the leading one (today 2)
+  int bit;        // ProbeBit::kind
+};
+
+// A residual model with `sets` trees of bit lengths.
+struct ProbeModel {
+  std::vector<ProbeBit> trees;
+  std::vector<ProbeBit> mantissa;  // per length: a tree of up to 3 levels (8 nodes)
+  unsigned previous = 0;
+  explicit ProbeModel(unsigned sets = 8) : trees(sets * 128), mantissa(65 * 8) {}
+
+  double cost(uint64_t v, unsigned set, int mantissaBits) {
+    const unsigned n = static_cast<unsigned>(std::bit_width(v));
+    ProbeBit* tree = &trees[set * 128];
+    double bits = 0;
+    unsigned node = 1;
+    for (int i = 6; i >= 0; --i) {
+      const bool bit = (n >> i) & 1;
+      bits += kCost.of(tree[node].p(), bit);
+      tree[node].update(bit);
+      node = 2 * node + bit;
+    }
+    previous = n;
+    if (n < 2) return bits;
+    const unsigned below = n - 1;
+    const unsigned adaptive = below < unsigned(mantissaBits) ? below : unsigned(mantissaBits);
+    ProbeBit* m = &mantissa[n * 8];
+    node = 1;
+    for (unsigned k = 0; k < adaptive; ++k) {
+      const bool bit = (v >> (below - 1 - k)) & 1;
+      bits += kCost.of(m[node].p(), bit);
+      m[node].update(bit);
+      node = 2 * node + bit;
+    }
+    return bits + (below - adaptive);
+  }
+};
+
+double costOf(const RcProbeInput& in, const Config& c) {
+  ProbeBit::kind = c.bit;
+  double bits = 0;
+  // Times.
+  {
+    const unsigned sets = c.time == 3 || c.time == 5 ? 64 : (c.time == 4 ? 24 : 8);
+    std::unordered_map<uint32_t, unsigned> contextPrevious2;
+    ProbeModel global(sets);
+    std::unordered_map<uint32_t, ProbeModel> perContext;
+    std::unordered_map<uint32_t, unsigned> contextPrevious;
+    for (size_t i = 0; i < in.events; ++i) {
+      const uint64_t v = in.times[i];
+      const unsigned globalBucket = ResidualModel::bucketOf(global.previous);
+      if (c.time == 1) {
+        auto it = perContext.try_emplace(in.contexts[i], 8).first;
+        bits += it->second.cost(v, ResidualModel::bucketOf(it->second.previous), c.mantissa);
+        continue;
+      }
+      if (c.time == 0) {
+        bits += global.cost(v, globalBucket, c.mantissa);
+        continue;
+      }
+      unsigned& prev = contextPrevious[in.contexts[i]];
+      const unsigned ctxBucket = ResidualModel::bucketOf(prev);
+      unsigned& prev2 = contextPrevious2[in.contexts[i]];
+      unsigned set = c.time == 2 ? ctxBucket : ctxBucket * 8 + globalBucket;
+      if (c.time == 4) set = prev < 23 ? prev : 23;
+      if (c.time == 5) set = ctxBucket * 8 + ResidualModel::bucketOf(prev2);
+      bits += global.cost(v, set, c.mantissa);
+      prev2 = prev;
+      prev = static_cast<unsigned>(std::bit_width(v));
+    }
+  }
+  // Values, in event order.
+  const unsigned sets = c.slotPrev == 2 ? 24 : (c.valueCond ? 16 : 8);
+  std::vector<ProbeModel> streams;
+  for (size_t s = 0; s < in.slotCount; ++s)
+    if (in.streamOfSlot[s] + 1 > streams.size())
+      streams.resize(in.streamOfSlot[s] + 1, ProbeModel(sets));
+  if (streams.empty()) streams.resize(1, ProbeModel(sets));
+  std::vector<unsigned> slotPrevious(in.slotCount, 0);
+  size_t k = 0;
+  for (size_t e = 0; e < in.events; ++e) {
+    const unsigned cond = c.valueCond && in.times[e] != 0 ? 8 : 0;
+    for (uint32_t j = 0; j < in.counts[e]; ++j, ++k) {
+      const uint32_t slot = in.slots[k];
+      ProbeModel& m = streams[in.streamOfSlot[slot]];
+      const unsigned prev = c.slotPrev ? slotPrevious[slot] : m.previous;
+      const unsigned set =
+          c.slotPrev == 2 ? (prev < 23 ? prev : 23) : ResidualModel::bucketOf(prev) + cond;
+      bits += m.cost(in.values[k], set, c.mantissa);
+      slotPrevious[slot] = m.previous;
+    }
+  }
+  return bits / 8;
+}
+
+const Config kConfigs[kProbeVariants] = {
+    {0, 0, 0, 2, 0},  // 0 base
+    {4, 0, 0, 2, 0},  // 1 time: tree by the context's previous length (exact, to 23)
+    {2, 0, 0, 2, 0},  // 2 time: bucket by the context's previous length
+    {3, 0, 0, 2, 0},  // 3 time: (context's, stream's previous)
+    {0, 0, 0, 2, 2},  // 4 bits: two rates 1/16 + 1/128
+    {5, 0, 0, 2, 0},  // 5 time: (context's previous, the one before)
+    {0, 2, 0, 2, 0},  // 6 values: slot's previous exact
+    {0, 1, 0, 2, 0},  // 7 values: bucket by the slot's previous length
+    {0, 0, 0, 3, 0},  // 8 mantissa: 3 adaptive bits
+    {4, 2, 0, 2, 0},  // 9 = 1 + 6
+    {2, 1, 0, 2, 0},  // 10 = 2 + 7
+    {2, 1, 0, 2, 2},  // 11 = 2 + 7 + 4
+    {4, 1, 0, 2, 0},  // 12 = 1 + 7
+    {5, 1, 0, 2, 0},  // 13 = 5 + 7
+    {2, 2, 0, 2, 0},  // 14 = 2 + 6
+    {5, 1, 0, 3, 2},  // 15 = 5 + 7 + 8 + 4
+};
+
+const char* const kNames[kProbeVariants] = {"base",      "tCtxExact", "tCtxPrev",   "tCtxGlob",
+                                            "twoRate16", "tCtxPrev2", "vSlotExact", "vSlotPrev",
+                                            "mant3",     "c1_6",      "c2_7",       "c2_7_4",
+                                            "c1_7",      "c5_7",      "c2_6",       "c5_7_8_4"};
+
+}  // namespace
+
+bool rcProbeEnabled() {
+  static const bool on = std::getenv("MTF_RC_PROBE") != nullptr;
+  return on;
+}
+
+void rcProbe(const RcProbeInput& in, double (&bytes)[kProbeVariants]) {
+  for (size_t v = 0; v < kProbeVariants; ++v) bytes[v] = costOf(in, kConfigs[v]);
+}
+
+const char* rcProbeName(size_t variant) {
+  return kNames[variant];
+}
+
+}  // namespace mtf::values
