@@ -149,8 +149,11 @@ void SignatureExtractor::appendSymbols(std::span<const Event> events, SignatureT
       options_.fields == kAllFields && options_.selection == EventSelection::All;
   for (const Event& e : events) {
     if (regionsAsSuch && isEnterOrLeave(e.kind)) {
-      trackRegion(e);
-      *out++ = table.internRegionEvent(e.kind, static_cast<Ref>(e.field(0)));
+      // Read once: the push of trackRegion (a 32-bit store) could alias the event's field
+      // count, and the field would be looked up again after it.
+      const auto region = static_cast<Ref>(e.fields.data()[0]);
+      trackRegion(e.kind, region);
+      *out++ = table.internRegionEvent(e.kind, region);
     } else if (writeSignature(e, current_)) {
       *out++ = table.intern(current_);
     }
@@ -168,9 +171,10 @@ bool SignatureExtractor::signatureInto(const Event& e, Signature& s) {
   s.kind = e.kind;
   const bool all = options_.selection == EventSelection::All;
   if (isEnterOrLeave(e.kind)) {
-    trackRegion(e);
+    const auto region = static_cast<Ref>(e.fields.data()[0]);
+    trackRegion(e.kind, region);
     if (!all) return false;
-    s.region = static_cast<Ref>(e.field(0));
+    s.region = region;
   } else if (isMpiPointToPoint(e.kind)) {
     fillPointToPoint(e, s);
   } else if (isCollectiveEndKind(e.kind)) {
@@ -184,10 +188,10 @@ bool SignatureExtractor::signatureInto(const Event& e, Signature& s) {
 }
 
 // Keeps the stack of open regions (the enclosing MPI call of an MPI event).
-[[gnu::always_inline]] inline void SignatureExtractor::trackRegion(const Event& e) {
-  if (e.kind == EventKind::Enter) {
+[[gnu::always_inline]] inline void SignatureExtractor::trackRegion(EventKind kind, Ref region) {
+  if (kind == EventKind::Enter) {
     if (openRegions_.size() < kMaxCallDepth)
-      openRegions_.push_back(static_cast<Ref>(e.field(0)));
+      openRegions_.push_back(region);
     else
       ++overflowDepth_;
   } else if (overflowDepth_ > 0) {
@@ -257,21 +261,28 @@ void SignatureExtractor::flush(std::vector<Signature>& out) {
 }
 
 inline void SignatureExtractor::fillPointToPoint(const Event& e, Signature& s) {
-  // Fields: peer rank, comm, tag, length (event_kinds.def).
+  // Fields: peer rank, comm, tag, length (event_kinds.def). Read before the first store:
+  // a store of a 64-bit field of `s` could alias the event's fields, which would then be
+  // looked up again (inline or on the heap) after it.
+  const uint64_t* fields = e.fields.data();
+  const uint64_t peerInComm = fields[0];
+  const auto comm = static_cast<Ref>(fields[1]);
+  const auto tag = static_cast<uint32_t>(fields[2]);
+  const uint64_t size = fields[3];
   s.region = openRegions_.empty() ? kUndefinedRef : openRegions_.back();
-  s.comm = static_cast<Ref>(e.field(1));
-  s.tag = static_cast<uint32_t>(e.field(2));
-  s.size = e.field(3);
-  if (s.comm != lastCommRef_) {  // the last communicator is kept at hand
-    lastCommRef_ = s.comm;
-    lastComm_ = context_.ranks().view(s.comm, ownLocation_);
+  s.comm = comm;
+  s.tag = tag;
+  s.size = size;
+  if (comm != lastCommRef_) {  // the last communicator is kept at hand
+    lastCommRef_ = comm;
+    lastComm_ = context_.ranks().view(comm, ownLocation_);
   }
-  const int64_t peer = lastComm_.worldRankOf(e.field(0));
+  const int64_t peer = lastComm_.worldRankOf(peerInComm);
   if (peer >= 0 && ownRank_ >= 0) {
     s.partner = peer - ownRank_;
     s.partnerRelative = true;
   } else {
-    s.partner = static_cast<int64_t>(e.field(0));
+    s.partner = static_cast<int64_t>(peerInComm);
   }
 }
 

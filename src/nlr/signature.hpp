@@ -200,7 +200,7 @@ class SignatureExtractor {
   bool signatureInto(const Event& e, Signature& s);
   bool writeSignature(const Event& e, Signature& s);  // the same, inline in signature.cpp
   static bool isEnterOrLeave(EventKind k) { return k == EventKind::Enter || k == EventKind::Leave; }
-  void trackRegion(const Event& e);  // after an Enter or Leave
+  void trackRegion(EventKind kind, Ref region);  // after an Enter or Leave of `region`
   std::span<const Signature> releaseInCallOrder(const Event& e);
   void fillPointToPoint(const Event& e, Signature& s);
   void fillCollective(const Event& e, Signature& s) const;
