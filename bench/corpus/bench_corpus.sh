@@ -27,41 +27,8 @@ else
   ROOTS+=("$ROOT/tests/data")
 fi
 
-# trace_files DIR FORMAT : the trace's own files, relative to DIR, one per line.
-trace_files() {
-  local dir=$1 format=$2
-  (
-    cd "$dir"
-    case $format in
-      otf2) find . -name '*.otf2' -o -name '*.def' -o -name '*.evt' -o -name '*.thumb' ;;
-      paraver)
-        for prv in *.prv *.prv.gz; do
-          [[ -e $prv ]] || continue
-          [[ $prv == *.prv.gz && -e ${prv%.gz} ]] && continue
-          echo "./$prv"
-        done
-        find . -name '*.pcf' -o -name '*.row' ;;
-      tau)
-        if compgen -G 'tautrace.*.trc' >/dev/null; then
-          find . -name 'tautrace.*.trc' -o -name 'events.*.edf'
-        else
-          find . -name 'tau.trc' -o -name 'tau.edf'
-        fi ;;
-    esac
-  ) | sed 's|^\./||' | sort
-}
-
-# mtf_input DIR FORMAT : the path mtf is given for the trace.
-mtf_input() {
-  local dir=$1 format=$2 f
-  case $format in
-    otf2) f=$(find "$dir" -maxdepth 1 -name '*.otf2' | sort | head -1) ;;
-    paraver) f=$(find "$dir" -maxdepth 1 -name '*.prv' | sort | head -1)
-             [[ -n $f ]] || f=$(find "$dir" -maxdepth 1 -name '*.prv.gz' | sort | head -1) ;;
-    tau) f=$dir ;;
-  esac
-  echo "$f"
-}
+# shellcheck source=bench/corpus/corpus_files.sh
+source "$(dirname "$0")/corpus_files.sh"
 
 printf '%-8s %-28s %12s %10s %10s %10s %8s %8s\n' format trace raw mtf zstd-19 xz-9 mtf/zstd mtf/xz
 RESULTS=$WORK/results.txt

@@ -19,17 +19,8 @@ ROOTS=()
 [[ -d $ROOT/../shared/traces ]] && ROOTS+=("$(cd "$ROOT/../shared/traces" && pwd)")
 ROOTS+=("$ROOT/tests/data")
 
-# mtf_input DIR FORMAT : the path mtf is given for the trace (as bench_corpus.sh).
-mtf_input() {
-  local dir=$1 format=$2 f
-  case $format in
-    otf2) f=$(find "$dir" -maxdepth 1 -name '*.otf2' | sort | head -1) ;;
-    paraver) f=$(find "$dir" -maxdepth 1 -name '*.prv' | sort | head -1)
-             [[ -n $f ]] || f=$(find "$dir" -maxdepth 1 -name '*.prv.gz' | sort | head -1) ;;
-    tau) f=$dir ;;
-  esac
-  echo "$f"
-}
+# shellcheck source=bench/corpus/corpus_files.sh
+source "$(dirname "$0")/corpus_files.sh"
 
 # sizes MTF ARCHIVE : "definitions structure index non-column file"
 sizes() {
