@@ -33,35 +33,24 @@ source "$(dirname "$0")/corpus_files.sh"
 printf '%-8s %-28s %12s %10s %10s %10s %8s %8s\n' format trace raw mtf zstd-19 xz-9 mtf/zstd mtf/xz
 RESULTS=$WORK/results.txt
 : >"$RESULTS"
-declare -A SEEN
-for root in "${ROOTS[@]}"; do
-  for format in otf2 paraver tau; do
-    [[ -d $root/$format ]] || continue
-    for dir in "$root/$format"/*/; do
-      dir=${dir%/}
-      name=$(basename "$dir")
-      # tests/data holds copies of some shared traces: each trace counts once.
-      [[ -z ${SEEN[$format/$name]:-} ]] || continue
-      SEEN[$format/$name]=1
-      mapfile -t files < <(trace_files "$dir" "$format")
-      [[ ${#files[@]} -gt 0 ]] || continue
-      raw=$(cd "$dir" && cat "${files[@]}" | wc -c)
-      zst=$(cd "$dir" && tar cf - "${files[@]}" | zstd -19 -q -c | wc -c)
-      xzb=$(cd "$dir" && tar cf - "${files[@]}" | xz -9 -c | wc -c)
-      out=$WORK/$format-$name.mtf
-      if ! "$MTF" -q convert "$(mtf_input "$dir" "$format")" -o "$out" --force 2>"$WORK/err.txt"; then
-        printf '%-8s %-28s %12s  conversion failed: %s\n' "$format" "$name" "$raw" "$(head -1 "$WORK/err.txt")"
-        continue
-      fi
-      mtfb=$(wc -c <"$out")
-      rz=$(awk -v a="$mtfb" -v b="$zst" 'BEGIN {printf "%.3f", a / b}')
-      rx=$(awk -v a="$mtfb" -v b="$xzb" 'BEGIN {printf "%.3f", a / b}')
-      printf '%-8s %-28s %12s %10s %10s %10s %8s %8s\n' "$format" "$name" "$raw" "$mtfb" "$zst" "$xzb" "$rz" "$rx"
-      echo "$format $rz" >>"$RESULTS"
-      rm -f "$out"
-    done
-  done
-done
+while read -r format name dir; do
+  mapfile -t files < <(trace_files "$dir" "$format")
+  [[ ${#files[@]} -gt 0 ]] || continue
+  raw=$(cd "$dir" && cat "${files[@]}" | wc -c)
+  zst=$(cd "$dir" && tar cf - "${files[@]}" | zstd -19 -q -c | wc -c)
+  xzb=$(cd "$dir" && tar cf - "${files[@]}" | xz -9 -c | wc -c)
+  out=$WORK/$format-$name.mtf
+  if ! "$MTF" -q convert "$(mtf_input "$dir" "$format")" -o "$out" --force 2>"$WORK/err.txt"; then
+    printf '%-8s %-28s %12s  conversion failed: %s\n' "$format" "$name" "$raw" "$(head -1 "$WORK/err.txt")"
+    continue
+  fi
+  mtfb=$(wc -c <"$out")
+  rz=$(awk -v a="$mtfb" -v b="$zst" 'BEGIN {printf "%.3f", a / b}')
+  rx=$(awk -v a="$mtfb" -v b="$xzb" 'BEGIN {printf "%.3f", a / b}')
+  printf '%-8s %-28s %12s %10s %10s %10s %8s %8s\n' "$format" "$name" "$raw" "$mtfb" "$zst" "$xzb" "$rz" "$rx"
+  echo "$format $rz" >>"$RESULTS"
+  rm -f "$out"
+done < <(trace_list)
 
 echo
 awk '{ n[$1]++; s[$1] += log($2); n["all"]++; s["all"] += log($2);

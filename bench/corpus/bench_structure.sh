@@ -34,32 +34,22 @@ print(d, s, i, d + s + i, t["file_bytes"])'
 printf '%-8s %-28s %-5s %8s %8s %8s %10s %10s\n' format trace build defs struct index non-column file
 RESULTS=$WORK/results.txt
 : >"$RESULTS"
-declare -A SEEN
-for root in "${ROOTS[@]}"; do
-  for format in otf2 paraver tau; do
-    [[ -d $root/$format ]] || continue
-    for dir in "$root/$format"/*/; do
-      dir=${dir%/}
-      name=$(basename "$dir")
-      [[ -z ${SEEN[$format/$name]:-} ]] || continue
-      SEEN[$format/$name]=1
-      line=()
-      for i in "${!BUILDS[@]}"; do
-        out=$WORK/$i.mtf
-        if ! "${BUILDS[$i]}/mtf" -q convert "$(mtf_input "$dir" "$format")" -o "$out" --force \
-          2>/dev/null; then
-          printf '%-8s %-28s %-5s conversion failed\n' "$format" "$name" "$i"
-          continue 2
-        fi
-        read -r d s x n f < <(sizes "${BUILDS[$i]}/mtf" "$out")
-        printf '%-8s %-28s %-5s %8s %8s %8s %10s %10s\n' "$format" "$name" "$i" "$d" "$s" "$x" "$n" "$f"
-        line+=("$n")
-        rm -f "$out"
-      done
-      [[ ${#line[@]} -eq 2 ]] && echo "$format ${line[0]} ${line[1]}" >>"$RESULTS"
-    done
+while read -r format name dir; do
+  line=()
+  for i in "${!BUILDS[@]}"; do
+    out=$WORK/$i.mtf
+    if ! "${BUILDS[$i]}/mtf" -q convert "$(mtf_input "$dir" "$format")" -o "$out" --force \
+      2>/dev/null; then
+      printf '%-8s %-28s %-5s conversion failed\n' "$format" "$name" "$i"
+      continue 2
+    fi
+    read -r d s x n f < <(sizes "${BUILDS[$i]}/mtf" "$out")
+    printf '%-8s %-28s %-5s %8s %8s %8s %10s %10s\n' "$format" "$name" "$i" "$d" "$s" "$x" "$n" "$f"
+    line+=("$n")
+    rm -f "$out"
   done
-done
+  [[ ${#line[@]} -eq 2 ]] && echo "$format ${line[0]} ${line[1]}" >>"$RESULTS"
+done < <(trace_list)
 if [[ ${#BUILDS[@]} -eq 2 ]]; then
   echo
   awk '{ n[$1]++; s[$1] += log($3 / $2); n["all"]++; s["all"] += log($3 / $2) }

@@ -36,3 +36,21 @@ mtf_input() {
   esac
   echo "$f"
 }
+
+# trace_list : "format name dir" of every trace under $ROOTS, each name once per format
+# (tests/data holds copies of some shared traces: each trace counts once).
+trace_list() {
+  declare -A seen
+  for root in "${ROOTS[@]}"; do
+    for format in otf2 paraver tau; do
+      [[ -d $root/$format ]] || continue
+      for dir in "$root/$format"/*/; do
+        dir=${dir%/}
+        name=$(basename "$dir")
+        [[ -z ${seen[$format/$name]:-} ]] || continue
+        seen[$format/$name]=1
+        echo "$format $name $dir"
+      done
+    done
+  done
+}

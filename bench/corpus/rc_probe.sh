@@ -56,21 +56,6 @@ summarise() {
 
 RESULTS=$WORK/results.txt
 : >"$RESULTS"
-trace_list() {
-  declare -A seen
-  for root in "${ROOTS[@]}"; do
-    for format in otf2 paraver tau; do
-      [[ -d $root/$format ]] || continue
-      for dir in "$root/$format"/*/; do
-        dir=${dir%/}
-        name=$(basename "$dir")
-        [[ -z ${seen[$format/$name]:-} ]] || continue
-        seen[$format/$name]=1
-        echo "$format $name $dir"
-      done
-    done
-  done
-}
 while read -r format name dir; do
   [[ -z ${ONLY:-} || $format == "$ONLY" ]] || continue
   mapfile -t files < <(trace_files "$dir" "$format")
