@@ -201,9 +201,8 @@ std::string cleanupAfterInterrupt(const fs::path& stagingDir, const fs::path& sp
   if (staging::commitFinished(stagingDir)) return "interrupted after " + output + " was complete";
   const std::string line = kInterruptedMessage + deadProcesses(stagingDir, processes);
   staging::rollBack(stagingDir, stagingDir.parent_path());
-  // Twice: a file the main thread was creating meanwhile goes with the second pass.
-  for (int pass = 0; pass < 2 && fs::exists(stagingDir, ignored); ++pass)
-    fs::remove_all(stagingDir, ignored);
+  // The other processes are removing their spools and records at the same moment.
+  staging::removeTree(stagingDir);
   return line;
 }
 
@@ -266,10 +265,7 @@ int runConvert(World& world, const ConvertArgs& a) {
   const fs::path stagingDir = fs::path(staging).parent_path();
   // An error in a collective phase ends every process at once: the one that meets it
   // removes the staging directory (the archive being written and every spool).
-  world.setAbortCleanup([stagingDir] {
-    std::error_code ignored;
-    fs::remove_all(stagingDir, ignored);
-  });
+  world.setAbortCleanup([stagingDir] { staging::removeTree(stagingDir); });
   try {
     return convertInto(world, a, staging, out.get());
   } catch (const Interrupted& e) {

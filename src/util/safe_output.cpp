@@ -94,7 +94,7 @@ SafeOutput::~SafeOutput() {
   if (committed_) return;
   std::error_code ec;
   staging::rollBack(staging_dir_, parent_);
-  fs::remove_all(staging_dir_, ec);
+  staging::removeTree(staging_dir_);
   if (!created_root_.empty()) fs::remove_all(created_root_, ec);
 }
 
@@ -140,8 +140,7 @@ void SafeOutput::commit() {
   throwIfInterrupted();
   moveIntoPlace(entriesToMove());
   committed_ = true;
-  std::error_code ec;
-  fs::remove_all(staging_dir_, ec);
+  staging::removeTree(staging_dir_);
 }
 
 bool samePath(const fs::path& a, const fs::path& b) {

@@ -151,11 +151,21 @@ bool commitFinished(const fs::path& stagingDir) {
   return !names.empty() && names.back() == kCommittedLine;
 }
 
+bool removeTree(const fs::path& dir) {
+  // Each pass removes at least the entry it stopped at; a file another process is still
+  // creating goes with a later pass.
+  constexpr int kPasses = 64;
+  std::error_code ec;
+  for (int pass = 0; pass < kPasses; ++pass) {
+    fs::remove_all(dir, ec);
+    if (!ec || !fs::exists(dir, ec)) return true;
+  }
+  return !fs::exists(dir, ec);
+}
+
 bool removeLeftover(const Leftover& leftover) {
   rollBack(leftover.dir, leftover.dir.parent_path());
-  std::error_code ec;
-  fs::remove_all(leftover.dir, ec);
-  return !ec;
+  return removeTree(leftover.dir);
 }
 
 std::string describe(const Owner& owner) {

@@ -54,6 +54,13 @@ std::vector<Leftover> findLeftovers(const std::filesystem::path& folder);
 void rollBack(const std::filesystem::path& stagingDir, const std::filesystem::path& folder);
 // True once the commit of `stagingDir` reached its commit point (or the directory is gone).
 bool commitFinished(const std::filesystem::path& stagingDir);
+// Removes `dir` and everything in it while other processes may be removing entries of
+// it too (mtf-mpi: on an interrupt every rank removes its own spool while rank 0 removes
+// the staging directory). std::filesystem::remove_all gives up at the first entry that
+// vanished between listing and unlinking (libstdc++ reports ENOENT and leaves the rest),
+// so this runs it again while the directory is still there, a bounded number of times.
+// True once `dir` is gone.
+bool removeTree(const std::filesystem::path& dir);
 // Rolls back and removes a staging directory; false if it could not be removed whole.
 bool removeLeftover(const Leftover& leftover);
 

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <fstream>
+#include <thread>
 
 #include "util/safe_output.hpp"
 #include "util/scratch_dir.hpp"
@@ -122,6 +123,26 @@ TEST(StagingOwner, NoRollBackAfterTheCommitPoint) {
   std::ofstream(staging / kJournalFile) << "t.mtf\n" << kCommittedLine << "\n";
   rollBack(staging, dir);
   EXPECT_EQ(text(dir / "t.mtf"), "finished");
+}
+
+// mtf-mpi's ranks remove their spools while rank 0 removes the staging directory: entries
+// vanish under removeTree, which must still remove the directory (remove_all alone left it
+// in every round of this test).
+TEST(StagingOwner, RemoveTreeWhileAnotherThreadRemovesEntries) {
+  constexpr int kFiles = 2000;
+  for (int round = 0; round < 5; ++round) {
+    const fs::path staging = freshDir("racing") / ".t.mtf.mtf-tmp-9";
+    fs::create_directories(staging);
+    for (int i = 0; i < kFiles; ++i) std::ofstream(staging / ("f" + std::to_string(i))) << 'x';
+    std::thread other([&] {
+      std::error_code ignored;
+      for (int i = kFiles - 1; i >= 0; --i)
+        fs::remove(staging / ("f" + std::to_string(i)), ignored);
+    });
+    EXPECT_TRUE(removeTree(staging)) << "round " << round;
+    other.join();
+    EXPECT_FALSE(fs::exists(staging)) << "round " << round;
+  }
 }
 
 }  // namespace
