@@ -114,9 +114,11 @@ const char* RecordParser::stateRecord(FieldCursor& c) {
     return "state record: missing or non-numeric begin:end:state";
   // paraver-kernel reads all of these (it ignores fields after the state, draws no end
   // for -1 and wraps a state to 32 bits); no format mtf writes holds them as they are.
+  // A state that ends before it begins (PyCOMPSs writes a duration there) is kept: the
+  // model's State holds its end as written, OTF2 as a region of no length with the end
+  // in an attribute, Chrome as a slice of no length, Paraver as it was.
   if (!c.atEnd()) return tolerate("state record with fields after the state");
-  if (end < 0 || static_cast<uint64_t>(end) < begin)
-    return tolerate("state record ends before it begins");
+  if (end < 0) return tolerate("state record with a negative end (-1: no end)");
   if (state > std::numeric_limits<uint32_t>::max())
     return tolerate("state record with a state beyond 32 bits");
   ++counts_.states;
