@@ -5,11 +5,9 @@
 # size and each variant's estimate) and prints per trace and variant the .mtf / zstd -19
 # ratio the variant would give with today's rule (a chunk within the trial's limits is
 # range coded when 3% smaller than zstd) and with no limits ("+nl"), with geometric means.
-# Known limit: where the column dictionary is judged a second time (column_dictionary.cpp,
-# most held chunks range codable and a dictionary found: compss-cholesky, par-mandel-dynamic,
-# par-pi-critical), each held chunk is compressed more than once and reports each time, so
-# those traces' rows count their chunks two or three times; the figures in the commit that
-# added this script were measured before that second judgement existed.
+# Each chunk reports once, when it is delivered, with the zstd frame it was delivered with
+# (where the column dictionary is judged beside range coding, column_dictionary.cpp, a held
+# chunk is compressed twice: the line carries the winner's frame).
 # Usage: bench/corpus/rc_probe.sh [BUILD_DIR]   (traces: ../shared/traces and tests/data)
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)

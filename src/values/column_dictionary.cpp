@@ -189,7 +189,7 @@ void DictionaryGate::decide() {
 bool DictionaryGate::mostlyRangeCodable() const {
   size_t tried = 0;
   for (const auto& [location, pending] : held_)
-    if (!pending.ranged.empty() && (!pending.probed || pending.within))
+    if (!pending.ranged.empty() && (!pending.probe.probed || pending.probe.within))
       tried += pending.payload.size();
   return 2 * tried >= heldBytes_;
 }
@@ -202,25 +202,31 @@ bool DictionaryGate::paysBesideRangeCoding(const std::vector<uint8_t>& content) 
   size_t with = coder.zstd.frame(content.data(), content.size(), coder.level, nullptr).size;
   size_t without = 0;
   std::vector<std::vector<uint8_t>> withDictionary(held_.size());
+  std::vector<size_t> probeZstd(held_.size());  // bench probe: the zstd frames with it
   for (size_t i = 0; i < held_.size(); ++i) {
     PendingChunk& pending = held_[i].second;
     coder.dictionary = dictionary_.get();
     compressChunk(pending, coder);
     with += pending.chunk.encoded.size();
     withDictionary[i].swap(pending.chunk.encoded);
+    probeZstd[i] = pending.probe.zstd;
     coder.dictionary = nullptr;
     compressChunk(pending, coder);
     without += pending.chunk.encoded.size();
   }
   const bool pays = with < without;
   if (pays)
-    for (size_t i = 0; i < held_.size(); ++i) held_[i].second.chunk.encoded.swap(withDictionary[i]);
+    for (size_t i = 0; i < held_.size(); ++i) {
+      held_[i].second.chunk.encoded.swap(withDictionary[i]);
+      held_[i].second.probe.zstd = probeZstd[i];
+    }
   compressed_ = true;
   return pays;
 }
 
 void DictionaryGate::compressAndDeliver(LocationId location, PendingChunk& pending) {
   if (!compressed_) compressChunk(pending, coder_);
+  reportProbe(pending);
   deliver_(location, std::move(pending.chunk));
 }
 

@@ -263,9 +263,9 @@ void ColumnEncoder::finishPayload(uint64_t firstEvent, PendingChunk& out) {
   RangedOutput ranged{&out.ranged, timeResiduals_.data(), events_, kRangedTrialPayload};
   ranged.force = probing;
   valueStreams_.write(predictor_.slotCount(), payload, tryRanged ? &ranged : nullptr);
-  out.probed = probing;
+  out.probe.probed = probing;
   if (probing) {
-    out.within = ranged.within && events_ <= kRangedTrialEvents;
+    out.probe.within = ranged.within && events_ <= kRangedTrialEvents;
     std::vector<uint32_t> streamOfSlot;
     RcProbeInput in{probeContexts_.data(),
                     probeCounts_.data(),
@@ -279,7 +279,7 @@ void ColumnEncoder::finishPayload(uint64_t firstEvent, PendingChunk& out) {
     valueStreams_.probeValues(in.values, in.slots, in.valueCount, streamOfSlot);
     in.streamOfSlot = streamOfSlot.data();
     in.slotCount = streamOfSlot.size();
-    rcProbe(in, out.probe);
+    rcProbe(in, out.probe.variants);
     probeContexts_.clear();
     probeCounts_.clear();
   }
@@ -308,15 +308,7 @@ void compressChunk(PendingChunk& pending, ChunkEntropyCoder& coder) {
   compressPayload(pending, coder);
   const ByteBuffer& ranged = pending.ranged;
   std::vector<uint8_t>& encoded = pending.chunk.encoded;
-  if (pending.probed) {
-    std::fprintf(stderr, "rc-probe events=%llu within=%d zstd=%zu ranged=%zu",
-                 static_cast<unsigned long long>(pending.chunk.eventCount), pending.within ? 1 : 0,
-                 encoded.size(), 2 + ranged.size());
-    for (size_t v = 0; v < kProbeVariants; ++v)
-      std::fprintf(stderr, " %s=%.1f", rcProbeName(v), pending.probe[v]);
-    std::fprintf(stderr, "\n");
-    if (!pending.within) return;
-  }
+  if (!rcProbeCompressed(pending.probe, encoded.size())) return;
   if (ranged.empty() || (2 + ranged.size()) * 100 > encoded.size() * (100 - kRangedGainPercent))
     return;
   encoded.assign({kCodingMarker, kRangedCoding});
@@ -352,6 +344,7 @@ ColumnChunk ColumnEncoder::finish(uint64_t firstEvent, int level) {
   finishPayload(firstEvent, finishing_->pending);
   finishing_->coder.level = level;
   compressChunk(finishing_->pending, finishing_->coder);
+  reportProbe(finishing_->pending);
   return std::move(finishing_->pending.chunk);
 }
 

@@ -193,8 +193,7 @@ struct PendingChunk {
   // compressChunk keeps it instead of the zstd frame when it is kRangedGainPercent smaller.
   ByteBuffer ranged;
   // Bench probe (MTF_RC_PROBE): whether the trial was within its limits, and the variants.
-  bool probed = false, within = false;
-  double probe[kProbeVariants] = {};
+  RcProbeChunk probe;
 };
 // A chunk is range coded (coding 6) only if its payload is at most this large: the trial
 // costs time, and the chunks it wins are the small ones (measured on the corpus: with no
@@ -213,6 +212,10 @@ struct ChunkEntropyCoder {
 };
 // Fills pending.chunk.encoded from the payload (kept, to reuse its buffer).
 void compressChunk(PendingChunk& pending, ChunkEntropyCoder& coder);
+// Bench probe (MTF_RC_PROBE): reports a compressed chunk's probe line, once, when delivered.
+inline void reportProbe(const PendingChunk& pending) {
+  rcProbeReport(pending.probe, pending.chunk.eventCount, 2 + pending.ranged.size());
+}
 
 class ColumnEncoder {
  public:

@@ -2,6 +2,7 @@
 
 #include <bit>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <unordered_map>
 
@@ -162,20 +163,20 @@ const Config kConfigs[kProbeVariants] = {
     {5, 0, 0, 2, 0},  // 5 time: (context's previous, the one before)
     {0, 2, 0, 2, 0},  // 6 values: slot's previous exact
     {0, 1, 0, 2, 0},  // 7 values: bucket by the slot's previous length
-    {0, 0, 0, 3, 0},  // 8 mantissa: 3 adaptive bits
-    {4, 2, 0, 2, 0},  // 9 = 1 + 6
+    {4, 1, 0, 2, 2},  // 8 = 1 + 7 + 4
+    {5, 1, 0, 2, 2},  // 9 = 5 + 7 + 4
     {2, 1, 0, 2, 0},  // 10 = 2 + 7
     {2, 1, 0, 2, 2},  // 11 = 2 + 7 + 4
     {4, 1, 0, 2, 0},  // 12 = 1 + 7
     {5, 1, 0, 2, 0},  // 13 = 5 + 7
-    {2, 2, 0, 2, 0},  // 14 = 2 + 6
+    {4, 2, 0, 2, 2},  // 14 = 1 + 6 + 4
     {5, 1, 0, 3, 2},  // 15 = 5 + 7 + 8 + 4
 };
 
 const char* const kNames[kProbeVariants] = {"base",      "tCtxExact", "tCtxPrev",   "tCtxGlob",
                                             "twoRate16", "tCtxPrev2", "vSlotExact", "vSlotPrev",
-                                            "mant3",     "c1_6",      "c2_7",       "c2_7_4",
-                                            "c1_7",      "c5_7",      "c2_6",       "c5_7_8_4"};
+                                            "c1_7_4",    "c5_7_4",    "c2_7",       "c2_7_4",
+                                            "c1_7",      "c5_7",      "c1_6_4",     "c5_7_8_4"};
 
 }  // namespace
 
@@ -190,6 +191,22 @@ void rcProbe(const RcProbeInput& in, double (&bytes)[kProbeVariants]) {
 
 const char* rcProbeName(size_t variant) {
   return kNames[variant];
+}
+
+bool rcProbeCompressed(RcProbeChunk& probe, size_t zstdBytes) {
+  if (!probe.probed) return true;
+  probe.zstd = zstdBytes;
+  return probe.within;
+}
+
+void rcProbeReport(const RcProbeChunk& probe, uint64_t events, size_t rangedBytes) {
+  if (!probe.probed) return;
+  std::fprintf(stderr, "rc-probe events=%llu within=%d zstd=%zu ranged=%zu",
+               static_cast<unsigned long long>(events), probe.within ? 1 : 0, probe.zstd,
+               rangedBytes);
+  for (size_t v = 0; v < kProbeVariants; ++v)
+    std::fprintf(stderr, " %s=%.1f", kNames[v], probe.variants[v]);
+  std::fprintf(stderr, "\n");
 }
 
 }  // namespace mtf::values

@@ -27,7 +27,21 @@ struct RcProbeInput {
   size_t slotCount;
 };
 
+// A chunk's probe, kept with it until it is delivered: the line is printed then, once,
+// with the zstd frame it was delivered with (a held chunk is compressed more than once
+// while the column dictionary is judged).
+struct RcProbeChunk {
+  bool probed = false, within = false;
+  size_t zstd = 0;  // the zstd frame of the last compression (set by rcProbeCompressed)
+  double variants[kProbeVariants] = {};
+};
+
 bool rcProbeEnabled();
+// Called by compressChunk with its zstd frame's size; returns whether range coding may be
+// chosen (not for a chunk the probe range coded beyond the trial's limits).
+bool rcProbeCompressed(RcProbeChunk& probe, size_t zstdBytes);
+// Prints the chunk's line (stderr) if it was probed.
+void rcProbeReport(const RcProbeChunk& probe, uint64_t events, size_t rangedBytes);
 // Estimated bytes per variant (rc_probe.cpp names them).
 void rcProbe(const RcProbeInput& in, double (&bytes)[kProbeVariants]);
 const char* rcProbeName(size_t variant);
