@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Bench-only: what variants of coding 6's models (src/values/rc_probe.cpp) would make of
+# Bench-only: what variants of coding 7's models (src/values/rc_probe.cpp) would make of
 # every real trace. Converts each with MTF_RC_PROBE set (the archive is the same; every
 # chunk is also range coded whatever its size, and reports its zstd frame, its range coded
 # size and each variant's estimate) and prints per trace and variant the .mtf / zstd -19

@@ -185,7 +185,7 @@ void DictionaryGate::decide() {
 }
 
 // chooseDictionary judges the dictionary against zstd alone; a chunk that ends up range
-// coded (coding 6) does not use it.
+// coded (coding 7) does not use it.
 bool DictionaryGate::mostlyRangeCodable() const {
   size_t tried = 0;
   for (const auto& [location, pending] : held_)

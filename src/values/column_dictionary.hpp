@@ -5,7 +5,7 @@
 // dictionary shared by all chunks. The dictionary is trained (zstd's ZDICT) on the first
 // chunks' payloads, and kept only if the chunks seen so far, compressed with it, plus the
 // dictionary itself (compressed), are smaller than the chunks compressed without it. Where
-// most of those chunks may be range coded (coding 6, which uses no dictionary), that is
+// most of those chunks may be range coded (coding 7, which uses no dictionary), that is
 // judged again on their final bytes (zstd at the final level or range coded, whichever
 // compressChunk keeps): a small trace's dictionary often pays against zstd alone but not
 // against the range coder (measured: par-mandel-dynamic's archive 4.7% smaller without it).

@@ -69,9 +69,9 @@ void ColumnEncoder::addEvents(const uint32_t* contexts, const Tick* times, const
   }
   if (timeResiduals_.size() < events_ + n) timeResiduals_.resize(events_ + n);
   valueStreams_.reserve(valueCount);  // room for all their values: no check per event
-  if (rcProbeEnabled()) [[unlikely]] {
-    probeContexts_.insert(probeContexts_.end(), contexts, contexts + n);
-    probeCounts_.insert(probeCounts_.end(), counts, counts + n);
+  if (events_ <= kRangedTrialEvents || rcProbeEnabled()) {  // the chunk may be range coded
+    rangedContexts_.insert(rangedContexts_.end(), contexts, contexts + n);
+    rangedCounts_.insert(rangedCounts_.end(), counts, counts + n);
   }
   if (predictor_.mode() == 0)
     addRows<0>(contexts, times, counts, values, n);
@@ -249,26 +249,25 @@ void ColumnEncoder::finishPayload(uint64_t firstEvent, PendingChunk& out) {
   payload.resize(static_cast<size_t>(end - payload.data()));
   const size_t headerBytes = payload.size();
   putBytePlanes(payload);
-  // Coding 6's trial: the same header, then the value streams' table and the range coded
+  // Coding 7's trial: the same header, then the value streams' table and the range coded
   // residuals (written by the value streams, which alone know them all).
-  // Tried on chunks of few events only: the trial costs instructions per event (about 500
-  // in all), and what it wins on the corpus it wins on chunks of 8,192 events or fewer
-  // (mtf-gen's 16 x 30 x 160 wavefront: its conversion took 2.5% more instructions with
-  // the trial on its chunks of 12,188 events as well, which stay on zstd anyway).
-  constexpr uint64_t kRangedTrialEvents = 8192;
   const bool probing = rcProbeEnabled();
   const bool tryRanged = events_ <= kRangedTrialEvents || probing;
   out.ranged.clear();
   if (tryRanged) out.ranged.assign(payload.data(), payload.data() + headerBytes);
   RangedOutput ranged{&out.ranged, timeResiduals_.data(), events_, kRangedTrialPayload};
+  if (tryRanged) {
+    ranged.timeBuckets = rangedTimeBuckets();
+    ranged.counts = rangedCounts_.data();
+  }
   ranged.force = probing;
   valueStreams_.write(predictor_.slotCount(), payload, tryRanged ? &ranged : nullptr);
   out.probe.probed = probing;
   if (probing) {
     out.probe.within = ranged.within && events_ <= kRangedTrialEvents;
     std::vector<uint32_t> streamOfSlot;
-    RcProbeInput in{probeContexts_.data(),
-                    probeCounts_.data(),
+    RcProbeInput in{rangedContexts_.data(),
+                    rangedCounts_.data(),
                     timeResiduals_.data(),
                     events_,
                     nullptr,
@@ -280,9 +279,9 @@ void ColumnEncoder::finishPayload(uint64_t firstEvent, PendingChunk& out) {
     in.streamOfSlot = streamOfSlot.data();
     in.slotCount = streamOfSlot.size();
     rcProbe(in, out.probe.variants);
-    probeContexts_.clear();
-    probeCounts_.clear();
   }
+  rangedContexts_.clear();
+  rangedCounts_.clear();
 
   ColumnChunk& chunk = out.chunk;
   chunk = ColumnChunk{};
@@ -298,6 +297,19 @@ void ColumnEncoder::finishPayload(uint64_t firstEvent, PendingChunk& out) {
   predictor_.reset();
   register_ = {};
   grain_ = {};
+}
+
+// Coding 7: the tree of each event's range coded time, the bucket of the bit length of the
+// previous time residual of its context in the chunk (0 for its first).
+const uint8_t* ColumnEncoder::rangedTimeBuckets() {
+  timeBuckets_.resize(events_);
+  for (size_t i = 0; i < events_; ++i) {
+    ColumnPredictor::Context& state = predictor_.context(rangedContexts_[i]);
+    timeBuckets_[i] = state.timeBucket;
+    state.timeBucket =
+        static_cast<uint8_t>(BucketedResidualModel::bucketOfValue(timeResiduals_[i]));
+  }
+  return timeBuckets_.data();
 }
 
 namespace {

@@ -28,11 +28,13 @@
 //   - ColumnChunk::encoded = u8(kCodingMarker) u8(4) u8(flags: 1 = with the archive's
 //     column dictionary) varint(payload size) and one zstd frame of the payload (no
 //     content size, checksum or dictionary id).
-//   - Coding 6 (beside coding 5 in archives of version 8): u8(kCodingMarker) u8(6) and the
+//   - Coding 7 (beside coding 5 in archives of version 9): u8(kCodingMarker) u8(7) and the
 //     payload of coding 5 with its time planes and stream sizes left out, its residuals
-//     range coded instead (range_coder.hpp, residual_model.hpp; docs/mtf-format.md 10.10):
-//     the writer keeps it for a chunk of at most 8,192 events (columns.cpp) and
-//     kRangedTrialPayload bytes that it makes kRangedGainPercent smaller than zstd.
+//     range coded instead, event by event (range_coder.hpp, residual_model.hpp;
+//     docs/mtf-format.md 10.11): the writer keeps it for a chunk of at most 8,192 events
+//     (columns.cpp) and kRangedTrialPayload bytes that it makes kRangedGainPercent smaller
+//     than zstd. Coding 6 (archives of version 8, still read): the same residuals with
+//     simpler models, the times first (10.10).
 //   - Coding 5 (zstd): u8(5); bit 1 of the mode byte says a varint time unit
 //     follows it; predictions are rounded to the GCD of the chunk's deltas so far and the
 //     time residuals stored divided by the unit; each value stream may have a unit too
@@ -67,9 +69,15 @@ namespace mtf::values {
 // coding 1 (archive version 1) starts with the payload size, never 0.
 inline constexpr uint8_t kCodingMarker = 0;
 inline constexpr uint8_t kColumnCoding = 5;
-// Coding 6: a chunk of coding 5 range coded instead of zstd (range_coder.hpp); archives of
-// version 8 may hold chunks of either.
-inline constexpr uint8_t kRangedCoding = 6;
+// Codings 6 and 7: a chunk of coding 5 range coded instead of zstd (range_coder.hpp), no
+// flags, no zstd frame. Coding 6 (archives of version 8, still read): times first, each
+// residual's tree by the previous one of its stream. Coding 7 (written now, archives of
+// version 9): each event's time then its values, a time's tree by the previous time of its
+// context, a value's by the previous value of its slot, two-rate probabilities.
+inline constexpr uint8_t kFirstRangedCoding = 6;
+inline constexpr uint8_t kRangedCoding = 7;
+// The last coding this reader knows.
+inline constexpr uint8_t kLastCoding = kRangedCoding;
 // The oldest coding with a marker (coding 1 has none); codings 2 to 4 are read.
 inline constexpr uint8_t kFirstMarkedCoding = 2;
 // Codings 2 to 4 hold at most this many events per chunk (the encoder's chunks: 65,536 by
@@ -106,6 +114,9 @@ class ColumnPredictor {
     uint32_t valueCount = 0;
     bool seenDelta = false;
     bool touched = false;  // used in this chunk (listed in touched_)
+    // Coding 7: the bucket of the bit length of the context's last time residual in the
+    // chunk (the tree of its next range coded time, residual_model.hpp).
+    uint8_t timeBucket = 0;
     // Coding 3: the costs of predicting the time from the context's deltas (low 16
     // bits) and from the location's time register (high 16 bits); time_models.hpp.
     uint32_t timeCosts = 0;
@@ -189,13 +200,19 @@ class ColumnPredictor {
 struct PendingChunk {
   ColumnChunk chunk;   // everything but `encoded`
   ByteBuffer payload;  // not zero-filled when it grows: every byte is written
-  // Coding 6: the chunk range coded (empty if the payload was too large to try);
+  // Coding 7: the chunk range coded (empty if the payload was too large to try);
   // compressChunk keeps it instead of the zstd frame when it is kRangedGainPercent smaller.
   ByteBuffer ranged;
   // Bench probe (MTF_RC_PROBE): whether the trial was within its limits, and the variants.
   RcProbeChunk probe;
 };
-// A chunk is range coded (coding 6) only if its payload is at most this large: the trial
+// A chunk is range coded (coding 7) only if it holds at most this many events: the trial
+// costs instructions per event (about 500 in all), and what it wins on the corpus it wins
+// on chunks of 8,192 events or fewer (mtf-gen's 16 x 30 x 160 wavefront: its conversion
+// took 2.5% more instructions with the trial on its chunks of 12,188 events as well, which
+// stay on zstd anyway).
+inline constexpr uint64_t kRangedTrialEvents = 8192;
+// ... and only if its payload is at most this large: the trial
 // costs time, and the chunks it wins are the small ones (measured on the corpus: with no
 // limit the Paraver traces gain as much, 32 KiB keeps the trial off most of a large trace).
 inline constexpr size_t kRangedTrialPayload = size_t{32} << 10;
@@ -249,6 +266,7 @@ class ColumnEncoder {
   [[gnu::always_inline]] inline void putValues(ColumnPredictor::Context& state, Tick time,
                                                const uint64_t* values, size_t count);
   void putBytePlanes(ByteBuffer& out);
+  const uint8_t* rangedTimeBuckets();
   uint64_t divideTimeResiduals();
 
   uint64_t chunkEvents_;
@@ -262,7 +280,11 @@ class ColumnEncoder {
   TimeGrain grain_;
   ByteBuffer planeBytes_;   // the time planes, split (room reused from chunk to chunk)
   ByteBuffer codedPlanes_;  // the Huffman-coded ones
-  std::vector<uint32_t> probeContexts_, probeCounts_;  // bench probe (MTF_RC_PROBE)
+  // Coding 7's trial (and the bench probe): each event's context and value count, kept
+  // while the chunk may still be range coded (kRangedTrialEvents), and each event's time
+  // tree (rangedTimeBuckets).
+  std::vector<uint32_t> rangedContexts_, rangedCounts_;
+  std::vector<uint8_t> timeBuckets_;
   // finish()'s payload buffer and zstd context, made by its first call and reused (an
   // encoder whose chunks are compressed elsewhere never makes them).
   struct Finishing {
@@ -295,6 +317,7 @@ class ColumnDecoder {
   // Inflates the payload; returns the chunk's coding (1 or kColumnCoding).
   uint8_t inflatePayload(const std::vector<uint8_t>& encoded, const ZstdDictionary* dictionary);
   Tick nextTime(ColumnPredictor::Context& state);
+  uint64_t rangedTime(ColumnPredictor::Context& state);
   void nextValues(ColumnPredictor::Context& state, Tick time, uint64_t* values, size_t count);
   void readTimePlanes(ByteReader& r, uint8_t coding);
   // The steps of one event, shared by next() and decodeRows (a model is added once);
@@ -309,8 +332,9 @@ class ColumnDecoder {
                                                       uint64_t* values, size_t count,
                                                       TimeRegister& timeRegister);
   // nextEvents of codings 3 and up, one copy per time prediction mode and per number of
-  // slot models (as the encoder's addRows).
-  template <int Mode, unsigned Models>
+  // slot models (as the encoder's addRows); Ranged: coding 7, each event's time residual
+  // read from the range coder when its turn comes.
+  template <int Mode, unsigned Models, bool Ranged = false>
   void decodeRows(const uint32_t* contexts, const uint32_t* counts, size_t n, Tick* times,
                   uint64_t* values);
   std::vector<uint8_t> payload_;
@@ -320,6 +344,7 @@ class ColumnDecoder {
   uint64_t eventCount_ = 0;
   Tick previousTime_ = 0;
   uint8_t coding_ = kColumnCoding;
+  uint64_t timeUnit_ = 1;  // coding 7: applied to each time residual as it is decoded
   ColumnPredictor predictor_;
   TimeRegister register_;
   TimeGrain grain_;

@@ -38,14 +38,19 @@ ColumnDecoder::ColumnDecoder(const ColumnChunk& chunk, const ZstdDictionary* dic
     timeUnit = r.varint();
     if (timeUnit < 2) throw CodingError{unitAt, "time unit below 2"};
   }
-  if (coding == kRangedCoding)
-    valueStreams_.parseRanged(payload_.data(), r.position(), payload_.size(), timeResiduals_,
+  if (coding == kRangedCoding) {  // coding 7: times decoded event by event (rangedTime)
+    timeUnit_ = timeUnit;
+    valueStreams_.parseRanged(payload_.data(), r.position(), payload_.size(), nullptr, eventCount_);
+    return;
+  }
+  if (coding == kFirstRangedCoding)
+    valueStreams_.parseRanged(payload_.data(), r.position(), payload_.size(), &timeResiduals_,
                               eventCount_);
   else
     readTimePlanes(r, coding);
   if (timeUnit > 1)
     for (uint64_t& residual : timeResiduals_) residual = multiplyZigzag(residual, timeUnit);
-  if (coding == kRangedCoding) return;
+  if (coding == kFirstRangedCoding) return;
   if (coding >= 4)
     valueStreams_.parse(payload_.data(), r.position(), payload_.size(), coding >= 5);
   else
@@ -59,11 +64,11 @@ uint8_t ColumnDecoder::inflatePayload(const std::vector<uint8_t>& encoded,
   if (!encoded.empty() && encoded[0] == kCodingMarker) {
     head.byte();
     coding = head.byte();
-    if (coding < kFirstMarkedCoding || coding > kRangedCoding)
+    if (coding < kFirstMarkedCoding || coding > kLastCoding)
       throw CodingError{1, "unknown column coding " + std::to_string(coding) +
-                               " (this reader: 1 to " + std::to_string(kRangedCoding) + ")"};
+                               " (this reader: 1 to " + std::to_string(kLastCoding) + ")"};
   }
-  if (coding == kRangedCoding) {  // not compressed further: the range coded chunk follows
+  if (coding >= kFirstRangedCoding) {  // not compressed further: the range coded chunk follows
     payload_.assign(encoded.begin() + 2, encoded.end());
     return coding;
   }
@@ -250,8 +255,18 @@ Tick ColumnDecoder::next(uint32_t context, uint64_t* values, size_t count) {
   return time;
 }
 
+// Coding 7: the event's time residual, range coded in the tree of its context's previous
+// one's bit length, times the chunk's time unit.
+uint64_t ColumnDecoder::rangedTime(ColumnPredictor::Context& state) {
+  const uint64_t coded = valueStreams_.nextRangedTime(state.timeBucket);
+  state.timeBucket = static_cast<uint8_t>(BucketedResidualModel::bucketOfValue(coded));
+  return timeUnit_ > 1 ? multiplyZigzag(coded, timeUnit_) : coded;
+}
+
 Tick ColumnDecoder::nextTime(ColumnPredictor::Context& state) {
-  const uint64_t coded = timeResiduals_.empty() ? 0 : timeResiduals_[nextTime_];
+  const uint64_t coded = coding_ == kRangedCoding ? rangedTime(state)
+                         : timeResiduals_.empty() ? 0
+                                                  : timeResiduals_[nextTime_];
   ++nextTime_;
   const uint64_t delta =
       predictor_.mode() == 0
@@ -294,6 +309,10 @@ void ColumnDecoder::nextEvents(const uint32_t* contexts, const uint32_t* counts,
     return;
   }
   const bool fiveModels = coding_ >= 4;
+  if (coding_ == kRangedCoding)  // each time residual read from the range coder in turn
+    return predictor_.mode() == 0
+               ? decodeRows<0, kSlotModels, true>(contexts, counts, n, times, values)
+               : decodeRows<1, kSlotModels, true>(contexts, counts, n, times, values);
   if (predictor_.mode() == 0)
     fiveModels ? decodeRows<0, kSlotModels>(contexts, counts, n, times, values)
                : decodeRows<0, kCodingThreeModels>(contexts, counts, n, times, values);
@@ -309,7 +328,7 @@ void ColumnDecoder::nextEvents(const uint32_t* contexts, const uint32_t* counts,
 // premises, once true, stay true for the rest of the chunk: the time unit is 1 (most
 // chunks, after a few events: no rounding, no GCD), and a field has set the time register
 // (until then the time costs are not weighed: most traces never set it).
-template <int Mode, unsigned Models>
+template <int Mode, unsigned Models, bool Ranged>
 void ColumnDecoder::decodeRows(const uint32_t* contexts, const uint32_t* counts, size_t n,
                                Tick* times, uint64_t* values) {
   const uint64_t* residuals = timeResiduals_.empty() ? nullptr : timeResiduals_.data() + nextTime_;
@@ -321,7 +340,7 @@ void ColumnDecoder::decodeRows(const uint32_t* contexts, const uint32_t* counts,
     constexpr bool kUnitOne = decltype(unitOne)::value, kRegistered = decltype(registered)::value;
     for (; i < n; ++i) {
       ColumnPredictor::Context& state = predictor_.context(contexts[i]);
-      const uint64_t coded = residuals ? residuals[i] : 0;
+      const uint64_t coded = Ranged ? rangedTime(state) : residuals ? residuals[i] : 0;
       previous +=
           decodeDelta<Mode, kUnitOne, kRegistered>(state, coded, previous, timeRegister, grain);
       times[i] = previous;

@@ -82,7 +82,7 @@ TEST(Columns, IdenticalTimesWithoutValuesRoundTrip) {
 }
 
 // True if decoding `chunk` as rows of context 1 with one value each fails, at once or on
-// the way (a range coded chunk, coding 6, finds a cut in its values as it reads them).
+// the way (a range coded chunk, coding 7, finds a cut in its values as it reads them).
 bool refused(const ColumnChunk& chunk, size_t rows) {
   try {
     ColumnDecoder decoder(chunk);
@@ -490,7 +490,7 @@ std::vector<Row> noisyRows(size_t n, uint64_t seed) {
   return rows;
 }
 
-// Coding 6: a small chunk that range codes 3% smaller than zstd is stored range coded,
+// Coding 7: a small chunk that range codes 3% smaller than zstd is stored range coded,
 // and decodes alike event by event and in bulk.
 TEST(Columns, SmallNoisyChunksAreRangeCoded) {
   const std::vector<Row> rows = noisyRows(400, 6);
@@ -513,6 +513,41 @@ TEST(Columns, SmallNoisyChunksAreRangeCoded) {
   EXPECT_EQ(values, expected);
   for (size_t i = 0; i < rows.size(); ++i) ASSERT_EQ(times[i], rows[i].time) << i;
   EXPECT_TRUE(dec.finished());
+}
+
+// Coding 7 with everything a chunk may carry: a time unit (times in whole 10s), a slot with
+// a stream of its own and a unit (sizes in whole 8s), a field that announces the next time
+// (the time register), contexts met once and many times; cut short, it is refused.
+TEST(Columns, RangeCodedChunkWithUnitsStreamsAndRegister) {
+  std::mt19937_64 rng(12);
+  std::vector<Row> rows;
+  Tick time = 5000;
+  for (size_t i = 0; i < 600; ++i) {
+    const Tick next = time + 10 * (20 + rng() % 50);
+    const uint32_t ctx = i % 4 == 3 ? static_cast<uint32_t>(100 + i) : static_cast<uint32_t>(i % 4);
+    std::vector<uint64_t> values;
+    if (ctx == 0) values = {next, 8 * (rng() % 4000)};  // the state's end, a size
+    if (ctx == 1) values = {rng() % 3};
+    rows.push_back({ctx, time, values});
+    time = next;
+  }
+  const ColumnChunk chunk = encodeRows(rows);
+  ASSERT_EQ(chunk.encoded[1], kRangedCoding);
+  EXPECT_TRUE(sameRows(roundTrip(rows), rows));
+  ColumnChunk cut = chunk;
+  cut.encoded.resize(chunk.encoded.size() - 12);
+  bool refused = false;
+  try {
+    ColumnDecoder dec(cut);
+    for (const Row& r : rows) {
+      std::vector<uint64_t> values(r.values.size());
+      dec.next(r.context, values.data(), values.size());
+    }
+    refused = !dec.finished();
+  } catch (const CodingError&) {
+    refused = true;
+  }
+  EXPECT_TRUE(refused);
 }
 
 // Chunks whose coding-5 payload exceeds kRangedTrialPayload are not tried: zstd (coding 5).

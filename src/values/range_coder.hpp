@@ -9,6 +9,7 @@
 // drops up to 4 of those bytes, the decoder reading zeros past the end of its input.
 #pragma once
 
+#include <array>
 #include <cstdint>
 
 #include "values/byte_coding.hpp"
@@ -42,12 +43,51 @@ struct AdaptiveBit {
                                                  2730,  2340,  2048,  2048};
 };
 
+// Coding 7: a probability that follows the bits coded at two rates and takes their mean
+// (docs/mtf-format.md 10.11.1). Two 16-bit estimates of the probability of 0 start at 1/2;
+// after n bits, each moves by 1/d of the way to the bit's side, d = n + 2 capped at 16 for
+// the fast one and at 128 for the slow one: the fast one follows a run, the slow one
+// keeps a skewed bit's long-run odds (measured on the 17 real traces: 1.5% smaller values
+// than AdaptiveBit alone).
+inline constexpr uint32_t kMixedSeenMax = 126;  // d = 128 from then on
+inline constexpr auto kMixedShares = [] {
+  std::array<int32_t, kMixedSeenMax + 1> shares{};
+  for (uint32_t s = 0; s <= kMixedSeenMax; ++s) shares[s] = static_cast<int32_t>(65536 / (s + 2));
+  return shares;
+}();
+struct MixedBit {
+  uint16_t fast = 32768, slow = 32768;
+  uint8_t seen = 0;
+
+  uint32_t probability() const {
+    const uint32_t p = (uint32_t{fast} + slow) >> 5;  // their mean, in 1/4096
+    return p < 31 ? 31 : (p > AdaptiveBit::kOne - 31 ? AdaptiveBit::kOne - 31 : p);
+  }
+  void update(bool bit) {
+    const int32_t target = bit ? 0 : 65535;
+    if (seen == kMixedSeenMax) [[likely]] {  // shares 4096 and 512: the same as shifts
+      fast = static_cast<uint16_t>(fast + ((target - fast) >> 4));
+      slow = static_cast<uint16_t>(slow + ((target - slow) >> 7));
+      return;
+    }
+    const uint32_t fastSeen = seen < 14 ? seen : 14;
+    // (target - x) * share fits in 32 bits: at most 65535 * 32768 < 2^31.
+    fast = static_cast<uint16_t>(fast + (((target - fast) * shareOf(fastSeen)) >> 16));
+    slow = static_cast<uint16_t>(slow + (((target - slow) * shareOf(seen)) >> 16));
+    seen = static_cast<uint8_t>(seen + (seen < kMixedSeenMax));
+  }
+  // 65536 / (seen + 2), rounded down.
+  static int32_t shareOf(uint32_t seen) { return kMixedShares[seen]; }
+};
+
 class RangeEncoder {
  public:
   // Appends the coded bytes to `out` (from its current end).
   explicit RangeEncoder(ByteBuffer& out) : out_(out), begin_(out.size()) {}
 
-  void encode(AdaptiveBit& bit, bool value) {
+  // Bit: AdaptiveBit or MixedBit.
+  template <class Bit>
+  void encode(Bit& bit, bool value) {
     const uint32_t bound = (range_ >> AdaptiveBit::kBits) * bit.probability();
     if (!value) {
       range_ = bound;
@@ -95,7 +135,8 @@ class RangeDecoder {
     for (int i = 0; i < 4; ++i) code_ = (code_ << 8) | nextByte();
   }
 
-  bool decode(AdaptiveBit& bit) {
+  template <class Bit>
+  bool decode(Bit& bit) {
     const uint32_t bound = (range_ >> AdaptiveBit::kBits) * bit.probability();
     bool value;
     if (code_ < bound) {

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <limits>
+#include <memory>
 #include <random>
 #include <vector>
 
@@ -139,6 +140,59 @@ TEST(RangeCoder, TruncatedOrCorruptInputIsAnError) {
   // All 0xFF: lengths above 64 come up, and are refused.
   const ByteBuffer ones(64, 0xFF);
   EXPECT_FALSE(decode(ones, c, 1, out));
+}
+
+// Coding 7's bits (docs/mtf-format.md 10.11.1): the mean of a fast and a slow estimate.
+TEST(MixedBit, FollowsTheDocumentedSteps) {
+  MixedBit bit;
+  EXPECT_EQ(bit.probability(), 2048u);
+  bit.update(false);  // both move half the way to 65535
+  EXPECT_EQ(bit.fast, 49151);
+  EXPECT_EQ(bit.slow, 49151);
+  EXPECT_EQ(bit.probability(), 3071u);
+  bit.update(true);  // a third of the way to 0
+  EXPECT_EQ(bit.fast, 49151 - (49151 * 21845 + 65535) / 65536);
+  for (int i = 0; i < 400; ++i) bit.update(false);
+  EXPECT_EQ(bit.probability(), 4065u);  // clamped
+  EXPECT_EQ(bit.seen, kMixedSeenMax);
+  // After a long run of zeros, a run of ones: the fast estimate turns, the slow one
+  // keeps the long-run odds.
+  for (int i = 0; i < 20; ++i) bit.update(true);
+  EXPECT_LT(bit.fast, 20000);
+  EXPECT_GT(bit.slow, 40000);
+}
+
+// Coding 7's residual model: the tree chosen by the caller. Values of two kinds (small
+// for one context, large for another) interleaved: trees by kind code them smaller than
+// one tree for all, and every value comes back.
+TEST(BucketedResidualModel, RoundTripsAndTheCallersTreesPay) {
+  std::mt19937_64 rng(3);
+  std::vector<uint64_t> values;
+  std::vector<unsigned> buckets;
+  const uint64_t max = std::numeric_limits<uint64_t>::max();
+  for (uint64_t edge : {uint64_t{0}, max, uint64_t{1}, max - 1, uint64_t{1} << 63})
+    values.push_back(edge), buckets.push_back(7);
+  for (int i = 0; i < 20000; ++i) {
+    const bool large = rng() % 2;
+    values.push_back(large ? (uint64_t{1} << 20) + rng() % 4096 : rng() % 4);
+    buckets.push_back(large ? 6 : 1);
+  }
+  auto code = [&](bool byKind) {
+    ByteBuffer bytes;
+    auto model = std::make_unique<BucketedResidualModel>();
+    RangeEncoder coder(bytes);
+    for (size_t i = 0; i < values.size(); ++i)
+      model->encode(coder, values[i], byKind ? buckets[i] : 0);
+    coder.finish();
+    return bytes;
+  };
+  const ByteBuffer byKind = code(true), oneTree = code(false);
+  EXPECT_LT(byKind.size() * 100, oneTree.size() * 95) << byKind.size() << " " << oneTree.size();
+  auto model = std::make_unique<BucketedResidualModel>();
+  RangeDecoder decoder(byKind.data(), byKind.size());
+  for (size_t i = 0; i < values.size(); ++i)
+    ASSERT_EQ(model->decode(decoder, buckets[i]), values[i]) << i;
+  EXPECT_TRUE(decoder.endedWell());
 }
 
 }  // namespace

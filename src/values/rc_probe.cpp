@@ -23,16 +23,19 @@ struct CostTable {
 };
 const CostTable kCost;
 
-// The bit kinds: 0 today's (AdaptiveBit), 1 slower after warm-up (1/d to d = 64),
-// 2 two rates mixed (1/16 and 1/128), 3 two rates (1/8 and 1/64), 4 today's to d = 24 only.
+// The bit kinds: 0 coding 6's (AdaptiveBit), 1 slower after warm-up (1/d to d = 64),
+// 2 two rates mixed (1/16 and 1/128: coding 7's MixedBit), 3 two rates (1/8 and 1/64),
+// 4 coding 6's to d = 24 only.
 struct ProbeBit {
   uint16_t a = 32768, b = 32768;  // 16-bit probabilities of 0
   uint16_t n = 0;
   AdaptiveBit base;
+  MixedBit mixed;
   static int kind;
 
   uint32_t p() const {
     if (kind == 0) return base.probability();
+    if (kind == 2) return mixed.probability();
     uint32_t q = kind == 1 || kind == 4 ? a >> 4 : (uint32_t{a} + b) >> 5;
     return q < 31 ? 31 : (q > 4065 ? 4065 : q);
   }
@@ -44,10 +47,10 @@ struct ProbeBit {
   }
   void update(bool bit) {
     if (kind == 0) return base.update(bit);
+    if (kind == 2) return mixed.update(bit);
     const uint32_t d = n + 2;
     if (kind == 1) step(a, bit, d < 64 ? d : 64);
     if (kind == 4) step(a, bit, d < 24 ? d : 24);
-    if (kind == 2) step(a, bit, d < 16 ? d : 16), step(b, bit, d < 128 ? d : 128);
     if (kind == 3) step(a, bit, d < 8 ? d : 8), step(b, bit, d < 64 ? d : 64);
     if (n < 1000) ++n;
   }
@@ -155,7 +158,8 @@ double costOf(const RcProbeInput& in, const Config& c) {
 }
 
 const Config kConfigs[kProbeVariants] = {
-    {0, 0, 0, 2, 0},  // 0 base
+    {2, 1, 0, 2, 2},  // 0 base: coding 7 (time by the context's previous length, values by
+                      //   the slot's, two rates)
     {4, 0, 0, 2, 0},  // 1 time: tree by the context's previous length (exact, to 23)
     {2, 0, 0, 2, 0},  // 2 time: bucket by the context's previous length
     {3, 0, 0, 2, 0},  // 3 time: (context's, stream's previous)
@@ -166,7 +170,7 @@ const Config kConfigs[kProbeVariants] = {
     {4, 1, 0, 2, 2},  // 8 = 1 + 7 + 4
     {5, 1, 0, 2, 2},  // 9 = 5 + 7 + 4
     {2, 1, 0, 2, 0},  // 10 = 2 + 7
-    {2, 1, 0, 2, 2},  // 11 = 2 + 7 + 4
+    {0, 0, 0, 2, 0},  // 11 coding 6
     {4, 1, 0, 2, 0},  // 12 = 1 + 7
     {5, 1, 0, 2, 0},  // 13 = 5 + 7
     {4, 2, 0, 2, 2},  // 14 = 1 + 6 + 4
@@ -175,7 +179,7 @@ const Config kConfigs[kProbeVariants] = {
 
 const char* const kNames[kProbeVariants] = {"base",      "tCtxExact", "tCtxPrev",   "tCtxGlob",
                                             "twoRate16", "tCtxPrev2", "vSlotExact", "vSlotPrev",
-                                            "c1_7_4",    "c5_7_4",    "c2_7",       "c2_7_4",
+                                            "c1_7_4",    "c5_7_4",    "c2_7",       "coding6",
                                             "c1_7",      "c5_7",      "c1_6_4",     "c5_7_8_4"};
 
 }  // namespace

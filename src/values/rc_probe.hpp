@@ -1,4 +1,4 @@
-// Bench-only: what variants of coding 6's models would make of a chunk (MTF_RC_PROBE set).
+// Bench-only: what variants of coding 7's models would make of a chunk (MTF_RC_PROBE set).
 // Each variant's size is estimated from its adaptive probabilities (the sum of -log2 p of
 // the bits coded, plus the direct bits): the range coder's own overhead is a few bytes a
 // chunk, the same for every variant, so bench/corpus/rc_probe.sh compares each estimate

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <bit>
+#include <memory>
 #include <numeric>
+#include <stdexcept>
 #include <string>
 
 #include "values/residual_model.hpp"
@@ -124,9 +126,10 @@ void ValueStreamWriter::writeTable(size_t slotCount, uint64_t sharedUnit, bool w
   }
 }
 
-// Coding 6: the table without sizes, then one range coder: the time residuals with a
-// model of their own, then the values in event order, each with its stream's model (the
-// shared stream's for a slot without one). Residuals already divided by their units.
+// Coding 7: the table without sizes, then one range coder: event by event, its time
+// residual (one model, its tree chosen by ranged.timeBuckets), then its values, each with
+// its stream's model (the shared stream's for a slot without one), the tree chosen by the
+// bit length of the slot's previous residual. Residuals already divided by their units.
 void ValueStreamWriter::writeRanged(size_t slotCount, uint64_t sharedUnit,
                                     const RangedOutput& ranged) {
   writeTable(slotCount, sharedUnit, false, *ranged.out);
@@ -134,14 +137,21 @@ void ValueStreamWriter::writeRanged(size_t slotCount, uint64_t sharedUnit,
   uint64_t models = 1;
   for (size_t s = 0; s < slotCount; ++s)
     cursor_[s] = slotValues_[s] >= kOwnStreamValues ? models++ : 0;
-  RangeEncoder coder(*ranged.out);
-  {
-    ResidualModel times;
-    for (size_t i = 0; i < ranged.events; ++i) times.encode(coder, ranged.times[i]);
-  }
   models_.resize(models);
-  for (ResidualModel& m : models_) m = ResidualModel{};
-  for (size_t i = 0; i < count_; ++i) models_[cursor_[slots_[i]]].encode(coder, residuals_[i]);
+  for (BucketedResidualModel& m : models_) m = BucketedResidualModel{};
+  slotBucket_.assign(slotCount, 0);
+  auto times = std::make_unique<BucketedResidualModel>();
+  RangeEncoder coder(*ranged.out);
+  size_t k = 0;
+  for (size_t i = 0; i < ranged.events; ++i) {
+    times->encode(coder, ranged.times[i], ranged.timeBuckets[i]);
+    for (const size_t end = k + ranged.counts[i]; k < end; ++k) {
+      const uint32_t slot = slots_[k];
+      models_[cursor_[slot]].encode(coder, residuals_[k], slotBucket_[slot]);
+      slotBucket_[slot] = static_cast<uint8_t>(BucketedResidualModel::bucketOfValue(residuals_[k]));
+    }
+  }
+  if (k != count_) throw std::logic_error("range coded values: counts do not add up");
   coder.finish();
 }
 
@@ -186,10 +196,13 @@ void ValueStreamReader::parse(const uint8_t* payload, size_t begin, size_t end, 
       if (ownBytes > r.remaining())
         throw CodingError{r.position(), "value streams run past the end of the column data"};
     }
-    if (!sizes_) {  // coding 6: a range coder over the rest
+    if (!sizes_) {  // codings 6, 7: a range coder over the rest
       streams_.assign(1, Stream{0, 0, sharedUnit});
       for (uint64_t k = 0; k < own; ++k) streams_.push_back(Stream{0, 0, units[k]});
-      models_.assign(1 + own, ResidualModel{});
+      if (bucketed_)
+        bucketedModels_.assign(1 + own, BucketedResidualModel{});
+      else
+        models_.assign(1 + own, ResidualModel{});
       const size_t at = begin + r.position();
       ranged_.emplace(payload + at, end - at);
       rangedAt_ = at;
@@ -211,8 +224,9 @@ void ValueStreamReader::parse(const uint8_t* payload, size_t begin, size_t end, 
 }
 
 void ValueStreamReader::parseRanged(const uint8_t* payload, size_t begin, size_t end,
-                                    NoZeroFillVector<uint64_t>& times, size_t events) {
+                                    NoZeroFillVector<uint64_t>* times, size_t events) {
   sizes_ = false;
+  bucketed_ = times == nullptr;
   try {
     parse(payload, begin, end, true);
   } catch (...) {
@@ -223,10 +237,14 @@ void ValueStreamReader::parseRanged(const uint8_t* payload, size_t begin, size_t
   // Each residual takes 7 coded bits of probability at most 4065/4096: at least 0.077 bits.
   if (events / 128 > end - rangedAt_ + 8)
     throw CodingError{rangedAt_, "column event count impossible for its range coded data"};
-  times.resize(events);
+  if (bucketed_) {
+    timeModel_ = BucketedResidualModel{};
+    return;
+  }
+  times->resize(events);
   ResidualModel model;
   try {
-    for (size_t i = 0; i < events; ++i) times[i] = model.decode(*ranged_);
+    for (size_t i = 0; i < events; ++i) (*times)[i] = model.decode(*ranged_);
   } catch (CodingError& e) {
     e.offset += rangedAt_;
     throw;
@@ -237,9 +255,22 @@ void ValueStreamReader::parseRanged(const uint8_t* payload, size_t begin, size_t
     throw CodingError{end, "range coded column data ends early (truncated?)"};
 }
 
+uint64_t ValueStreamReader::nextRangedTime(unsigned bucket) {
+  try {
+    return timeModel_.decode(*ranged_, bucket);
+  } catch (CodingError& e) {
+    e.offset += rangedAt_;
+    throw;
+  }
+}
+
 uint64_t ValueStreamReader::nextRanged(uint32_t slot) {
   try {
-    return models_[streamOfSlot_[slot]].decode(*ranged_);
+    if (!bucketed_) return models_[streamOfSlot_[slot]].decode(*ranged_);
+    uint8_t& bucket = slotBucket_[slot];
+    const uint64_t v = bucketedModels_[streamOfSlot_[slot]].decode(*ranged_, bucket);
+    bucket = static_cast<uint8_t>(BucketedResidualModel::bucketOfValue(v));
+    return v;
   } catch (CodingError& e) {
     e.offset += rangedAt_;
     throw;
@@ -248,6 +279,7 @@ uint64_t ValueStreamReader::nextRanged(uint32_t slot) {
 
 void ValueStreamReader::resetMap() {
   streamOfSlot_.clear();
+  slotBucket_.clear();
   nextOwn_ = 0;
 }
 
@@ -268,6 +300,7 @@ void ValueStreamReader::mapSlots(size_t count) {
     if (nextOwn_ < ownSlots_.size() && ownSlots_[nextOwn_] == slot)
       stream = static_cast<uint32_t>(1 + nextOwn_++);
     streamOfSlot_.push_back(stream);
+    slotBucket_.push_back(0);
   }
 }
 

@@ -34,14 +34,17 @@ inline constexpr uint32_t kOwnStreamValues = 32;
 // Coding 5: a stream gets a unit only if it holds this many non-zero residuals.
 inline constexpr uint32_t kUnitResiduals = 16;
 
-// Coding 6 (value_streams.cpp writeRanged): where the range coded form of a chunk goes, with
-// the chunk's time residuals, coded first; it is written only if the payload of coding 5
-// is at most `limit` bytes (else `out` is left empty).
+// Coding 7 (value_streams.cpp writeRanged): where the range coded form of a chunk goes, with
+// the chunk's time residuals, each event's time tree and its count of values (each event's
+// time is coded before its values); it is written only if the payload of coding 5 is at
+// most `limit` bytes (else `out` is left empty).
 struct RangedOutput {
   ByteBuffer* out;
   const uint64_t* times;
   size_t events;
   size_t limit;
+  const uint8_t* timeBuckets = nullptr;
+  const uint32_t* counts = nullptr;
   bool force = false;   // bench probe: write it whatever the limit
   bool within = false;  // set by write(): the payload was within `limit`
 };
@@ -80,13 +83,14 @@ class ValueStreamWriter {
   NoZeroFillVector<uint64_t> residuals_;
   NoZeroFillVector<uint32_t> slots_;
   size_t count_ = 0;
-  size_t lastCount_ = 0;               // count_ at the last write() (bench probe)
-  std::vector<uint64_t> slotBytes_;    // per slot: bytes of its varints (scratch)
-  std::vector<uint32_t> slotValues_;   // per slot: its values (scratch)
-  std::vector<uint64_t> cursor_;       // per slot: where its next varint goes (scratch)
-  std::vector<uint64_t> unit_;         // per slot: its stream's unit (scratch)
-  std::vector<uint32_t> nonZero_;      // per slot: its non-zero residuals (scratch)
-  std::vector<ResidualModel> models_;  // coding 6: per stream (scratch)
+  size_t lastCount_ = 0;                       // count_ at the last write() (bench probe)
+  std::vector<uint64_t> slotBytes_;            // per slot: bytes of its varints (scratch)
+  std::vector<uint32_t> slotValues_;           // per slot: its values (scratch)
+  std::vector<uint64_t> cursor_;               // per slot: where its next varint goes (scratch)
+  std::vector<uint64_t> unit_;                 // per slot: its stream's unit (scratch)
+  std::vector<uint32_t> nonZero_;              // per slot: its non-zero residuals (scratch)
+  std::vector<BucketedResidualModel> models_;  // coding 7: per stream (scratch)
+  std::vector<uint8_t> slotBucket_;  // coding 7: per slot, the bucket of its last residual
 };
 
 // The decoder's side: a cursor per stream, and which stream each slot reads.
@@ -97,10 +101,14 @@ class ValueStreamReader {
   // Coding 4 (5 if `scaled`: with the streams' units): reads the table at
   // payload[begin, end) and places the streams after it.
   void parse(const uint8_t* payload, size_t begin, size_t end, bool scaled);
-  // Coding 6: reads the table (no sizes) at payload[begin, end), then the range coded rest:
-  // the `events` time residuals into `times` now, the values as they are asked for.
+  // Codings 6 and 7: reads the table (no sizes) at payload[begin, end), then the range
+  // coded rest; coding 6: the `events` time residuals into `times` now, the values as they
+  // are asked for; coding 7 (`times` null): each time residual by nextRangedTime, then the
+  // event's values.
   void parseRanged(const uint8_t* payload, size_t begin, size_t end,
-                   NoZeroFillVector<uint64_t>& times, size_t events);
+                   NoZeroFillVector<uint64_t>* times, size_t events);
+  // Coding 7: the next time residual, coded in tree `bucket`.
+  uint64_t nextRangedTime(unsigned bucket);
   // The next varint of slot `slot`; slots are asked for in increasing order of their
   // first use (a slot never met before extends the map).
   uint64_t next(const uint8_t* payload, uint32_t slot) {
@@ -119,7 +127,7 @@ class ValueStreamReader {
     uint64_t v;
     if (s.position < s.end && payload[s.position] < 0x80) [[likely]] {  // a one-byte varint
       v = payload[s.position++];
-    } else if (ranged_) [[unlikely]] {  // coding 6 (its streams are empty: never above)
+    } else if (ranged_) [[unlikely]] {  // codings 6, 7 (their streams are empty: never above)
       v = nextRanged(slot);
     } else {
       ByteReader r(payload + s.position, s.end - s.position);
@@ -148,10 +156,15 @@ class ValueStreamReader {
   std::vector<uint64_t> ownSlots_;      // the slot of streams_[1 + k]
   std::vector<uint32_t> streamOfSlot_;  // index into streams_
   size_t nextOwn_ = 0;                  // the first own stream not mapped yet
-  bool sizes_ = true;                   // the table lists the streams' sizes (not coding 6)
-  std::optional<RangeDecoder> ranged_;  // coding 6
+  bool sizes_ = true;                   // the table lists the streams' sizes (not 6, 7)
+  std::optional<RangeDecoder> ranged_;  // codings 6, 7
   size_t rangedAt_ = 0;                 // where its bytes start in the payload
   std::vector<ResidualModel> models_;   // coding 6: per stream
+  // Coding 7: per stream, the time model, and per slot the bucket of its last residual.
+  std::vector<BucketedResidualModel> bucketedModels_;
+  BucketedResidualModel timeModel_;
+  std::vector<uint8_t> slotBucket_;
+  bool bucketed_ = false;  // coding 7
 };
 
 }  // namespace mtf::values

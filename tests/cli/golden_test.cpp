@@ -105,6 +105,12 @@ TEST(Golden, VersionSevenArchiveStillReads) {
   checkGolden({"spec-example", "", "$SOURCE/tests/golden/archives/example.v7.mtf"});
 }
 
+// The worked example as version 8 wrote it (its column chunks range coded with coding 6,
+// before coding 7): the same events as today.
+TEST(Golden, VersionEightArchiveStillReads) {
+  checkGolden({"spec-example", "", "$SOURCE/tests/golden/archives/example.v8.mtf"});
+}
+
 // An archive of version 3 (column coding 3, written by mtf before coding 4) of the
 // generated wavefront: the same events as today.
 TEST(Golden, VersionThreeWavefrontStillReads) {

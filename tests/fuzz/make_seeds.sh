@@ -43,10 +43,10 @@ for lines in 6 12 25; do
   keep "$tmp/cut$lines.mtf" "$corpus/fuzz_mtf_binary/ring_head$lines"
 done
 # Column chunks for fuzz_columns, coded by the encoder with that target's event shape, as
-# v8-* (archive version 8: few and jitter-values come out range coded, coding 6, the others
-# coding 5). The seeds without a prefix are coding-2 chunks of an older encoder, kept for
-# the reading of old archives.
+# v9-* (archive version 9: few and jitter-values come out range coded, coding 7, the others
+# coding 5). The v8-* seeds (coding 6 where range coded) and those without a prefix
+# (coding-2 chunks of an older encoder) are kept as they are, for the reading of old archives.
 mkdir -p "$corpus/fuzz_columns" "$tmp/columns"
-"$build/tests/fuzz/make_column_seeds" "$tmp/columns"
-for seed in "$tmp"/columns/*; do cp "$seed" "$corpus/fuzz_columns/v8-$(basename "$seed")"; done
+"${MAKE_COLUMN_SEEDS:-$build/tests/fuzz/make_column_seeds}" "$tmp/columns"
+for seed in "$tmp"/columns/*; do cp "$seed" "$corpus/fuzz_columns/v9-$(basename "$seed")"; done
 du -sh "$corpus"/*

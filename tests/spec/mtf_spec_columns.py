@@ -9,7 +9,7 @@ except ImportError:
     zstandard = None
 
 from mtf_spec_common import MASK, Bad, Reader, signed64, unzigzag
-from mtf_spec_range import RangeDecoder, Residuals
+from mtf_spec_range import Bit, MixedBit, RangeDecoder, Residuals, bucket
 
 
 # ---------------------------------------------------------------- section 10: columns
@@ -70,12 +70,12 @@ def sparse_decode(coded, n):
 def inflate_columns(encoded, dictionary=None):
     """Section 10.1: (coding, payload) of a column chunk's stored bytes."""
     r = Reader(encoded)
-    if encoded[0] == 0:  # codings 2 to 6: marker, coding byte
+    if encoded[0] == 0:  # codings 2 to 7: marker, coding byte
         r.byte()
         coding = r.byte()
-        if coding not in (2, 3, 4, 5, 6):
+        if coding not in (2, 3, 4, 5, 6, 7):
             raise Bad("unknown column coding %d" % coding)
-        if coding == 6:  # section 10.10: the payload as it is, range coded inside
+        if coding >= 6:  # sections 10.10, 10.11: the payload as it is, range coded inside
             return coding, encoded[2:]
     else:
         coding = 1
@@ -149,6 +149,7 @@ class Predictor:  # sections 10.4 and 10.6, one per context
         self.previous = [0] * value_count  # coding 1 and 2
         self.slots = [Slot() for _ in range(value_count)]  # coding 3
         self.cost_context, self.cost_register = 0, 0  # codings 3 and 4
+        self.time_length = 0  # coding 7: bit length of the context's last time residual
         self.slot_numbers = None  # section 10.8: numbered at the first event with values
 
 
@@ -240,7 +241,9 @@ class ValueStreams:  # section 10.8: where each slot's residuals are read
         self.units = {}  # slot number -> unit of its own stream (coding 5, section 10.9)
         self.shared_unit = 1
         self.slots = 0  # slots numbered so far in the chunk
-        self.ranged = ranged  # coding 6: the chunk's range decoder (section 10.10)
+        self.ranged = ranged  # codings 6, 7: the chunk's range decoder (sections 10.10, 10.11)
+        self.coding = coding
+        self.lengths = {}  # coding 7: slot number -> bit length of its last residual
         if coding < 4:
             self.shared = Reader(payload[r.pos:])
             return
@@ -253,9 +256,10 @@ class ValueStreams:  # section 10.8: where each slot's residuals are read
             table.append((slot, r.varint() if coding < 6 else 0))
             self.units[slot] = unit
             slot += 1
-        if coding == 6:  # one model per stream, the shared one first
-            self.models = {s: Residuals() for s, _ in table}
-            self.shared_model = Residuals()
+        if coding >= 6:  # one model per stream, the shared one first
+            kind = MixedBit if coding == 7 else Bit
+            self.models = {s: Residuals(kind) for s, _ in table}
+            self.shared_model = Residuals(kind)
             return
         own_bytes = sum(size for _, size in table)
         if own_bytes > end - r.pos:
@@ -284,7 +288,12 @@ class ValueStreams:  # section 10.8: where each slot's residuals are read
         unit = self.units[slot] if slot in self.units else self.shared_unit
         if self.ranged is not None:
             model = self.models.get(slot, self.shared_model)
-            return unzigzag(model.decode(self.ranged)) * unit
+            if self.coding == 6:
+                return unzigzag(model.decode(self.ranged)) * unit
+            # Section 10.11.2: the tree of the slot's previous residual's bit length.
+            z = model.decode(self.ranged, bucket(self.lengths.get(slot, 0)))
+            self.lengths[slot] = z.bit_length()
+            return unzigzag(z) * unit
         return unzigzag(self.reader(slot).varint()) * unit
 
     def number(self, count):
@@ -341,11 +350,13 @@ def decode_chunk(encoded, entry, steps, sigs, dictionary=None):
             raise Bad("time unit below 2")
     if mode not in (0, 1):
         raise Bad("unknown time prediction mode")
-    if coding == 6:  # section 10.10: the table, then the time residuals range coded
+    residuals = None  # coding 7: each event's time residual comes before its values
+    if coding >= 6:  # sections 10.10, 10.11: the table, then the range coded residuals
         streams = ValueStreams(payload, r, coding)
         streams.ranged = RangeDecoder(payload[r.pos:])
-        times = Residuals()
-        residuals = [times.decode(streams.ranged) for _ in range(n)]
+        times = Residuals(MixedBit) if coding == 7 else Residuals()
+        if coding == 6:  # every time residual first
+            residuals = [times.decode(streams.ranged) for _ in range(n)]
     else:
         residuals = time_residuals(r, coding, n)
         streams = ValueStreams(payload, r, coding)
@@ -355,7 +366,12 @@ def decode_chunk(encoded, entry, steps, sigs, dictionary=None):
     for i in range(n):
         sig, context = next(steps)
         state = states.setdefault(context, Predictor(sigs[sig].value_count))
-        residual = (unzigzag(residuals[i]) * time_unit) & MASK
+        if residuals is None:  # coding 7: the tree of the context's previous time residual
+            z = times.decode(streams.ranged, bucket(state.time_length))
+            state.time_length = z.bit_length()
+        else:
+            z = residuals[i]
+        residual = (unzigzag(z) * time_unit) & MASK
         delta = next_delta(state, mode, residual, coding, register, previous_time, grain)
         previous_time = (previous_time + delta) & MASK
         values = next_values(state, sigs[sig].value_count, streams, coding, register,

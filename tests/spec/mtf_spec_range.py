@@ -1,5 +1,5 @@
-"""Section 10.10: the range coder and residual model of column coding 6, for
-mtf_spec_columns.py."""
+"""Sections 10.10 and 10.11: the range coder and residual models of column codings 6 and
+7, for mtf_spec_columns.py."""
 
 from mtf_spec_common import Bad
 
@@ -20,6 +20,23 @@ class Bit:
         self.p += ((target - self.p) * SHARE[self.seen]) >> 16  # floor division
         self.p = min(max(self.p, 31), 4065)
         self.seen = min(self.seen + 1, 15)
+
+
+class MixedBit:
+    """Section 10.11.1 (coding 7): the mean of a fast and a slow estimate, in 1/65536."""
+
+    def __init__(self):
+        self.fast, self.slow, self.seen = 32768, 32768, 0
+
+    @property
+    def p(self):
+        return min(max((self.fast + self.slow) >> 5, 31), 4065)
+
+    def update(self, bit):
+        target = 0 if bit else 65535
+        self.fast += ((target - self.fast) * (65536 // (min(self.seen, 14) + 2))) >> 16
+        self.slow += ((target - self.slow) * (65536 // (self.seen + 2))) >> 16
+        self.seen = min(self.seen + 1, 126)
 
 
 class RangeDecoder:  # section 10.10.2
@@ -77,15 +94,19 @@ def bucket(length):
 
 
 class Residuals:  # section 10.10.3: the model of one stream of zigzagged residuals
-    def __init__(self):
-        self.bits = {}  # ("tree", bucket, node) or ("mantissa", length, index) -> Bit
+    def __init__(self, bit_kind=Bit):
+        self.bits = {}  # ("tree", bucket, node) or ("mantissa", length, index) -> bit
+        self.bit_kind = bit_kind
         self.previous = 0
 
     def bit(self, rc, *key):
-        return rc.bit(self.bits.setdefault(key, Bit()))
+        return rc.bit(self.bits.setdefault(key, self.bit_kind()))
 
-    def decode(self, rc):
-        b = bucket(self.previous)
+    def decode(self, rc, b=None):
+        """Coding 6: the tree of the previous residual's bucket; coding 7 (10.11.2): the
+        tree `b` the caller chose."""
+        if b is None:
+            b = bucket(self.previous)
         node = 1
         for _ in range(7):
             node = 2 * node + self.bit(rc, "tree", b, node)

@@ -128,7 +128,7 @@ class Archive:
         if len(data) < 48 or data[:8] != MAGIC:
             raise Bad("not an MTF archive")
         self.version = struct.unpack_from("<I", data, 8)[0]
-        if self.version not in (1, 2, 3, 4, 5, 6, 7, 8):
+        if self.version not in (1, 2, 3, 4, 5, 6, 7, 8, 9):
             raise Bad("archive version %d is not supported" % self.version)
         trailer = data[-32:]
         if trailer[24:] != END_MAGIC:

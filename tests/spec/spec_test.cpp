@@ -121,6 +121,10 @@ TEST(SpecReader, DecodesTheExampleAsMtfDump) {
   expectReaderAgrees(kSource + "/tests/golden/archives/opencl-l5.v6.mtf");
   expectReaderAgrees(kSource + "/tests/golden/archives/example.v7.mtf");  // version 7
   expectReaderAgrees(kSource + "/tests/golden/archives/opencl-l5.v7.mtf");
+  // Version 8: range coded chunks of coding 6 (a TAU and a Paraver trace).
+  expectReaderAgrees(kSource + "/tests/golden/archives/example.v8.mtf");
+  expectReaderAgrees(kSource + "/tests/golden/archives/opencl-l5.v8.mtf");
+  expectReaderAgrees(kSource + "/tests/golden/archives/paraver-kernel-qsort.v8.mtf");
   // Version 4's derived texts and properties as pieces of them (a TAU trace).
   expectReaderAgrees(kSource + "/tests/golden/archives/opencl-l5.v4.mtf");
   // Version 3's texts that refer to the properties (a TAU edf).
@@ -176,7 +180,7 @@ TEST(SpecReader, DecodesThePropertiesAsTheFilesTheyKeep) {
             "\"rb\").read()); "
             "d = m.Definitions(a.structure(2), m.kind_tables(sys.argv[2])[1], a.version, "
             "m.well_known_strings(sys.argv[2])); "
-            "assert a.version == 8; "
+            "assert a.version == 9; "
             "sys.exit(0 if dict(d.properties)[sys.argv[3].encode()] == open(sys.argv[4], "
             "\"rb\").read() else 3)' '" +
             out + "' " + kDoc + " " + property + " '" + data + "/" + file + "'");

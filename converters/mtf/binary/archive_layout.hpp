@@ -1,4 +1,4 @@
-// The MTF binary archive (.mtf), version 8. All integers little-endian.
+// The MTF binary archive (.mtf), version 9. All integers little-endian.
 // Version 2 differs from version 1 only in the column chunks' coding (columns.hpp:
 // coding 2, with a Huffman coding of noisy time planes). Version 3 stores everything
 // but the column chunks in ONE Structure chunk (below), and codes the column chunks with
@@ -10,7 +10,9 @@
 // column chunks with coding 5 (time and value units). Version 6 is version 5 with the built-in
 // vocabulary (vocabulary.hpp) as the Structure chunk's LZMA2 preset dictionary. Version 7 is
 // version 6 with short chunk headers (below). Version 8 is version 7 whose column chunks may
-// be range coded (coding 6, values/columns.hpp) instead of zstd. Readers read all eight.
+// be range coded (coding 6, values/columns.hpp) instead of zstd. Version 9 is version 8 whose
+// range coded chunks use coding 7 (better models, each event's time beside its values).
+// Readers read all nine.
 //
 //   header   8 bytes magic "\x89MTF\r\n\x1a\n", u32 version, u32 flags (0)       = 16 bytes
 //   chunks   each: u8 kind, 3 zero bytes, u32 CRC32 of the stored bytes,
@@ -45,7 +47,7 @@ namespace mtf::mtfbin {
 
 inline constexpr uint8_t kMagic[8] = {0x89, 'M', 'T', 'F', '\r', '\n', 0x1a, '\n'};
 inline constexpr uint8_t kEndMagic[8] = {'M', 'T', 'F', '-', 'E', 'N', 'D', '\n'};
-inline constexpr uint32_t kVersion = 8;
+inline constexpr uint32_t kVersion = 9;
 inline constexpr uint32_t kOldestVersion = 1;  // the oldest version this reader reads
 inline constexpr uint64_t kHeaderSize = 16;
 // The chunk header of versions 1 to 6.

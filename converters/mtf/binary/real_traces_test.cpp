@@ -59,10 +59,11 @@ TEST_P(RealTrace, RoundTripsThroughMtfBinaryExactly) {
   EXPECT_LE(f.dagNodes, f.treeNodes);
 }
 
-// An archive of opencl-l5 that an older mtf wrote reads to exactly what the TAU reader
-// makes of the trace today.
-void expectOldArchiveReadsAsItsTrace(const std::string& name, uint32_t version) {
-  const fs::path input = fs::path(MTF_DATA_DIR) / "tau/opencl-l5";
+// An archive of a trace of tests/data (`input`, by default TAU's opencl-l5) that an older
+// mtf wrote reads to exactly what the trace's reader makes of it today.
+void expectOldArchiveReadsAsItsTrace(const std::string& name, uint32_t version,
+                                     const std::string& trace = "tau/opencl-l5") {
+  const fs::path input = fs::path(MTF_DATA_DIR) / trace;
   const fs::path archive = fs::path(MTF_SOURCE_DIR) / "tests/golden/archives" / name;
   ASSERT_EQ(ChunkFileReader(archive).version(), version);
   compaction::testing::CollectingSink original, back;
@@ -94,6 +95,16 @@ TEST(VersionSix, TauArchiveReadsAsItsTrace) {
 // Version 7: its column chunks all of coding 5 (zstd), none range coded (coding 6).
 TEST(VersionSeven, TauArchiveReadsAsItsTrace) {
   expectOldArchiveReadsAsItsTrace("opencl-l5.v7.mtf", 7);
+}
+
+// Version 8: its column chunks range coded with coding 6 (coding 7's simpler models, every
+// time residual before the values).
+TEST(VersionEight, TauArchiveReadsAsItsTrace) {
+  expectOldArchiveReadsAsItsTrace("opencl-l5.v8.mtf", 8);
+}
+TEST(VersionEight, ParaverArchiveReadsAsItsTrace) {
+  expectOldArchiveReadsAsItsTrace("paraver-kernel-qsort.v8.mtf", 8,
+                                  "paraver/paraver-kernel-qsort/qsort_beo3.prv");
 }
 
 INSTANTIATE_TEST_SUITE_P(Traces, RealTrace, ::testing::ValuesIn(mtf::test::realTraces()),

@@ -18,10 +18,11 @@ namespace mtf::xml {
 inline constexpr char kMtfXmlNamespace[] = "urn:mtf:xml:1";
 inline constexpr char kMtfXmlRoot[] = "Scenario";
 inline constexpr uint64_t kMtfXmlVersion = 1;
-// Names the bytes of ColumnChunk::encoded (values/columns.hpp): column coding 6 or 5 (both
-// written now: 6 range coded, 5 zstd), 4, 3, 2 or 1 (archives of versions 4 to 1). The bytes tell
-// them apart themselves (marker and coding byte); the attribute names them for other readers. XML
-// has no column dictionary: a coding 3 to 5 chunk in XML never needs one (flags 0).
+// Names the bytes of ColumnChunk::encoded (values/columns.hpp): column coding 7 or 5 (both
+// written now: 7 range coded, 5 zstd), 6, 4, 3, 2 or 1 (archives of versions 8 and 4 to 1). The
+// bytes tell them apart themselves (marker and coding byte); the attribute names them for other
+// readers. XML has no column dictionary: a coding 3 to 5 chunk in XML never needs one (flags 0).
+inline constexpr char kValuesEncodingV7[] = "mtf-columns-7";
 inline constexpr char kValuesEncodingV6[] = "mtf-columns-6";
 inline constexpr char kValuesEncoding[] = "mtf-columns-5";
 inline constexpr char kValuesEncodingV4[] = "mtf-columns-4";
@@ -30,9 +31,9 @@ inline constexpr char kValuesEncodingV2[] = "mtf-columns-2";
 inline constexpr char kValuesEncodingV1[] = "mtf-columns-1";
 // Every encoding a reader accepts, indexed by column coding minus one (the next coding
 // is one more entry here).
-inline constexpr const char* kValuesEncodings[] = {kValuesEncodingV1, kValuesEncodingV2,
-                                                   kValuesEncodingV3, kValuesEncodingV4,
-                                                   kValuesEncoding,   kValuesEncodingV6};
+inline constexpr const char* kValuesEncodings[] = {
+    kValuesEncodingV1, kValuesEncodingV2, kValuesEncodingV3, kValuesEncodingV4,
+    kValuesEncoding,   kValuesEncodingV6, kValuesEncodingV7};
 inline bool isKnownValuesEncoding(std::string_view encoding) {
   for (const char* known : kValuesEncodings)
     if (encoding == known) return true;
@@ -47,10 +48,10 @@ inline const char* valuesEncodingOf(const std::vector<uint8_t>& encoded) {
                                          : kValuesEncodings[newest - 1];
 }
 // True if the chunk is compressed with the archive's column dictionary (flags of codings 3
-// to 5; coding 6 has no flags byte and no dictionary).
+// to 5; codings 6 and 7 have no flags byte and no dictionary).
 inline bool needsColumnDictionary(const std::vector<uint8_t>& encoded) {
   return encoded.size() > 2 && encoded[0] == values::kCodingMarker && encoded[1] >= 3 &&
-         encoded[1] < values::kRangedCoding && (encoded[2] & 1) != 0;
+         encoded[1] < values::kFirstRangedCoding && (encoded[2] & 1) != 0;
 }
 // A trace fact (format, creator, version) that is not plain XML text is stored as the
 // property "mtf-xml:<name>" (base64) instead of an attribute; the reader moves it back.

@@ -213,7 +213,7 @@ TEST_F(MtfXmlModel, ValidatorNamesAMissingOrBrokenModule) {
 
 // The reader does its own checks (it does not need the schema to stay safe).
 TEST_F(MtfXmlModel, ReaderRefusesInconsistentDocuments) {
-  // Chunks of 52 events: range coded (coding 6); of 8,192 and more: zstd (coding 5).
+  // Chunks of 52 events: range coded (coding 7); of 8,192 and more: zstd (coding 5).
   const std::string good = slurp(write(compacted(10), "good.mtf.xml"));
   const std::string good5 = slurp(write(compacted(1700, 1 << 16), "good5.mtf.xml"));
   ASSERT_NE(good5.find("encoding=\"mtf-columns-5\""), std::string::npos);
@@ -226,17 +226,18 @@ TEST_F(MtfXmlModel, ReaderRefusesInconsistentDocuments) {
       {std::regex("events=\"[0-9]+\""), "events=\"12345678\""},
       {std::regex(">[A-Za-z0-9+/=]{8,}</Values>"), ">!!!!</Values>"},
       {std::regex("urn:mtf:xml:1"), "urn:other"},
-      {std::regex("encoding=\"mtf-columns-6\""), "encoding=\"mtf-columns-7\""},
-      {std::regex("encoding=\"mtf-columns-6\""), "encoding=\"mtf-columns-5\""},  // mismatch
-      {std::regex("encoding=\"mtf-columns-6\""), "encoding=\"mtf-columns-4\""},  // mismatch
-      {std::regex("encoding=\"mtf-columns-6\""), "encoding=\"mtf-columns-3\""},  // mismatch
-      {std::regex("encoding=\"mtf-columns-6\""), "encoding=\"mtf-columns-2\""},  // mismatch
-      {std::regex("encoding=\"mtf-columns-6\""), "encoding=\"mtf-columns-1\""},  // mismatch
+      {std::regex("encoding=\"mtf-columns-7\""), "encoding=\"mtf-columns-8\""},
+      {std::regex("encoding=\"mtf-columns-7\""), "encoding=\"mtf-columns-6\""},  // mismatch
+      {std::regex("encoding=\"mtf-columns-7\""), "encoding=\"mtf-columns-5\""},  // mismatch
+      {std::regex("encoding=\"mtf-columns-7\""), "encoding=\"mtf-columns-4\""},  // mismatch
+      {std::regex("encoding=\"mtf-columns-7\""), "encoding=\"mtf-columns-3\""},  // mismatch
+      {std::regex("encoding=\"mtf-columns-7\""), "encoding=\"mtf-columns-2\""},  // mismatch
+      {std::regex("encoding=\"mtf-columns-7\""), "encoding=\"mtf-columns-1\""},  // mismatch
   };
   // Of the coding 5 document: a mismatch, and flags 1 (bytes 00 05 01): a chunk that
   // needs a column dictionary.
   for (const auto& [pattern, replacement] : std::vector<std::pair<std::regex, std::string>>{
-           {std::regex("encoding=\"mtf-columns-5\""), "encoding=\"mtf-columns-6\""},
+           {std::regex("encoding=\"mtf-columns-5\""), "encoding=\"mtf-columns-7\""},
            {std::regex(">AAUA"), ">AAUB"}}) {
     const std::string bad =
         std::regex_replace(good5, pattern, replacement, std::regex_constants::format_first_only);
