@@ -4,7 +4,8 @@
 # chunk is also range coded whatever its size, and reports its zstd frame, its range coded
 # size and each variant's estimate) and prints per trace and variant the .mtf / zstd -19
 # ratio the variant would give with today's rule (a chunk within the trial's limits is
-# range coded when 3% smaller than zstd) and with no limits ("+nl"), with geometric means.
+# range coded when 3% smaller than zstd and by at least a bit an event) and with no limits
+# ("+nl"), with geometric means.
 # Each chunk reports once, when it is delivered, with the zstd frame it was delivered with
 # (where the column dictionary is judged beside range coding, column_dictionary.cpp, a held
 # chunk is compressed twice: the line carries the winner's frame).
@@ -26,7 +27,7 @@ touch "$ZSTD_CACHE"
 source "$(dirname "$0")/corpus_files.sh"
 
 
-# Per chunk: today = zstd, or ranged when within and 3% smaller; variant v: the ranged size
+# Per chunk: today = zstd, or ranged when within, 3% smaller and a bit an event smaller; variant v: the ranged size
 # moved by (estimate v - estimate base), chosen by the same rule (or with no limit).
 summarise() {
   awk '/^rc-probe/ {
@@ -36,12 +37,13 @@ summarise() {
            if (i > 5) { names[++nv] = kv[1] }
          }
          z = v["zstd"]; r = v["ranged"]; base = v["base"]
-         today = (v["within"] == 1 && r * 100 <= z * 97) ? r : z
+         e = v["events"]
+         today = (v["within"] == 1 && r * 100 <= z * 97 && (z - r) * 8 >= e) ? r : z
          T += today
          for (k = 1; k <= nv; ++k) {
            rv = r + v[names[k]] - base
-           c = (v["within"] == 1 && rv * 100 <= z * 97) ? rv : z
-           nl = (rv * 100 <= z * 97) ? rv : z
+           c = (v["within"] == 1 && rv * 100 <= z * 97 && (z - rv) * 8 >= e) ? rv : z
+           nl = (rv * 100 <= z * 97 && (z - rv) * 8 >= e) ? rv : z
            S[k] += c; N[k] += nl
          }
        }

@@ -321,8 +321,10 @@ void compressChunk(PendingChunk& pending, ChunkEntropyCoder& coder) {
   const ByteBuffer& ranged = pending.ranged;
   std::vector<uint8_t>& encoded = pending.chunk.encoded;
   if (!rcProbeCompressed(pending.probe, encoded.size())) return;
-  if (ranged.empty() || (2 + ranged.size()) * 100 > encoded.size() * (100 - kRangedGainPercent))
-    return;
+  const size_t rangedBytes = 2 + ranged.size();
+  if (ranged.empty() || rangedBytes * 100 > encoded.size() * (100 - kRangedGainPercent)) return;
+  if ((encoded.size() - rangedBytes) * 8 < pending.chunk.eventCount)
+    return;  // under a bit an event
   encoded.assign({kCodingMarker, kRangedCoding});
   encoded.insert(encoded.end(), ranged.begin(), ranged.end());
 }
