@@ -160,9 +160,29 @@ void Nlr::push(std::span<const uint32_t> symbols, size_t symbolCount) {
 
 // The last event of the pending copy has come: the loop on top counts one more iteration,
 // then the window reduces as after any push.
+//
+// Mostly nothing reduces then, and the next copy of the same body is pending at once. That
+// is known without the search: the window is the one startPending saw (a pending copy
+// pushes nothing), with only the top loop's count one higher.
+//  - No fold: startPending found no loop of the top's body before it in the window, so the
+//    top has no previous occurrence, and the window is within kChainWindow, where findFold
+//    only follows that chain: it returns 0.
+//  - No extension: findExtension starts from the newest loop filed under the top position;
+//    if that is below the window, it returns -1 at once.
+//  - No eviction: startPending kept the window and a body within the window size.
+// Then startPending would pend the same body again (its conditions are those it checked, on
+// the same window, with the count the only change): done here, the count checked as there.
+// Otherwise (a loop filed under the top position, or the count near its limit), the full
+// path below.
 [[gnu::noinline]] void Nlr::completePending() {
+  ElementKey& top = buf_[end_ - 1];
+  ++top;  // the loop's count (below kMaxIterations: startPending)
+  if (extensionAt_[static_cast<size_t>(topPos()) & extensionMask_] < firstPos() &&
+      countOf(top) + 1 < kMaxIterations) [[likely]] {
+    pending_.matched = 0;
+    return;
+  }
   pending_ = {};
-  ++buf_[end_ - 1];  // the loop's count (below kMaxIterations: startPending)
   while (reduceOnce()) {
   }
   if (windowSize() > options_.window) evictOldest();
