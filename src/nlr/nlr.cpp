@@ -135,7 +135,7 @@ void Nlr::push(std::span<const uint32_t> symbols, size_t symbolCount) {
       }
       const Pos position = topPos() + 1 + static_cast<Pos>(i);
       if (extensionAt_[static_cast<size_t>(position) & extensionMask_] < firstPos() ||
-          !pendingExtends(position)) {
+          ((pending_.noExtension >> i) & 1) || !pendingExtends(position, i)) {
         pending_.matched = i + 1;
         return;
       }
@@ -191,11 +191,18 @@ void Nlr::push(std::span<const uint32_t> symbols, size_t symbolCount) {
 
 // findExtension, were the pending copy pushed up to `top` (a loop filed under `top` is in
 // the window before it, the copy holds none): true if a loop would be extended there.
-[[gnu::noinline]] bool Nlr::pendingExtends(Pos top) const {
+// `index`: the copy's event at `top`. A false answer is remembered in
+// pending_.noExtension when it holds whatever the count of the loop on top (the only
+// element completePending changes while the next copies pend): each loop met failed on
+// elements other than the top one (the filing, its body, the copy's events), or matched
+// the top one and failed after it (with another count it fails there). Only a mismatch on
+// the top element itself against a loop of the same body could turn with the count.
+[[gnu::noinline]] bool Nlr::pendingExtends(Pos top, size_t index) {
   const Pos realTop = topPos();
   auto element = [&](Pos q) {
     return q <= realTop ? at(q) : pending_.body[static_cast<size_t>(q - realTop - 1)];
   };
+  bool countMatters = false;
   for (Pos p = extensionAt_[static_cast<size_t>(top) & extensionMask_]; p >= firstPos() && p < top;
        p = extNext_[static_cast<size_t>(p - offset_)]) {
     if (p > realTop) return true;  // not met (pops restore the chain): pushed, to be sure
@@ -204,10 +211,15 @@ void Nlr::push(std::span<const uint32_t> symbols, size_t symbolCount) {
     const std::vector<ElementKey>& body = bodies_.body(bodyOf(loop));
     const auto k = static_cast<size_t>(top - p);
     if (body.size() != k || body.back() != element(top)) continue;
-    bool equal = true;
-    for (size_t j = 0; j < k && equal; ++j) equal = body[j] == element(p + 1 + static_cast<Pos>(j));
-    if (equal) return true;
+    size_t j = 0;
+    while (j < k && body[j] == element(p + 1 + static_cast<Pos>(j))) ++j;
+    if (j == k) return true;
+    const ElementKey onTop = at(realTop);
+    if (p + 1 + static_cast<Pos>(j) == realTop && isLoop(body[j]) &&
+        bodyKeyOf(body[j]) == bodyKeyOf(onTop))
+      countMatters = true;
   }
+  if (!countMatters && index < 64) pending_.noExtension |= uint64_t{1} << index;
   return false;
 }
 
