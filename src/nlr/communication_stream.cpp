@@ -45,26 +45,23 @@ void CommunicationStream::learnSymbols(const std::vector<Signature>& signatures)
   *out_++ = own;
 }
 
-// What a call holds, released when a region starts or ends (or the call holds too many).
-// Most calls hold one event: released inline, nothing to sort.
+// What a call holds (held_[0, count)), released when a region starts or ends (or the call
+// holds too many). Most calls hold one event: released inline, nothing to sort.
 [[gnu::always_inline]] inline void CommunicationStream::releaseHeld(
-    const std::vector<Signature>& signatures) {
-  if (held_.size() == 1) [[likely]] {
-    release(held_.front(), signatures);
-    held_.clear();
-  } else {
-    releaseSorted(signatures);
-  }
+    size_t count, const std::vector<Signature>& signatures) {
+  if (count == 1) [[likely]]
+    release(held_[0], signatures);
+  else
+    releaseSorted(count, signatures);
 }
 
 // Sorted by signature (insertion sort, stable, as the extractor's: a call holds few events).
 [[gnu::noinline]] void CommunicationStream::releaseSorted(
-    const std::vector<Signature>& signatures) {
-  for (size_t i = 1; i < held_.size(); ++i)
+    size_t count, const std::vector<Signature>& signatures) {
+  for (size_t i = 1; i < count; ++i)
     for (size_t j = i; j > 0 && signatures[held_[j]] < signatures[held_[j - 1]]; --j)
       std::swap(held_[j], held_[j - 1]);
-  for (const uint32_t stored : held_) release(stored, signatures);
-  held_.clear();
+  for (size_t i = 0; i < count; ++i) release(held_[i], signatures);
 }
 
 // SignatureExtractor::releaseInCallOrder, on stored symbols: outside an outermost MPI call
@@ -74,8 +71,9 @@ void CommunicationStream::push(std::span<const uint32_t> stored,
                                const std::vector<Signature>& signatures) {
   learnSymbols(signatures);
   startReleasing(stored.size());
-  // The depths in registers: the calls below never read them.
+  // The depths and the held count in registers: the calls below never read them.
   uint64_t depth = depth_, heldDepth = heldDepth_;
+  size_t held = heldCount_;
   const Role* roles = roles_.data();
   for (const uint32_t symbol : stored) {
     const Role role = roles[symbol];
@@ -86,39 +84,50 @@ void CommunicationStream::push(std::span<const uint32_t> stored,
         if (heldDepth == 0) {
           release(symbol, signatures);
         } else {
-          held_.push_back(symbol);
-          if (held_.size() >= kMaxHeldInCall) releaseHeld(signatures);
+          held_[held++] = symbol;
+          if (held >= kMaxHeldInCall) {
+            releaseHeld(held, signatures);
+            held = 0;
+          }
         }
         break;
       case Role::Leave: {
-        if (!held_.empty()) releaseHeld(signatures);
+        if (held != 0) {
+          releaseHeld(held, signatures);
+          held = 0;
+        }
         const uint64_t before = depth;
         if (depth > 0) --depth;
         if (before == heldDepth) heldDepth = 0;
         break;
       }
       default:  // an Enter
-        if (!held_.empty()) releaseHeld(signatures);
+        if (held != 0) {
+          releaseHeld(held, signatures);
+          held = 0;
+        }
         ++depth;
         if (heldDepth == 0 && role == Role::MpiEnter) heldDepth = depth;
     }
   }
   depth_ = depth;
   heldDepth_ = heldDepth;
+  heldCount_ = held;
   pushReleased();
 }
 
 void CommunicationStream::finish(const std::vector<Signature>& signatures) {
   learnSymbols(signatures);
   startReleasing(0);
-  releaseHeld(signatures);
+  if (heldCount_ != 0) releaseHeld(heldCount_, signatures);
+  heldCount_ = 0;
   pushReleased();
 }
 
 // Each stored symbol is released once at most: the held ones and the `incoming` fit, and
 // release() writes in place (no capacity check per symbol).
 void CommunicationStream::startReleasing(size_t incoming) {
-  const size_t most = held_.size() + incoming;
+  const size_t most = heldCount_ + incoming;
   if (released_.size() < most) released_.resize(most);
   out_ = released_.data();
 }

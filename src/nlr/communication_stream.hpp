@@ -7,6 +7,7 @@
 // event the very signature the model uses (both views keep every field).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -37,8 +38,8 @@ class CommunicationStream {
   enum class Role : uint8_t { Enter, MpiEnter, Leave, Communication, Other };
   void learnSymbols(const std::vector<Signature>& signatures);
   void release(uint32_t stored, const std::vector<Signature>& signatures);
-  void releaseHeld(const std::vector<Signature>& signatures);
-  void releaseSorted(const std::vector<Signature>& signatures);
+  void releaseHeld(size_t count, const std::vector<Signature>& signatures);
+  void releaseSorted(size_t count, const std::vector<Signature>& signatures);
   void startReleasing(size_t incoming);
   void pushReleased();
 
@@ -48,9 +49,12 @@ class CommunicationStream {
   std::vector<Signature> signatures_;  // derived symbol -> signature (first release order)
   uint64_t depth_ = 0;                 // open regions (a Leave at depth 0 closes nothing)
   uint64_t heldDepth_ = 0;             // depth of the outermost MPI call held, or 0
-  std::vector<uint32_t> held_;         // stored symbols of that call, not released yet
-  std::vector<uint32_t> released_;     // room for the derived symbols of a push
-  uint32_t* out_ = nullptr;            // where release() writes the next one in released_
+  // Stored symbols of that call, not released yet: held_[0, heldCount_) (kMaxHeldInCall
+  // at most: push() keeps the count in a register, with no capacity check).
+  std::array<uint32_t, kMaxHeldInCall> held_{};
+  size_t heldCount_ = 0;
+  std::vector<uint32_t> released_;  // room for the derived symbols of a push
+  uint32_t* out_ = nullptr;         // where release() writes the next one in released_
   Nlr nlr_;
 };
 

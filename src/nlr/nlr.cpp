@@ -135,7 +135,7 @@ void Nlr::push(std::span<const uint32_t> symbols, size_t symbolCount) {
       }
       const Pos position = topPos() + 1 + static_cast<Pos>(i);
       if (extensionAt_[static_cast<size_t>(position) & extensionMask_] < firstPos() ||
-          !pendingExtends(position)) {
+          ((pending_.noExtension >> i) & 1) || !pendingExtends(position, i)) {
         pending_.matched = i + 1;
         return;
       }
@@ -160,9 +160,29 @@ void Nlr::push(std::span<const uint32_t> symbols, size_t symbolCount) {
 
 // The last event of the pending copy has come: the loop on top counts one more iteration,
 // then the window reduces as after any push.
+//
+// Mostly nothing reduces then, and the next copy of the same body is pending at once. That
+// is known without the search: the window is the one startPending saw (a pending copy
+// pushes nothing), with only the top loop's count one higher.
+//  - No fold: startPending found no loop of the top's body before it in the window, so the
+//    top has no previous occurrence, and the window is within kChainWindow, where findFold
+//    only follows that chain: it returns 0.
+//  - No extension: findExtension starts from the newest loop filed under the top position;
+//    if that is below the window, it returns -1 at once.
+//  - No eviction: startPending kept the window and a body within the window size.
+// Then startPending would pend the same body again (its conditions are those it checked, on
+// the same window, with the count the only change): done here, the count checked as there.
+// Otherwise (a loop filed under the top position, or the count near its limit), the full
+// path below.
 [[gnu::noinline]] void Nlr::completePending() {
+  ElementKey& top = buf_[end_ - 1];
+  ++top;  // the loop's count (below kMaxIterations: startPending)
+  if (extensionAt_[static_cast<size_t>(topPos()) & extensionMask_] < firstPos() &&
+      countOf(top) + 1 < kMaxIterations) [[likely]] {
+    pending_.matched = 0;
+    return;
+  }
   pending_ = {};
-  ++buf_[end_ - 1];  // the loop's count (below kMaxIterations: startPending)
   while (reduceOnce()) {
   }
   if (windowSize() > options_.window) evictOldest();
@@ -171,11 +191,18 @@ void Nlr::push(std::span<const uint32_t> symbols, size_t symbolCount) {
 
 // findExtension, were the pending copy pushed up to `top` (a loop filed under `top` is in
 // the window before it, the copy holds none): true if a loop would be extended there.
-[[gnu::noinline]] bool Nlr::pendingExtends(Pos top) const {
+// `index`: the copy's event at `top`. A false answer is remembered in
+// pending_.noExtension when it holds whatever the count of the loop on top (the only
+// element completePending changes while the next copies pend): each loop met failed on
+// elements other than the top one (the filing, its body, the copy's events), or matched
+// the top one and failed after it (with another count it fails there). Only a mismatch on
+// the top element itself against a loop of the same body could turn with the count.
+[[gnu::noinline]] bool Nlr::pendingExtends(Pos top, size_t index) {
   const Pos realTop = topPos();
   auto element = [&](Pos q) {
     return q <= realTop ? at(q) : pending_.body[static_cast<size_t>(q - realTop - 1)];
   };
+  bool countMatters = false;
   for (Pos p = extensionAt_[static_cast<size_t>(top) & extensionMask_]; p >= firstPos() && p < top;
        p = extNext_[static_cast<size_t>(p - offset_)]) {
     if (p > realTop) return true;  // not met (pops restore the chain): pushed, to be sure
@@ -184,10 +211,15 @@ void Nlr::push(std::span<const uint32_t> symbols, size_t symbolCount) {
     const std::vector<ElementKey>& body = bodies_.body(bodyOf(loop));
     const auto k = static_cast<size_t>(top - p);
     if (body.size() != k || body.back() != element(top)) continue;
-    bool equal = true;
-    for (size_t j = 0; j < k && equal; ++j) equal = body[j] == element(p + 1 + static_cast<Pos>(j));
-    if (equal) return true;
+    size_t j = 0;
+    while (j < k && body[j] == element(p + 1 + static_cast<Pos>(j))) ++j;
+    if (j == k) return true;
+    const ElementKey onTop = at(realTop);
+    if (p + 1 + static_cast<Pos>(j) == realTop && isLoop(body[j]) &&
+        bodyKeyOf(body[j]) == bodyKeyOf(onTop))
+      countMatters = true;
   }
+  if (!countMatters && index < 64) pending_.noExtension |= uint64_t{1} << index;
   return false;
 }
 

@@ -111,7 +111,7 @@ class Nlr {
   void pushSymbol(uint32_t symbol);
   void pushNow(uint32_t symbol);
   void completePending();
-  bool pendingExtends(Pos top) const;
+  bool pendingExtends(Pos top, size_t index);
   void replayPending();
   void startPending();
   bool deferrable(uint32_t body);
@@ -172,6 +172,10 @@ class Nlr {
     const ElementKey* body = nullptr;
     size_t length = 0;
     size_t matched = 0;
+    // Bit i: pendingExtends found that no loop extends once the copy's event i has come, in
+    // a way that holds for every count of the loop on top (Nlr::pendingExtends). Kept while
+    // copies of the same body follow one another on the same window (completePending).
+    uint64_t noExtension = 0;
   };
   PendingCopy pending_;
   // Per body id: 0 not known yet, 1 its copies may be deferred, 2 not (deferrable()).

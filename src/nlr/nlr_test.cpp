@@ -307,6 +307,37 @@ TEST(Nlr, DeferredCopiesGiveTheModelOfPushingEveryEvent) {
   EXPECT_GT(deferred, 0u);
 }
 
+TEST(Nlr, DeferredCopiesSeeTheCountOfTheLoopOnTop) {
+  // Copies of "ab" pend on top of x (ab)^c, after a loop of body [x, (ab)^4, a]: whether
+  // the 'a' after a copy extends that loop depends on c (no at 3, yes at 4), so what a
+  // pending copy learnt at one count must not be reused at the next.
+  std::vector<uint32_t> in;
+  for (int i = 0; i < 4; ++i) {
+    in.push_back(2);
+    append(in, repeat({0, 1}, 4));
+    in.push_back(0);
+  }
+  in.push_back(3);
+  NlrOptions off;
+  off.deferCopies = false;
+  EXPECT_EQ(shape(recognise(in)), shape(recognise(in, off)));
+  EXPECT_EQ(shape(recognise(in)), "(4:c(4:ab)a)d");
+  // More copies on top: every count from 3 to 8 against loops of each.
+  for (int inner = 4; inner <= 8; ++inner) {
+    std::vector<uint32_t> v;
+    for (int i = 0; i < 3; ++i) {
+      v.push_back(2);
+      append(v, repeat({0, 1}, inner));
+      v.push_back(0);
+    }
+    v.push_back(2);
+    append(v, repeat({0, 1}, 8));
+    v.push_back(0);
+    v.push_back(3);
+    EXPECT_EQ(shape(recognise(v)), shape(recognise(v, off))) << inner;
+  }
+}
+
 TEST(Nlr, WorkingStateStaysBoundedOnALongStream) {
   std::mt19937_64 rng(7);
   std::uniform_int_distribution<uint32_t> noise(0, 50);
