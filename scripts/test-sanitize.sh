@@ -22,7 +22,7 @@ JOBS=${MTF_JOBS:-$(nproc)}
 # thread-to-thread messages, calls open at the end), so every reader and writer path still
 # runs under ASan + UBSan; the larger traces of a format add events, not paths. The gcc
 # suite (scripts/test.sh, step 1) runs every trace. GraphRealTrace also leaves out the two
-# traces whose graphs networkx (Python, not sanitized) takes 45-90 s to check.
+# traces whose graphs networkx (Python, not sanitized) takes longest to check.
 SAN_FLAGS="-O2 -gline-tables-only -DNDEBUG"
 CC=clang CXX=clang++ cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$SAN_FLAGS" -DCMAKE_C_FLAGS_RELWITHDEBINFO="$SAN_FLAGS" \

@@ -66,9 +66,9 @@ void checkEveryOutput(const std::string& trace, const std::string& dir) {
 
 class GraphRealTrace : public ::testing::TestWithParam<std::string> {};
 
-// breadthTraces(); of the sanitizer suite's subset, not sst-macro-mpi and qsort: networkx
-// takes 90 s and 45 s to check their graphs (Python, the same work in every build), while
-// `mtf graph` takes under a second on any trace.
+// breadthTraces(); of the sanitizer suite's subset, not sst-macro-mpi and qsort: their
+// graphs take networkx longest to check (12 s and 7 s of the family's 35 s in a gcc run),
+// Python's work, the same in every build, while `mtf graph` takes under a second.
 std::vector<std::string> graphTraces() {
   std::vector<std::string> kept;
   for (const std::string& path : breadthTraces()) {
