@@ -2,7 +2,10 @@
 # Installs the dependencies, builds mtf and runs the whole test suite (what CI runs):
 # 1. a release build (gcc) and every test: unit, end-to-end, golden, real traces, bad inputs;
 # 2. scripts/test-sanitize.sh: the same suite under ASan + UBSan (clang), plus a short smoke
-#    run of every fuzz target. MTF_SKIP_SANITIZE=1 skips step 2 for quick local runs.
+#    run of every fuzz target. MTF_SKIP_SANITIZE=1 skips step 2 for quick local runs. There
+#    the breadth families (every real trace times every output format or selection) run over
+#    a subset of the traces that still runs every reader and writer path (the reasons in
+#    test-sanitize.sh); step 1 runs them over every trace.
 # MTF_BUILD_DIR (default build) and MTF_JOBS (default: number of cores) may be set.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)

@@ -10,6 +10,7 @@ FormatEntry paraverFormat() {
   entry.name = "paraver";
   entry.description = "Paraver (Extrae/BSC): .prv or .prv.gz with .pcf and .row";
   entry.extensions = {".prv", ".prv.gz"};
+  entry.callsOpenAtEndAreNormal = true;  // values still set when the trace ends
   entry.sniff = [](const std::filesystem::path& path) {
     return paraver::looksLikeParaver(path.string()) || paraver::isCompanionFile(path.string());
   };

@@ -56,11 +56,16 @@ void reportLosses(const LossReport& losses, bool strict, const std::string& outp
 }
 
 // An unbalanced enter/leave nesting is carried over unchanged (every format mtf writes can
-// hold it); the user is told, since other tools may refuse or misread such a trace.
-void warnUnbalanced(const NestingCheck& nesting, const std::string& input) {
-  if (nesting.summary().balanced()) return;
+// hold it); the user is told, since other tools may refuse or misread such a trace. Calls
+// never left are not worth telling where every file of the format the events were recorded
+// in may have them (FormatEntry::callsOpenAtEndAreNormal: Paraver).
+void warnUnbalanced(const NestingCheck& nesting, bool openAtEndIsNormal, const std::string& input) {
+  const NestingSummary& n = nesting.summary();
+  const bool openCalls = n.callsNeverLeft != 0 && !openAtEndIsNormal;
+  if (n.unmatchedLeaves == 0 && n.mismatchedLeaves == 0 && !openCalls) return;
   std::cerr << "mtf: warning: " << input << ": unbalanced enter/leave nesting, kept as it is:\n";
-  for (const std::string& line : nesting.describe(10)) std::cerr << "  " << line << '\n';
+  for (const std::string& line : nesting.describe(10, !openAtEndIsNormal))
+    std::cerr << "  " << line << '\n';
 }
 
 // What convert itself needs of the events: how many (for the last line and the progress),
@@ -180,6 +185,8 @@ void runConvert(ConvertOptions o, const GlobalOptions& g) {
   if (samePath(o.input, o.output)) throw UsageError(o.output + ": the output is the input");
   auto source = openInput(o.input, o.lenient, o.write.strict);
   const std::string inFormat = source->definitions().info.format;
+  // The format the events were recorded in: the input's, or the one an archive was made from.
+  const FormatEntry* recordedIn = formatByName(inFormat);
   const filter::Selection selection = prepareSelection(o, *source);
   const FormatEntry& format = outputFormat(o);
   ConvertCut cut = prepareConvertCut(o.cut, o.input, *source, o.lenient);
@@ -194,7 +201,7 @@ void runConvert(ConvertOptions o, const GlobalOptions& g) {
   SelectThenCut chain(counter, cut, selection, o.select.any());
   readNamingTheTarget(*source, chain.head(), out.stagingPath().string(), o.output);
   progress.finish();
-  warnUnbalanced(nesting, o.input);
+  warnUnbalanced(nesting, recordedIn && recordedIn->callsOpenAtEndAreNormal, o.input);
   LossReport losses = source->unmodelled();
   mergeLosses(losses, writer->losses());
   reportLosses(losses, o.write.strict, o.output);

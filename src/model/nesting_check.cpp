@@ -54,10 +54,11 @@ void NestingCheck::end() {
   }
 }
 
-std::vector<std::string> NestingCheck::describe(size_t limit) const {
+std::vector<std::string> NestingCheck::describe(size_t limit, bool callsNeverLeft) const {
   std::vector<std::string> lines;
   for (const LocationNesting& s : locations_) {
-    if (s.counts.balanced()) continue;
+    const uint64_t open = callsNeverLeft ? s.counts.callsNeverLeft : 0;
+    if (open == 0 && s.counts.unmatchedLeaves == 0 && s.counts.mismatchedLeaves == 0) continue;
     if (lines.size() == limit) {
       lines.push_back("... and more locations");
       break;
@@ -66,7 +67,7 @@ std::vector<std::string> NestingCheck::describe(size_t limit) const {
     auto add = [&](uint64_t n, const char* what) {
       if (n) text += " " + std::to_string(n) + " " + what + ",";
     };
-    add(s.counts.callsNeverLeft, "calls never left");
+    add(open, "calls never left");
     add(s.counts.unmatchedLeaves, "leaves without an enter");
     add(s.counts.mismatchedLeaves, "leaves of another region than the open enter");
     text.pop_back();

@@ -64,8 +64,9 @@ class NestingCheck : public TraceSink {
   // Valid after end().
   const NestingSummary& summary() const { return total_; }
   // One line per unbalanced location (at most `limit`), e.g. "location 3: 2 calls never
-  // left"; the caller prefixes the file name.
-  std::vector<std::string> describe(size_t limit) const;
+  // left"; the caller prefixes the file name. Without `callsNeverLeft`, those are not
+  // counted: only locations with stray or crossed leaves are described.
+  std::vector<std::string> describe(size_t limit, bool callsNeverLeft = true) const;
 
  private:
   struct LocationNesting {

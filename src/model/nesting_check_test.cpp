@@ -107,6 +107,23 @@ TEST(NestingCheck, CountsCallsNeverLeftStrayAndCrossedLeaves) {
   EXPECT_EQ(check.describe(1).back(), "... and more locations");
 }
 
+// Where every file of the input's format ends with calls open (Paraver), they are left out
+// of the description: only the locations with stray or crossed leaves remain.
+TEST(NestingCheck, DescribesWithoutCallsNeverLeft) {
+  NestingCheck check;
+  feed(check, 0, {"E1", "E2", "E3"});
+  feed(check, 7, {"L4", "E1", "E2", "L1"});
+  feed(check, 8, {"E1", "E2", "L1", "L1"});
+  check.end();
+  const auto lines = check.describe(10, false);
+  ASSERT_EQ(lines.size(), 2u);
+  EXPECT_EQ(
+      lines[0],
+      "location 7: 1 leaves without an enter, 1 leaves of another region than the open enter");
+  EXPECT_EQ(lines[1], "location 8: 1 leaves of another region than the open enter");
+  EXPECT_EQ(check.summary().callsNeverLeft, 3u + 1u);  // still counted
+}
+
 // The open regions live in a buffer that grows and keeps stale entries past the depth:
 // after deep calls return, a shallower crossed Leave must still be compared with the
 // region actually open at its depth.

@@ -43,6 +43,12 @@ struct FormatEntry {
   // The writer follows the enter/leave nesting anyway (MTF: compaction) and reports it
   // in WriteOptions::nesting.
   bool checksNesting = false;
+  // Files of this format's own tools routinely end with calls still open (Paraver: a
+  // state or event value still set at the trace's end has no record that ends it), so
+  // `mtf convert` does not warn about calls never left in events recorded in it (read from
+  // it, or from an archive made from it: TraceInfo::format); stray and crossed leaves still
+  // warn. `mtf info` counts them whatever the format.
+  bool callsOpenAtEndAreNormal = false;
 };
 
 const std::vector<FormatEntry>& formats();

@@ -141,7 +141,7 @@ std::string caseName(const ::testing::TestParamInfo<std::tuple<std::string, Outp
 }
 
 INSTANTIATE_TEST_SUITE_P(RealTraces, CutWindow,
-                         ::testing::Combine(::testing::ValuesIn(realTraces()),
+                         ::testing::Combine(::testing::ValuesIn(breadthTraces()),
                                             ::testing::ValuesIn(kOutputs)),
                          caseName);
 

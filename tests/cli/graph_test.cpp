@@ -66,6 +66,21 @@ void checkEveryOutput(const std::string& trace, const std::string& dir) {
 
 class GraphRealTrace : public ::testing::TestWithParam<std::string> {};
 
+// breadthTraces(); of the sanitizer suite's subset, not sst-macro-mpi and qsort: their
+// graphs take networkx longest to check (12 s and 7 s of the family's 35 s in a gcc run),
+// Python's work, the same in every build, while `mtf graph` takes under a second.
+std::vector<std::string> graphTraces() {
+  std::vector<std::string> kept;
+  for (const std::string& path : breadthTraces()) {
+#ifdef MTF_TEST_TRACE_SUBSET
+    if (path.find("sst-macro") != std::string::npos || path.find("qsort") != std::string::npos)
+      continue;
+#endif
+    kept.push_back(path);
+  }
+  return kept;
+}
+
 TEST_P(GraphRealTrace, NetworkxReadsEveryOutputAndItsCountsMatchTheEvents) {
   if (const std::string missing = missingTool(); !missing.empty()) GTEST_SKIP() << missing;
   checkEveryOutput(
@@ -73,7 +88,7 @@ TEST_P(GraphRealTrace, NetworkxReadsEveryOutputAndItsCountsMatchTheEvents) {
       freshTempDir("graph-real-" + std::to_string(std::hash<std::string>()(GetParam()))));
 }
 
-INSTANTIATE_TEST_SUITE_P(Real, GraphRealTrace, ::testing::ValuesIn(realTraces()),
+INSTANTIATE_TEST_SUITE_P(Real, GraphRealTrace, ::testing::ValuesIn(graphTraces()),
                          [](const ::testing::TestParamInfo<std::string>& info) {
                            return traceTestName(info.index, info.param);
                          });

@@ -312,7 +312,7 @@ std::string caseName(const ::testing::TestParamInfo<std::tuple<std::string, std:
 }
 
 INSTANTIATE_TEST_SUITE_P(RealTraces, Selection,
-                         ::testing::Combine(::testing::ValuesIn(realTraces()),
+                         ::testing::Combine(::testing::ValuesIn(breadthTraces()),
                                             ::testing::ValuesIn(kFormats)),
                          caseName);
 
