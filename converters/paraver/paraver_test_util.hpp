@@ -42,6 +42,21 @@ inline std::vector<std::string> sortedRecords(const std::string& path) {
   return records;
 }
 
+// Each thread's state, event and global-operation records ("appl:task:thread" -> lines) in
+// the file's order: paraver-kernel orders a thread's records of equal time and type as the
+// file has them, and mtf's reader gives a thread's events in the file's order.
+inline std::map<std::string, std::vector<std::string>> threadRecords(const std::string& path) {
+  std::map<std::string, std::vector<std::string>> threads;
+  for (const std::string& l : fileLines(path)) {
+    if (l.size() < 2 || l[1] != ':' || (l[0] != '1' && l[0] != '2' && l[0] != '4')) continue;
+    std::vector<std::string> f;  // record type, cpu, appl, task, thread, ...
+    std::stringstream fields(l);
+    for (std::string field; f.size() < 5 && std::getline(fields, field, ':');) f.push_back(field);
+    if (f.size() == 5) threads[f[2] + ':' + f[3] + ':' + f[4]].push_back(l);
+  }
+  return threads;
+}
+
 // Counts by record type, computed with std::string tools only (independent of the reader).
 struct FileCounts {
   std::map<char, uint64_t> records;

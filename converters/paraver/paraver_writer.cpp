@@ -100,8 +100,14 @@ void ParaverWriter::event(const Event& e) {
     ++refusedCpus_;
   }
   uint64_t time = e.time;
-  attribute(e, timeAttr_, time);
-  const Context c{e, *place, state, layout_->convertTime(time), cpu};
+  const bool moved = attribute(e, timeAttr_, time);
+  const Tick converted = layout_->convertTime(time);
+  const Context c{e,
+                  *place,
+                  state,
+                  converted,
+                  moved ? std::max(converted, layout_->convertTime(e.time)) : converted,
+                  cpu};
   if (!layout_->exactTime()) ++roundedTimes_;
   if (!state.started) {
     state.started = true;
@@ -260,6 +266,7 @@ TextBuffer& ParaverWriter::openLine(const Context& c) {
   if (!s.lineOpen) {
     s.lineOpen = true;
     s.lineTime = c.time;
+    s.lineSortTime = c.sortTime;
     s.lineCpu = c.cpu;
     startRecord(s.line, 2);
     appendPlace(s.line, c.cpu, c.place);
@@ -270,7 +277,7 @@ TextBuffer& ParaverWriter::openLine(const Context& c) {
 
 void ParaverWriter::closeLine(LocationState& s) {
   if (!s.lineOpen) return;
-  addRecord(s.lineTime, kEventRank, s, s.line);
+  addRecord(s.lineSortTime, kEventRank, s, s.line);
   s.lineOpen = false;
 }
 
@@ -291,11 +298,12 @@ void ParaverWriter::expectStateRecord(LocationState& s) {
 }
 
 void ParaverWriter::stateEvent(const Context& c) {
-  stateRecord(c.place, c.cpu, c.time, layout_->convertTime(c.e.fields[0]), c.e.fields[1], false);
+  stateRecord(c.place, c.cpu, c.time, layout_->convertTime(c.e.fields[0]), c.e.fields[1], false,
+              c.sortTime);
 }
 
 void ParaverWriter::stateRecord(const ThreadPlace& place, uint64_t cpu, Tick begin, Tick end,
-                                uint64_t state, bool late) {
+                                uint64_t state, bool late, Tick sortTime) {
   TextBuffer& line = record_;
   LocationState& s = states_[place.slot - 1];
   startRecord(line, 1);
@@ -306,12 +314,15 @@ void ParaverWriter::stateRecord(const ThreadPlace& place, uint64_t cpu, Tick beg
   s.endTextTime = end;
   line += s.endText;
   appendField(line, state);
-  addRecord(begin, kStateRank, s, line, late);
+  // A Paraver trace's states keep their place among the thread's events at equal times
+  // (PyCOMPSs writes some before the events of their time); derived ones go after them.
+  addRecord(sortTime, layout_->paraverOrigin() ? kEventRank : kStateRank, s, line, late);
 }
 
 void ParaverWriter::changeState(LocationState& s, const ThreadPlace& place, Tick time,
                                 uint32_t next) {
-  if (time > s.stateSince) stateRecord(place, place.cpu, s.stateSince, time, s.state, true);
+  if (time > s.stateSince)
+    stateRecord(place, place.cpu, s.stateSince, time, s.state, true, s.stateSince);
   s.state = next;
   s.stateSince = std::max(s.stateSince, time);
   expectStateRecord(s);
@@ -327,8 +338,13 @@ void ParaverWriter::messageEvent(const Context& c, bool send) {
     ++losses_["messages whose peer rank has no location (no communication record)"];
     return;
   }
-  MessageHalf half{&c.place, c.cpu,       c.time,
-                   c.time,   e.fields[3], timeOrdered_ ? recordOrder(c.state) : 0};
+  // Where its event came among the location's records: a Paraver trace's communication
+  // record goes back there (Extrae writes it among the records of its physical send,
+  // Dimemas by its logical send: before either half's time).
+  const uint64_t order = timeOrdered_               ? recordOrder(c.state)
+                         : layout_->paraverOrigin() ? sorter_->reserveOrder()
+                                                    : 0;
+  MessageHalf half{&c.place, c.cpu, c.time, c.time, c.sortTime, e.fields[3], order};
   uint64_t other = 0;
   if (attribute(e, send ? logicalSendAttr_ : logicalRecvAttr_, other)) {
     half.logical = layout_->convertTime(other);
@@ -415,6 +431,13 @@ void ParaverWriter::communicationRecord(const MessageHalf& send, const MessageHa
   if (timeOrdered_) {  // where the later half's event would have given it
     sorter_->addOrdered(send.logical, kCommunicationRank, stream,
                         std::max(send.order, receive.order), line);
+  } else if (layout_->paraverOrigin()) {
+    // Where the earlier half's event came (messageEvent), so that the reader meets the
+    // record before either half's time has passed on its thread.
+    const bool receiveFirst =
+        std::pair(receive.sortTime, receive.order) < std::pair(send.sortTime, send.order);
+    const MessageHalf& first = receiveFirst ? receive : send;
+    sorter_->addOrdered(first.sortTime, kEventRank, stream, first.order, line);
   } else {
     sorter_->add(send.logical, kCommunicationRank, stream, line);
   }
@@ -434,7 +457,7 @@ void ParaverWriter::globalOpEvent(const Context& c) {
   appendField(line, c.e.fields[4]);
   appendField(line, op);
   appendField(line, c.e.fields[2]);
-  addRecord(c.time, kEventRank, c.state, line);
+  addRecord(c.sortTime, kEventRank, c.state, line);
 }
 
 void ParaverWriter::end() {
@@ -445,7 +468,7 @@ void ParaverWriter::end() {
     LocationState& s = states_[place->slot - 1];
     closeLine(s);
     if (!layout_->paraverOrigin() && s.started && s.lastTime > s.stateSince)
-      stateRecord(*place, place->cpu, s.stateSince, s.lastTime, s.state, true);
+      stateRecord(*place, place->cpu, s.stateSince, s.lastTime, s.state, true, s.stateSince);
     endTime = std::max(endTime, s.lastTime);
   }
   uint64_t unmatched = 0;

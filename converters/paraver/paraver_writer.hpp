@@ -71,6 +71,7 @@ class ParaverWriter : public TraceSink {
   struct LocationState {
     bool lineOpen = false;
     Tick lineTime = 0;
+    Tick lineSortTime = 0;  // Context::sortTime of its events
     uint64_t lineCpu = 0;
     TextBuffer line;
     bool started = false;  // derived states (traces not from Paraver)
@@ -95,6 +96,7 @@ class ParaverWriter : public TraceSink {
     const ThreadPlace* place;
     uint64_t cpu;
     Tick logical, physical;
+    Tick sortTime;  // where its event came (Context::sortTime); logical unless moved
     uint64_t size;
     uint64_t order;  // recordOrder() of its event (time-ordered input)
   };
@@ -116,6 +118,10 @@ class ParaverWriter : public TraceSink {
     const ThreadPlace& place;
     LocationState& state;
     Tick time;
+    // Where its records go among the location's: `time`, or for an event a Paraver file
+    // had out of time order (the reader moved it later, its own time in paraver:time)
+    // the time it was moved to, so that the records come back where the file had them.
+    Tick sortTime;
     uint64_t cpu;
   };
 
@@ -138,7 +144,7 @@ class ParaverWriter : public TraceSink {
   void changeState(LocationState& s, const ThreadPlace& place, Tick time, uint32_t next);
   // `late`: a derived state's record, at its end (expectStateRecord).
   void stateRecord(const ThreadPlace& place, uint64_t cpu, Tick begin, Tick end, uint64_t state,
-                   bool late);
+                   bool late, Tick sortTime);
   void expectStateRecord(LocationState& s);
   void communicationRecord(const MessageHalf& send, const MessageHalf& receive, uint64_t tag);
   bool attribute(const Event& e, Ref attribute, uint64_t& value) const;

@@ -93,7 +93,13 @@ class RecordSorter {
   size_t runCount() const { return runs_.size(); }
   // Streams sorted so far in a merge (each came out of order).
   uint64_t sortedStreams() const { return sortedStreams_; }
-  uint64_t recordCount() const { return sequence_; }
+  uint64_t recordCount() const { return sequence_ - reserved_; }
+  // An arrival order for a record to be added later by addOrdered(): it goes where a
+  // record added now would have gone among those of its time and rank.
+  uint64_t reserveOrder() {
+    ++reserved_;
+    return sequence_++;
+  }
 
   static constexpr uint32_t kNone = UINT32_MAX;
   struct Item {
@@ -164,6 +170,7 @@ class RecordSorter {
   std::vector<char> lineBlock_;  // release() and drain() to a LineBlockSink: lines gathered
   std::vector<std::filesystem::path> runs_;
   uint64_t sequence_ = 0;
+  uint64_t reserved_ = 0;  // orders reserveOrder() handed out
   uint64_t sortedStreams_ = 0;
 };
 
