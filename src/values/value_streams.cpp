@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <bit>
-#include <memory>
 #include <numeric>
 #include <stdexcept>
 #include <string>
@@ -137,10 +136,10 @@ void ValueStreamWriter::writeRanged(size_t slotCount, uint64_t sharedUnit,
   uint64_t models = 1;
   for (size_t s = 0; s < slotCount; ++s)
     cursor_[s] = slotValues_[s] >= kOwnStreamValues ? models++ : 0;
-  models_.resize(models);
+  models_.resize(models + 1);  // the last: the times' (the vector keeps its memory)
   for (BucketedResidualModel& m : models_) m = BucketedResidualModel{};
   slotBucket_.assign(slotCount, 0);
-  auto times = std::make_unique<BucketedResidualModel>();
+  BucketedResidualModel* const times = &models_.back();
   RangeEncoder coder(*ranged.out);
   size_t k = 0;
   for (size_t i = 0; i < ranged.events; ++i) {
