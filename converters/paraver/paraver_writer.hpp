@@ -1,7 +1,12 @@
 // Writes a trace as Paraver: .prv (or .prv.gz) + .pcf + .row (see writer_layout.hpp for
 // how locations, calls and metrics are laid out). Records are sorted as Paraver expects
 // (by time; communications before events before states at equal time) through an
-// external sort, so events may come interleaved or location after location.
+// external sort, so events may come interleaved or location after location. A trace read
+// from Paraver keeps each thread's records in the order its file had them instead (the
+// order paraver-kernel keeps among a thread's records of equal time and type, and the one
+// mtf's reader reads): states among the events of their time, records the reader moved
+// (out of time order) where they were, a communication record where its earlier half's
+// event was.
 //
 // Messages: each send is matched with its receive in FIFO order by (sender task, receiver
 // task, comm, tag), or, in a trace that says which threads messages join (a Paraver one:
