@@ -5,33 +5,21 @@
 #include "converters/paraver/collectives.hpp"
 #include "converters/paraver/extrae.hpp"
 #include "converters/paraver/output_file.hpp"
+#include "converters/paraver/writer_records.hpp"
 #include "util/decimal.hpp"
 #include "util/error.hpp"
 
 namespace mtf::paraver {
 
+using records::kEventRank;
+using records::kStateRank;
+using records::streamOf;
+using records::startRecord;
+using records::appendField;
+
 namespace {
 
-constexpr uint8_t kCommunicationRank = 0, kEventRank = 1, kStateRank = 2;
 constexpr size_t kSortMemory = size_t{64} << 20;
-
-// The sorter's stream of a location's records: its communications, and its events and
-// states (a state's record is expected at its begin: RecordSorter::expectLate). Each comes
-// mostly in order.
-size_t streamOf(size_t position, uint8_t rank) {
-  return position * 2 + (rank == kCommunicationRank ? 0 : 1);
-}
-
-// Empties `line` and starts it with the record type ("2:").
-void startRecord(TextBuffer& line, int type) {
-  line.clear();
-  line.push(static_cast<char>('0' + type));
-  line.push(':');
-}
-
-void appendField(TextBuffer& out, uint64_t v) {
-  out.appendDecimal(v, ':');
-}
 
 bool endsWith(const std::string& s, std::string_view suffix) {
   return s.size() >= suffix.size() &&
@@ -267,6 +255,9 @@ TextBuffer& ParaverWriter::openLine(const Context& c) {
     s.lineOpen = true;
     s.lineTime = c.time;
     s.lineSortTime = c.sortTime;
+    // A Paraver trace's line goes where its first event came, before the records that
+    // other locations give while it stays open.
+    if (layout_->paraverOrigin() && !timeOrdered_) s.lineOrder = sorter_->reserveOrder();
     s.lineCpu = c.cpu;
     startRecord(s.line, 2);
     appendPlace(s.line, c.cpu, c.place);
@@ -277,7 +268,12 @@ TextBuffer& ParaverWriter::openLine(const Context& c) {
 
 void ParaverWriter::closeLine(LocationState& s) {
   if (!s.lineOpen) return;
-  addRecord(s.lineSortTime, kEventRank, s, s.line);
+  if (layout_->paraverOrigin() && !timeOrdered_) {
+    sorter_->addOrdered(s.lineSortTime, kEventRank, streamOf(&s - states_.data(), kEventRank),
+                        s.lineOrder, s.line);
+  } else {
+    addRecord(s.lineSortTime, kEventRank, s, s.line);
+  }
   s.lineOpen = false;
 }
 
@@ -326,121 +322,6 @@ void ParaverWriter::changeState(LocationState& s, const ThreadPlace& place, Tick
   s.state = next;
   s.stateSince = std::max(s.stateSince, time);
   expectStateRecord(s);
-}
-
-void ParaverWriter::messageEvent(const Context& c, bool send) {
-  const Event& e = c.e;
-  const Ref comm = static_cast<Ref>(e.fields[1]);
-  uint64_t peerLocation = 0;
-  if (!threadMessages_.peerOf(e, peerLocation)) peerLocation = peerLocationOf(c.state, e);
-  const ThreadPlace* peer = layout_->placeOf(peerLocation);
-  if (!peer) {
-    ++losses_["messages whose peer rank has no location (no communication record)"];
-    return;
-  }
-  // Where its event came among the location's records: a Paraver trace's communication
-  // record goes back there (Extrae writes it among the records of its physical send,
-  // Dimemas by its logical send: before either half's time).
-  const uint64_t order = timeOrdered_               ? recordOrder(c.state)
-                         : layout_->paraverOrigin() ? sorter_->reserveOrder()
-                                                    : 0;
-  MessageHalf half{&c.place, c.cpu, c.time, c.time, c.sortTime, e.fields[3], order};
-  uint64_t other = 0;
-  if (attribute(e, send ? logicalSendAttr_ : logicalRecvAttr_, other)) {
-    half.logical = layout_->convertTime(other);
-  } else if (!layout_->paraverOrigin() && c.state.mpiDepth > 0) {
-    half.logical = c.state.callStart;  // Extrae: the logical time is the call's start
-  }
-  const uint64_t tag = e.fields[2];
-  uint64_t id = 0;
-  if (threadMessages_.idOf(e, id)) return matchById(id, half, send, tag);
-  // By thread channel when the trace says which threads messages join, else by ranks.
-  const bool threads = threadMessages_.declared();
-  const uint64_t self = threads ? e.location : c.place.globalTask;
-  const uint64_t partner = threads ? peerLocation : peer->globalTask;
-  const MessageKey key =
-      send ? MessageKey{self, partner, comm, tag} : MessageKey{partner, self, comm, tag};
-  MessageQueues& queues = queuesOf(c.state, key);
-  std::deque<MessageHalf>& partners = send ? queues.receives : queues.sends;
-  if (partners.empty()) {
-    (send ? queues.sends : queues.receives).push_back(half);
-    return;
-  }
-  const MessageHalf partnerHalf = partners.front();
-  partners.pop_front();
-  if (send) {
-    communicationRecord(half, partnerHalf, tag);
-  } else {
-    communicationRecord(partnerHalf, half, tag);
-  }
-  // Time-ordered input opens and closes a channel's queues at every message: kept.
-  if (!timeOrdered_ && queues.sends.empty() && queues.receives.empty()) messages_.erase(key);
-}
-
-// The location of the peer rank e.fields[0] in communicator e.fields[1], from the
-// location's recent peers when it is one.
-uint64_t ParaverWriter::peerLocationOf(LocationState& s, const Event& e) {
-  const PeerKey key{e.fields[1], e.fields[0], e.location};
-  if (const uint64_t* location = s.peers.find(key)) return *location;
-  const uint64_t location = ranks_->locationOf(static_cast<Ref>(key.comm), key.rank, key.self);
-  s.peers.remember(key, location);
-  return location;
-}
-
-// The queues of `key`: time-ordered input keeps every channel's queues (their addresses
-// stay), so a location's recent channels are found without the hash lookup.
-ParaverWriter::MessageQueues& ParaverWriter::queuesOf(LocationState& s, const MessageKey& key) {
-  if (!timeOrdered_) return messages_[key];
-  if (MessageQueues* const* queues = s.channels.find(key)) return **queues;
-  MessageQueues& queues = messages_[key];
-  s.channels.remember(key, &queues);
-  return queues;
-}
-
-// A message the reader gave an id (model/thread_messages.hpp): its halves meet by it.
-void ParaverWriter::matchById(uint64_t id, const MessageHalf& half, bool send, uint64_t tag) {
-  const auto [it, first] = messagesById_.try_emplace(id, IdentifiedHalf{half, send});
-  if (first) return;
-  const IdentifiedHalf waiting = it->second;
-  messagesById_.erase(it);
-  if (waiting.send == send) {
-    ++losses_["messages whose id two sends or two receives carry (no communication record)"];
-    return;
-  }
-  if (send) {
-    communicationRecord(half, waiting.half, tag);
-  } else {
-    communicationRecord(waiting.half, half, tag);
-  }
-}
-
-void ParaverWriter::communicationRecord(const MessageHalf& send, const MessageHalf& receive,
-                                        uint64_t tag) {
-  TextBuffer& line = record_;
-  startRecord(line, 3);
-  appendPlace(line, send.cpu, *send.place);
-  appendField(line, send.logical);
-  appendField(line, send.physical);
-  line += ':';
-  appendPlace(line, receive.cpu, *receive.place);
-  appendField(line, receive.logical);
-  appendField(line, receive.physical);
-  appendField(line, send.size);
-  appendField(line, tag);
-  const size_t stream = streamOf(send.place->slot - 1, kCommunicationRank);
-  if (timeOrdered_) {  // where the later half's event would have given it
-    sorter_->addOrdered(send.logical, kCommunicationRank, stream,
-                        std::max(send.order, receive.order), line);
-  } else if (layout_->paraverOrigin()) {
-    // Where the earlier half's event came (messageEvent), so that the reader meets the
-    // record before either half's time has passed on its thread.
-    const bool receiveFirst =
-        std::pair(receive.sortTime, receive.order) < std::pair(send.sortTime, send.order);
-    const MessageHalf& first = receiveFirst ? receive : send;
-    sorter_->addOrdered(first.sortTime, kEventRank, stream, first.order, line);
-  } else {
-    sorter_->add(send.logical, kCommunicationRank, stream, line);
-  }
 }
 
 // 4:cpu:appl:task:thread:time:comm:send_size:recv_size:global_op_id:root

@@ -76,7 +76,8 @@ class ParaverWriter : public TraceSink {
   struct LocationState {
     bool lineOpen = false;
     Tick lineTime = 0;
-    Tick lineSortTime = 0;  // Context::sortTime of its events
+    Tick lineSortTime = 0;   // Context::sortTime of its events
+    uint64_t lineOrder = 0;  // a Paraver trace's: reserved when the line opened
     uint64_t lineCpu = 0;
     TextBuffer line;
     bool started = false;  // derived states (traces not from Paraver)
@@ -152,6 +153,7 @@ class ParaverWriter : public TraceSink {
                    bool late, Tick sortTime);
   void expectStateRecord(LocationState& s);
   void communicationRecord(const MessageHalf& send, const MessageHalf& receive, uint64_t tag);
+  static const MessageHalf& paraverPlace(const MessageHalf& send, const MessageHalf& receive);
   bool attribute(const Event& e, Ref attribute, uint64_t& value) const;
   void appendPlace(TextBuffer& out, uint64_t cpu, const ThreadPlace& place);
   static void appendTime(TextBuffer& out, const LocationState& s, Tick time);
