@@ -11,11 +11,11 @@
 
 namespace mtf::paraver {
 
+using records::appendField;
 using records::kEventRank;
 using records::kStateRank;
-using records::streamOf;
 using records::startRecord;
-using records::appendField;
+using records::streamOf;
 
 namespace {
 

@@ -102,7 +102,7 @@ class ParaverWriter : public TraceSink {
     const ThreadPlace* place;
     uint64_t cpu;
     Tick logical, physical;
-    Tick sortTime;  // where its event came (Context::sortTime); logical unless moved
+    Tick sortTime;  // where its event came (Context::sortTime): `physical` unless moved
     uint64_t size;
     uint64_t order;  // recordOrder() of its event (time-ordered input)
   };

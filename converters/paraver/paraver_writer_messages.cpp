@@ -7,11 +7,11 @@
 
 namespace mtf::paraver {
 
+using records::appendField;
 using records::kCommunicationRank;
 using records::kEventRank;
-using records::streamOf;
 using records::startRecord;
-using records::appendField;
+using records::streamOf;
 
 void ParaverWriter::messageEvent(const Context& c, bool send) {
   const Event& e = c.e;
@@ -24,8 +24,7 @@ void ParaverWriter::messageEvent(const Context& c, bool send) {
     return;
   }
   // Where its event came among the location's records: a Paraver trace's communication
-  // record goes back there (Extrae writes it among the records of its physical send,
-  // Dimemas by its logical send: before either half's time).
+  // record goes back to one half's place (paraverPlace).
   const uint64_t order = timeOrdered_               ? recordOrder(c.state)
                          : layout_->paraverOrigin() ? sorter_->reserveOrder()
                                                     : 0;
