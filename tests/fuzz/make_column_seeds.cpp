@@ -5,8 +5,8 @@
 #include <random>
 #include <string>
 
-#include "values/columns.hpp"
 #include "fuzz_columns.hpp"
+#include "values/columns.hpp"
 
 namespace {
 

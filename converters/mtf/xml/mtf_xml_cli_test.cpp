@@ -41,8 +41,7 @@ class MtfXmlCli : public ::testing::Test {
 };
 
 TEST_F(MtfXmlCli, ConvertValidateAndRefuse) {
-  const std::string input =
-      std::string(MTF_DATA_DIR) + "/otf2/pipit-ping-pong/traces.otf2";
+  const std::string input = std::string(MTF_DATA_DIR) + "/otf2/pipit-ping-pong/traces.otf2";
   CommandRun r = mtf("convert '" + input + "' -o " + at("t.mtf.xml"));
   ASSERT_EQ(r.status, 0) << r.output;
   r = mtf("validate " + at("t.mtf.xml"));
