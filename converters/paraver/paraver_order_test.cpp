@@ -16,7 +16,6 @@
 #include "converters/paraver/paraver_reader.hpp"
 #include "converters/paraver/paraver_test_util.hpp"
 #include "converters/paraver/paraver_writer.hpp"
-#include "model/thread_messages.hpp"
 
 namespace mtf::paraver {
 namespace {
@@ -148,21 +147,6 @@ class RandomTrace {
   uint64_t end_ = 0;
 };
 
-// Each location's events as the reader gives them, without the ids the reader gives
-// messages that matching in order would not pair (which messages get one depends on the
-// order of communication records across threads, which Paraver leaves free).
-std::map<LocationId, std::vector<Event>> eventsWithoutMessageIds(const std::string& prv) {
-  CollectSink sink;
-  ParaverReader(prv, {}).read(sink);
-  const Ref id = findAttributeNamed(sink.defs_, kMessageIdAttribute);
-  std::map<LocationId, std::vector<Event>> byLocation;
-  for (Event e : sink.events) {
-    std::erase_if(e.attributes, [id](const EventAttribute& a) { return a.attribute == id; });
-    byLocation[e.location].push_back(e);
-  }
-  return byLocation;
-}
-
 // Seeds 1 to 500 all come back exactly. About 2 in 1,000 random traces cannot (the first
 // is seed 566): a communication record that comes late in the file for both its threads,
 // after each has passed the time of its half, while one thread has a later record that
@@ -177,8 +161,8 @@ TEST(ParaverOrder, RandomTracesReadBackAsTheyWereRead) {
       ParaverWriter writer(dir.file("out.prv"), {});
       reader.read(writer);
     }
-    const auto in = eventsWithoutMessageIds(input),
-               out = eventsWithoutMessageIds(dir.file("out.prv"));
+    const auto in = testing::eventsByLocation(input, true),
+               out = testing::eventsByLocation(dir.file("out.prv"), true);
     EXPECT_EQ(testing::sortedRecords(input), testing::sortedRecords(dir.file("out.prv")))
         << "seed " << seed;
     ASSERT_EQ(in.size(), out.size()) << "seed " << seed;

@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "converters/paraver/paraver_reader.hpp"
+#include "model/thread_messages.hpp"
 #include "model/trace_stream.hpp"
 
 namespace mtf::paraver::testing {
@@ -87,6 +89,24 @@ class CollectSink : public TraceSink {
   std::vector<Event> events;
   bool began = false, ended = false;
 };
+
+// Each location's events as the reader gives them; `withoutMessageIds`: without the ids the
+// reader gives messages that matching in order would not pair (which messages get one
+// follows the order of communication records across threads, which Paraver leaves free).
+inline std::map<LocationId, std::vector<Event>> eventsByLocation(const std::string& prv,
+                                                                 bool withoutMessageIds = false) {
+  CollectSink sink;
+  ParaverReader(prv, {}).read(sink);
+  const Ref id =
+      withoutMessageIds ? findAttributeNamed(sink.defs_, kMessageIdAttribute) : kUndefinedRef;
+  std::map<LocationId, std::vector<Event>> byLocation;
+  for (Event e : sink.events) {
+    if (id != kUndefinedRef)
+      std::erase_if(e.attributes, [id](const EventAttribute& a) { return a.attribute == id; });
+    byLocation[e.location].push_back(std::move(e));
+  }
+  return byLocation;
+}
 
 class TempDir {
  public:

@@ -257,7 +257,7 @@ TextBuffer& ParaverWriter::openLine(const Context& c) {
     s.lineSortTime = c.sortTime;
     // A Paraver trace's line goes where its first event came, before the records that
     // other locations give while it stays open.
-    if (layout_->paraverOrigin() && !timeOrdered_) s.lineOrder = sorter_->reserveOrder();
+    if (keepsFileOrder()) s.lineOrder = sorter_->reserveOrder();
     s.lineCpu = c.cpu;
     startRecord(s.line, 2);
     appendPlace(s.line, c.cpu, c.place);
@@ -268,7 +268,7 @@ TextBuffer& ParaverWriter::openLine(const Context& c) {
 
 void ParaverWriter::closeLine(LocationState& s) {
   if (!s.lineOpen) return;
-  if (layout_->paraverOrigin() && !timeOrdered_) {
+  if (keepsFileOrder()) {
     sorter_->addOrdered(s.lineSortTime, kEventRank, streamOf(&s - states_.data(), kEventRank),
                         s.lineOrder, s.line);
   } else {

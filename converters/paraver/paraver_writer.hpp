@@ -5,8 +5,8 @@
 // from Paraver keeps each thread's records in the order its file had them instead (the
 // order paraver-kernel keeps among a thread's records of equal time and type, and the one
 // mtf's reader reads): states among the events of their time, records the reader moved
-// (out of time order) where they were, a communication record where its earlier half's
-// event was.
+// (out of time order) where they were, a communication record where the reader gave its
+// halves (paraverPlace).
 //
 // Messages: each send is matched with its receive in FIFO order by (sender task, receiver
 // task, comm, tag), or, in a trace that says which threads messages join (a Paraver one:
@@ -161,6 +161,9 @@ class ParaverWriter : public TraceSink {
                  bool late = false);
   // Time-ordered input (paraver_writer_stream.cpp).
   bool canStream() const;
+  // A trace read from Paraver: each thread's records go where their events came (its
+  // traces never take time order: canStream()).
+  bool keepsFileOrder() const { return layout_->paraverOrigin() && !timeOrdered_; }
   bool tasksHaveOneLocation() const;
   std::vector<std::string> expectedCommunicatorLines() const;
   void openBody();

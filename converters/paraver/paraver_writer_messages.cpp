@@ -25,9 +25,9 @@ void ParaverWriter::messageEvent(const Context& c, bool send) {
   }
   // Where its event came among the location's records: a Paraver trace's communication
   // record goes back to one half's place (paraverPlace).
-  const uint64_t order = timeOrdered_               ? recordOrder(c.state)
-                         : layout_->paraverOrigin() ? sorter_->reserveOrder()
-                                                    : 0;
+  const uint64_t order = timeOrdered_       ? recordOrder(c.state)
+                         : keepsFileOrder() ? sorter_->reserveOrder()
+                                            : 0;
   MessageHalf half{&c.place, c.cpu, c.time, c.time, c.sortTime, e.fields[3], order};
   uint64_t other = 0;
   if (attribute(e, send ? logicalSendAttr_ : logicalRecvAttr_, other)) {
@@ -137,7 +137,7 @@ void ParaverWriter::communicationRecord(const MessageHalf& send, const MessageHa
   if (timeOrdered_) {  // where the later half's event would have given it
     sorter_->addOrdered(send.logical, kCommunicationRank, stream,
                         std::max(send.order, receive.order), line);
-  } else if (layout_->paraverOrigin()) {
+  } else if (keepsFileOrder()) {
     const MessageHalf& at = paraverPlace(send, receive);
     sorter_->addOrdered(at.sortTime, kEventRank, stream, at.order, line);
   } else {

@@ -26,15 +26,6 @@ std::string readText(const std::string& path) {
   return text;
 }
 
-// Each location's events, in the order the reader gives them.
-std::map<LocationId, std::vector<Event>> eventsByLocation(const std::string& prv) {
-  CollectSink sink;
-  ParaverReader(prv, {}).read(sink);
-  std::map<LocationId, std::vector<Event>> byLocation;
-  for (const Event& e : sink.events) byLocation[e.location].push_back(e);
-  return byLocation;
-}
-
 // `written` keeps each thread's records in the order `input` has them (what paraver-kernel
 // keeps of the order, and what mtf's reader reads), so reading it gives every location's
 // events in the same order as reading `input`.
@@ -44,7 +35,7 @@ void expectSameThreadOrder(const std::string& input, const std::string& written)
     ASSERT_EQ(in.size(), out.size());
     for (const auto& [thread, records] : in) EXPECT_TRUE(out.at(thread) == records) << thread;
   }
-  const auto in = eventsByLocation(input), out = eventsByLocation(written);
+  const auto in = testing::eventsByLocation(input), out = testing::eventsByLocation(written);
   ASSERT_EQ(in.size(), out.size());
   for (const auto& [location, events] : in) {
     const std::vector<Event>& back = out.at(location);
