@@ -25,9 +25,9 @@ class FieldCursor {
     if (p_ == start) return false;
     if (p_ < end_ && static_cast<unsigned>(*p_ - '0') < 10) {  // a 20th digit
       const uint64_t digit = static_cast<uint64_t>(*p_++ - '0');
-      if (v > (~uint64_t{0} - digit) / 10) return false;
+      if (v > (~uint64_t{0} - digit) / 10) return overflow();
       v = v * 10 + digit;
-      if (p_ < end_ && static_cast<unsigned>(*p_ - '0') < 10) return false;
+      if (p_ < end_ && static_cast<unsigned>(*p_ - '0') < 10) return overflow();
     }
     return finishField(value, v);
   }
@@ -46,7 +46,31 @@ class FieldCursor {
     return true;
   }
 
+  // Parses an event value as paraver-kernel reads it: a signed 64-bit integer, where
+  // Extrae writes values unsigned (%llu), so that 2^63 to 2^64-1 arrive as the same 64
+  // bits; `unsignedForm` says the text was such a value. False if the field is missing,
+  // not a number or beyond 64 bits (overflowed() then says so).
+  bool nextEventValue(int64_t& value, bool& unsignedForm) {
+    bool negative = false;
+    if (p_ < end_ && *p_ == '-') {
+      negative = true;
+      ++p_;
+    }
+    uint64_t magnitude = 0;
+    if (!nextUnsigned(magnitude)) return false;
+    if (negative && magnitude > uint64_t{1} << 63) return overflow();
+    unsignedForm = !negative && magnitude > (uint64_t{1} << 63) - 1;
+    value = static_cast<int64_t>(negative ? 0 - magnitude : magnitude);
+    return true;
+  }
+  // The last failed field was a number beyond 64 bits (paraver-kernel reads it wrapped).
+  bool overflowed() const { return overflowed_; }
+
  private:
+  bool overflow() {
+    overflowed_ = true;
+    return false;
+  }
   bool finishField(uint64_t& value, uint64_t v) {
     if (p_ < end_) {
       if (*p_ != ':') return false;
@@ -59,6 +83,7 @@ class FieldCursor {
   }
   const char* p_;
   const char* end_;
+  bool overflowed_ = false;
   bool pendingEmpty_ = false;
 };
 

@@ -77,6 +77,8 @@ TEST(ParaverTolerated, EachRuleIsSkippedAndCounted) {
       {"1:1:1:1:1:0:10:1:7\n", "state record with fields after the state"},
       {"1:1:1:1:1:0:10:4294967296\n", "state record with a state beyond 32 bits"},
       {"2:1:1:1:1:5\n", "event record without type:value"},
+      {"2:1:1:1:1:5:40000001:18446744073709551616\n", "event record with a value beyond 64 bits"},
+      {"2:1:1:1:1:5:40000001:-9223372036854775809\n", "event record with a value beyond 64 bits"},
       {"3:1:1:1:1:5:5:2:1:2:1:9:9:8:1:0\n", "communication record with fields after the tag"},
       {"3:1:1:1:1:5:5:2:1:2:1:9:9:-8:1\n", "negative size"},
       {"3:1:1:1:1:5:5:2:1:2:1:9:9:8:4294967296\n", "tag beyond 32 bits"},

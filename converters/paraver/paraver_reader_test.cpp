@@ -349,6 +349,29 @@ TEST(ParaverReader, NegativeCounterValuesStayMetricValues) {
   EXPECT_EQ(static_cast<int64_t>(sink.events[1].fields[3]), -1);
 }
 
+// Extrae writes event values unsigned (PyPOP's ImageMagick traces hold PAPI_L3_TCM values
+// such as 9223512060668553767, uninitialised counters); paraver-kernel reads them as the
+// same 64 bits. A counter's stays a UINT64 metric value, another type's keeps its bits.
+TEST(ParaverReader, ValuesAboveInt64MaxKeepTheir64Bits) {
+  TempDir dir;
+  dir.write("t.prv",
+            "#Paraver (01/02/2023 at 10:00):1000_ns:1(1):1:1(1:1)\n"
+            "2:1:1:1:1:10:42000008:9223512060668553767:40000001:18446744073709551615\n"
+            "2:1:1:1:1:20:40000001:-9223372036854775808\n");
+  dir.write("t.pcf", "EVENT_TYPE\n7 42000008 PAPI_L3_TCM [L3 cache misses]\n");
+  ParaverReader reader(dir.file("t.prv"), {});
+  CollectSink sink;
+  reader.read(sink);
+  EXPECT_EQ(reader.counts().tolerated, 0u);
+  ASSERT_EQ(sink.events.size(), 3u);
+  EXPECT_EQ(sink.events[0].kind, EventKind::Metric);
+  EXPECT_EQ(sink.events[0].fields[2], kTypeUint64);
+  EXPECT_EQ(sink.events[0].fields[3], 9223512060668553767ull);
+  EXPECT_EQ(sink.events[1].kind, EventKind::Generic);
+  EXPECT_EQ(static_cast<int64_t>(sink.events[1].fields[1]), -1);  // as paraver-kernel reads it
+  EXPECT_EQ(sink.events[2].fields[1], uint64_t{1} << 63);
+}
+
 // Writes a small trace with one bad line and returns the error of reading it.
 std::string errorOf(const TempDir& dir, const std::string& records, bool lenient = false,
                     LossReport* losses = nullptr) {
@@ -478,6 +501,19 @@ TEST(FieldCursor, ParsesFieldsAndRejectsBadOnes) {
   EXPECT_TRUE(trailing.nextUnsigned(u));
   EXPECT_FALSE(trailing.atEnd());
   EXPECT_FALSE(trailing.nextUnsigned(u));  // the empty last field
+  FieldCursor values("9223372036854775807:9223372036854775808:-9223372036854775808:x");
+  bool unsignedForm = true;
+  EXPECT_TRUE(values.nextEventValue(s, unsignedForm) && !unsignedForm);
+  EXPECT_EQ(s, INT64_MAX);
+  EXPECT_TRUE(values.nextEventValue(s, unsignedForm) && unsignedForm);
+  EXPECT_EQ(s, INT64_MIN);
+  EXPECT_TRUE(values.nextEventValue(s, unsignedForm) && !unsignedForm);
+  EXPECT_EQ(s, INT64_MIN);
+  EXPECT_FALSE(values.nextEventValue(s, unsignedForm));
+  EXPECT_FALSE(values.overflowed());
+  FieldCursor beyond("-9223372036854775809");
+  EXPECT_FALSE(beyond.nextEventValue(s, unsignedForm));
+  EXPECT_TRUE(beyond.overflowed());
 }
 
 }  // namespace

@@ -20,6 +20,16 @@ namespace {
 // Buffered records at which the writer releases those it may (then again this much later).
 constexpr size_t kReleaseBytes = size_t{1} << 20;
 
+// A value the writer wrote: signed, or a UINT64 metric value above INT64_MAX (its bits).
+bool parseValue(std::string_view text, int64_t& value) {
+  const char* end = text.data() + text.size();
+  if (std::from_chars(text.data(), end, value).ec == std::errc()) return true;
+  uint64_t bits = 0;
+  if (std::from_chars(text.data(), end, bits).ec != std::errc()) return false;
+  value = static_cast<int64_t>(bits);
+  return true;
+}
+
 // The type:value pairs of an event line ("2:cpu:appl:task:thread:time:type:value..."), with
 // where each value's text starts and ends; false if the line is not one.
 bool eventPairs(std::string_view line, std::vector<TypeValue>& pairs,
@@ -39,8 +49,7 @@ bool eventPairs(std::string_view line, std::vector<TypeValue>& pairs,
     const size_t valueEnd = std::min(line.find(':', typeEnd + 1), line.size());
     TypeValue pair;
     if (std::from_chars(line.data() + at, line.data() + typeEnd, pair.first).ec != std::errc() ||
-        std::from_chars(line.data() + typeEnd + 1, line.data() + valueEnd, pair.second).ec !=
-            std::errc())
+        !parseValue(line.substr(typeEnd + 1, valueEnd - typeEnd - 1), pair.second))
       return false;
     pairs.push_back(pair);
     valueSpans.emplace_back(typeEnd + 1, valueEnd);

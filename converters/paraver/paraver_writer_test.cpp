@@ -117,6 +117,25 @@ TEST(ParaverWriter, RoundTripPyCompssKeepsEveryRecord) {
   expectSameThreadOrder(input, dir.file("out.prv"));
 }
 
+// A counter value above INT64_MAX (Extrae writes them unsigned) comes back as written; a
+// value of another type comes back in the signed form paraver-kernel's own tools write,
+// which paraver-kernel reads as the same 64 bits.
+TEST(ParaverWriter, ValuesAboveInt64MaxComeBack) {
+  TempDir dir;
+  const std::string header = "#Paraver (01/02/2023 at 10:00):1000_ns:1(1):1:1(1:1)\n";
+  dir.write("in.pcf", "EVENT_TYPE\n7 42000008 PAPI_L3_TCM [L3 cache misses]\n");
+  dir.write("in.prv", header + "2:1:1:1:1:10:42000008:9223512060668553767\n");
+  expectRoundTrip(dir.file("in.prv"), {}, "out.prv");
+  dir.write("in.prv", header +
+                          "2:1:1:1:1:10:42000008:18446744073709551615:40000001:"
+                          "18446744073709551615\n");
+  ParaverReader reader(dir.file("in.prv"), {});
+  ParaverWriter writer(dir.file("out.prv"), {});
+  reader.read(writer);
+  EXPECT_EQ(testing::sortedRecords(dir.file("out.prv")),
+            std::vector<std::string>{"2:1:1:1:1:10:42000008:18446744073709551615:40000001:-1"});
+}
+
 TEST(ParaverWriter, CompressOptionAddsGz) {
   WriteOptions options;
   options.compress = true;

@@ -135,12 +135,18 @@ const char* RecordParser::eventRecord(FieldCursor& c) {
   uint64_t time = 0;
   if (!c.nextUnsigned(time)) return "event record: missing or non-numeric time";
   pairs_.clear();
+  unsignedForms_.clear();
   while (!c.atEnd()) {
     uint64_t type = 0;
     int64_t value = 0;
+    bool unsignedForm = false;
     if (!c.nextUnsigned(type)) return "event record: non-numeric event type";
-    if (!c.nextSigned(value)) return "event record: missing or non-numeric event value";
+    if (!c.nextEventValue(value, unsignedForm)) {
+      if (c.overflowed()) return tolerate("event record with a value beyond 64 bits");
+      return "event record: missing or non-numeric event value";
+    }
     pairs_.emplace_back(type, value);
+    unsignedForms_.push_back(unsignedForm);
   }
   // paraver-kernel reads such a line as no event at all.
   if (pairs_.empty()) return tolerate("event record without type:value");
@@ -166,7 +172,7 @@ const char* RecordParser::eventRecord(FieldCursor& c) {
 size_t RecordParser::pairEvents(const Prefix& p, Tick time, size_t first) {
   if (mapping_.mtfCollectives)
     if (const size_t taken = collectiveEvent(p, time, first)) return taken;
-  pairEvent(p.location, time, pairs_[first].first, pairs_[first].second);
+  pairEvent(p.location, time, pairs_[first].first, pairs_[first].second, unsignedForms_[first]);
   return 1;
 }
 
@@ -190,7 +196,12 @@ size_t RecordParser::collectiveEvent(const Prefix& p, Tick time, size_t first) {
   return taken;
 }
 
-void RecordParser::pairEvent(LocationId location, Tick time, uint64_t type, int64_t value) {
+// A value written above INT64_MAX (Extrae writes values unsigned) keeps its 64 bits: a
+// counter's as a UINT64 metric value, so it is written back as it was; another type's as
+// the Generic event's signed value, the value paraver-kernel reads (it wraps such digits),
+// which the writer gives back in signed form, as paraver-kernel's own tools write it.
+void RecordParser::pairEvent(LocationId location, Tick time, uint64_t type, int64_t value,
+                             bool unsignedForm) {
   if (mapping_.beginEndTypes.count(type) || isMpiCallType(type) || isFunctionType(type)) {
     if (callEvent(location, time, type, value)) return;
   } else if (isCounterType(type)) {
@@ -200,7 +211,7 @@ void RecordParser::pairEvent(LocationId location, Tick time, uint64_t type, int6
     const Ref metric = mapping_.metricOf(type);
     if (metric != kUndefinedRef) {
       event_.set(EventKind::Metric, location, time,
-                 {metric, 1, value >= 0 ? kTypeUint64 : kTypeInt64, bitsOf(value)});
+                 {metric, 1, value >= 0 || unsignedForm ? kTypeUint64 : kTypeInt64, bitsOf(value)});
       return;
     }
   }

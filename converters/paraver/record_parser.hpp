@@ -71,7 +71,7 @@ class RecordParser {
   const char* globalOpRecord(FieldCursor& c);
   size_t pairEvents(const Prefix& prefix, Tick time, size_t first);
   size_t collectiveEvent(const Prefix& prefix, Tick time, size_t first);
-  void pairEvent(LocationId location, Tick time, uint64_t type, int64_t value);
+  void pairEvent(LocationId location, Tick time, uint64_t type, int64_t value, bool unsignedForm);
   bool callEvent(LocationId location, Tick time, uint64_t type, int64_t value);
   void addCpu(uint64_t cpu, LocationId location);
   void addAttribute(Ref attribute, uint64_t value);
@@ -89,6 +89,7 @@ class RecordParser {
   TraceSink& sink_;
   std::vector<LocationState> locations_;
   std::vector<std::pair<uint64_t, int64_t>> pairs_;
+  std::vector<uint8_t> unsignedForms_;  // per pair: its value was written above INT64_MAX
   Event event_;
   Event pendingEvent_;  // a PendingMessage turned back into an Event
   bool seenRecord_ = false;

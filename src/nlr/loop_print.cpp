@@ -132,6 +132,21 @@ std::string EventNamer::regionName(Ref region) const {
   return name.empty() ? "region" + std::to_string(region) : std::string(name);
 }
 
+std::string EventNamer::metricName(Ref metric) const {
+  const DefRecord* cls = defs_.find(DefKind::MetricClass, metric);
+  if (const DefRecord* instance = cls ? nullptr : defs_.find(DefKind::MetricInstance, metric))
+    cls = defs_.find(DefKind::MetricClass, instance->fields[1]);
+  std::string names;
+  // MetricClass fields: self, occurrence, recorder kind, member count, members.
+  for (size_t m = 4; cls && m < cls->fields.size(); ++m) {
+    const DefRecord* member = defs_.find(DefKind::MetricMember, cls->fields[m]);
+    const std::string_view name = member ? defs_.string(member->fields[1]) : std::string_view{};
+    if (name.empty()) return "metric" + std::to_string(metric);
+    names += (names.empty() ? "" : ",") + std::string(name);
+  }
+  return names.empty() ? "metric" + std::to_string(metric) : names;
+}
+
 std::string EventNamer::commText(Ref comm) const {
   if (const std::vector<int64_t>* members = ranks_.members(comm)) return rankRanges(*members);
   if (const DefRecord* def = defs_.find(DefKind::Comm, comm)) {
@@ -181,7 +196,9 @@ std::string EventNamer::describe(const Signature& s, int64_t ownRank, LocationId
   if (s.kind == EventKind::Enter) return self + " call " + regionName(s.region);
   if (s.kind == EventKind::Leave) return self + " return " + regionName(s.region);
   std::string line = self + " " + std::string(nameOf(s.kind));
-  if (s.ident != 0) line += " " + std::to_string(s.ident);
+  // A metric by its name; a state by its value, 0 (Paraver's idle) included.
+  if (s.kind == EventKind::Metric) return line + " " + metricName(static_cast<Ref>(s.ident));
+  if (s.ident != 0 || s.kind == EventKind::State) line += " " + std::to_string(s.ident);
   return line;
 }
 

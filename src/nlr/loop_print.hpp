@@ -23,6 +23,8 @@ class EventNamer {
   std::string describe(const Signature& s, int64_t ownRank, LocationId location) const;
   std::string regionName(Ref region) const;
   std::string commText(Ref comm) const;  // "0-15", or the communicator's name
+  // A metric class's or instance's members' names ("PAPI_TOT_INS,PAPI_TOT_CYC").
+  std::string metricName(Ref metric) const;
   const Definitions& definitions() const { return defs_; }
 
  private:

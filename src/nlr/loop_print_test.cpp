@@ -78,6 +78,28 @@ TEST(LoopPrint, SizesCallsAndEveryEvent) {
   EXPECT_NE(text.find("    1 return MPI_Recv\n"), std::string::npos) << text;
 }
 
+// A metric event prints its metric's name (a class's members, or an instance's class's);
+// a state its value, Paraver's idle 0 too.
+TEST(LoopPrint, MetricsByNameStatesByValue) {
+  Definitions defs;
+  DefinitionBuilder b(defs);
+  const Ref first = b.metric("PAPI_TOT_INS", "", 4 /* OTF2_TYPE_UINT64 */);
+  const Ref second = b.metric("PAPI_L3_TCM", "", 4);
+  defs.add({DefKind::MetricInstance, {7, second, 0, 0, 0}, {}});
+  EventNamer namer(defs, {});
+  Signature s;
+  s.kind = EventKind::Metric;
+  s.ident = first;
+  EXPECT_EQ(namer.describe(s, 3, 0), "3 Metric PAPI_TOT_INS");
+  s.ident = 7;
+  EXPECT_EQ(namer.describe(s, 3, 0), "3 Metric PAPI_L3_TCM");
+  s.ident = 99;
+  EXPECT_EQ(namer.describe(s, 3, 0), "3 Metric metric99");
+  s.kind = EventKind::State;
+  s.ident = 0;
+  EXPECT_EQ(namer.describe(s, -1, 5), "L5 State 0");
+}
+
 TEST(LoopPrint, JsonTreeAndStats) {
   const Wavefront w(2, 1, 3, 4);
   const SignatureOptions s = compactNoSize();
