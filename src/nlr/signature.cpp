@@ -152,7 +152,7 @@ void SignatureExtractor::appendSymbols(std::span<const Event> events, SignatureT
       // Read once: the push of trackRegion (a 32-bit store) could alias the event's field
       // count, and the field would be looked up again after it.
       const auto region = static_cast<Ref>(e.fields.data()[0]);
-      trackRegion(e.kind, region);
+      trackRegion(e.kind, region, e.time);
       *out++ = table.internRegionEvent(e.kind, region);
     } else if (writeSignature(e, current_)) {
       *out++ = table.intern(current_);
@@ -172,7 +172,7 @@ bool SignatureExtractor::signatureInto(const Event& e, Signature& s) {
   const bool all = options_.selection == EventSelection::All;
   if (isEnterOrLeave(e.kind)) {
     const auto region = static_cast<Ref>(e.fields.data()[0]);
-    trackRegion(e.kind, region);
+    trackRegion(e.kind, region, e.time);
     if (!all) return false;
     s.region = region;
   } else if (isMpiPointToPoint(e.kind)) {
@@ -188,8 +188,10 @@ bool SignatureExtractor::signatureInto(const Event& e, Signature& s) {
 }
 
 // Keeps the stack of open regions (the enclosing MPI call of an MPI event).
-[[gnu::always_inline]] inline void SignatureExtractor::trackRegion(EventKind kind, Ref region) {
+[[gnu::always_inline]] inline void SignatureExtractor::trackRegion(EventKind kind, Ref region,
+                                                                   Tick time) {
   if (kind == EventKind::Enter) {
+    leftMpiCall_ = kUndefinedRef;
     if (openRegions_.size() < kMaxCallDepth)
       openRegions_.push_back(region);
     else
@@ -197,6 +199,9 @@ bool SignatureExtractor::signatureInto(const Event& e, Signature& s) {
   } else if (overflowDepth_ > 0) {
     --overflowDepth_;
   } else if (!openRegions_.empty()) {
+    const Ref left = openRegions_.back();
+    leftMpiCall_ = context_.isMpiRegion(left) ? left : kUndefinedRef;
+    leftMpiCallTime_ = time;
     openRegions_.pop_back();
   }
 }
@@ -270,6 +275,12 @@ inline void SignatureExtractor::fillPointToPoint(const Event& e, Signature& s) {
   const auto tag = static_cast<uint32_t>(fields[2]);
   const uint64_t size = fields[3];
   s.region = openRegions_.empty() ? kUndefinedRef : openRegions_.back();
+  // Extrae gives a blocking send when the message left, the end of its call: Paraver's
+  // communication record follows the call's last event line, at the Leave's time. Such a
+  // send, outside any MPI call at the time its MPI call ended, belongs to that call.
+  if (leftMpiCall_ != kUndefinedRef && e.time == leftMpiCallTime_ && isSend(e.kind) &&
+      !context_.isMpiRegion(s.region))
+    s.region = leftMpiCall_;
   s.comm = comm;
   s.tag = tag;
   s.size = size;

@@ -200,7 +200,8 @@ class SignatureExtractor {
   bool signatureInto(const Event& e, Signature& s);
   bool writeSignature(const Event& e, Signature& s);  // the same, inline in signature.cpp
   static bool isEnterOrLeave(EventKind k) { return k == EventKind::Enter || k == EventKind::Leave; }
-  void trackRegion(EventKind kind, Ref region);  // after an Enter or Leave of `region`
+  // After an Enter or Leave of `region` at `time`.
+  void trackRegion(EventKind kind, Ref region, Tick time);
   std::span<const Signature> releaseInCallOrder(const Event& e);
   void fillPointToPoint(const Event& e, Signature& s);
   void fillCollective(const Event& e, Signature& s) const;
@@ -216,7 +217,10 @@ class SignatureExtractor {
   int64_t ownRank_;
   std::vector<Ref> openRegions_;
   uint64_t overflowDepth_ = 0;  // Enters beyond kMaxCallDepth
-  size_t heldDepth_ = 0;        // call depth of the MPI call whose events are held, or 0
+  // The MPI call the last region event left, and when (kUndefinedRef after an Enter).
+  Ref leftMpiCall_ = kUndefinedRef;
+  Tick leftMpiCallTime_ = 0;
+  size_t heldDepth_ = 0;  // call depth of the MPI call whose events are held, or 0
   std::vector<Signature> held_;
   bool heldReleased_ = false;        // held_ was handed out by the last call: clear it first
   Signature current_;                // the signature of the last event (released alone)

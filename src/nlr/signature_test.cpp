@@ -152,6 +152,39 @@ TEST(Signature, DeepCallStacksStayBounded) {
   EXPECT_EQ(x.signatureOf(e)->region, w.main);
 }
 
+// Extrae gives a blocking send at the end of its call, after the call's Leave at the same
+// time (the record of PyPOP's EPOCH traces): it belongs to that call. A send later, or
+// after a Leave of another kind of region, stays where it is.
+TEST(Signature, SendAtTheEndOfItsMpiCallBelongsToIt) {
+  const Wavefront w(2, 1, 1, 1);
+  SignatureContext ranks(w.defs);
+  for (const bool stream : {false, true}) {
+    SignatureExtractor x({}, ranks, 100);
+    SignatureTable table;
+    std::vector<Event> events(8);
+    events[0].set(EventKind::Enter, 100, 5, {w.main});
+    events[1].set(EventKind::Enter, 100, 10, {w.send});
+    events[2].set(EventKind::Leave, 100, 20, {w.send});
+    events[3].set(EventKind::MpiSend, 100, 20, {1, w.world, 2, 8});  // at the Leave
+    events[4].set(EventKind::Enter, 100, 30, {w.send});
+    events[5].set(EventKind::Leave, 100, 40, {w.send});
+    events[6].set(EventKind::MpiSend, 100, 41, {1, w.world, 2, 8});  // later
+    events[7].set(EventKind::MpiRecv, 100, 41, {1, w.world, 2, 8});
+    std::vector<Signature> out;
+    if (stream) {
+      std::vector<uint32_t> symbols;
+      x.appendSymbols(events, table, symbols);
+      for (const uint32_t symbol : symbols) out.push_back(table.all()[symbol]);
+    } else {
+      for (const Event& e : events) out.push_back(*x.signatureOf(e));
+    }
+    ASSERT_EQ(out.size(), 8u);
+    EXPECT_EQ(out[3].region, w.send) << stream;
+    EXPECT_EQ(out[6].region, w.main) << stream;
+    EXPECT_EQ(out[7].region, w.main) << stream;
+  }
+}
+
 TEST(SignatureTable, SymbolsFollowFirstAppearanceWhateverTheSuccessorGuess) {
   // Random walks over a few hundred signatures: the successor guess of intern() is
   // right, wrong, or missing; the symbols must be those of first appearance, and the

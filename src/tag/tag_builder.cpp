@@ -47,6 +47,8 @@ struct TagBuilder::LocationState {
   std::vector<Frame> stack;
   std::vector<NodeId> nodeOfPath;  // path -> this location's node
   NodeId lastNode = kNoNode;       // the activity that started last
+  NodeId endedCall = kNoNode;      // the MPI call that ended last, if no activity started since
+  Tick endedCallTime = 0;          // and when
   Tick lastEnd = 0;                // the latest end of an activity so far
   uint32_t openCalls = 0;
   Tick lastTime = 0;
@@ -156,6 +158,8 @@ void TagBuilder::popFrame(LocationState& s, Tick time) {
   if (frame.node == kNoNode) return;
   endActivity(s, frame.node, frame.start, time);
   --s.openCalls;
+  s.endedCall = frame.node;
+  s.endedCallTime = time;
 }
 
 NodeId TagBuilder::nodeOf(LocationState& s, PathId path, NodeKind kind) {
@@ -173,6 +177,7 @@ NodeId TagBuilder::startActivity(LocationState& s, PathId path, NodeKind kind, T
   const Tick computation = s.openCalls > 0 || time < s.lastEnd ? 0 : time - s.lastEnd;
   processEdges_.get(s.lastNode, node).profile.add(computation);
   s.lastNode = node;
+  s.endedCall = kNoNode;
   if (observer_) observer_->activity(s.location, s.worldRank, path, time);
   return node;
 }
@@ -184,6 +189,11 @@ void TagBuilder::endActivity(LocationState& s, NodeId node, Tick start, Tick end
 
 void TagBuilder::mpiEvent(LocationState& s, const Event& e) {
   NodeId node = s.innermostCall();
+  // Extrae gives a blocking send when the message left, after its call's Leave at the
+  // same time (Paraver's communication record follows the call's last event line): the
+  // send is that call's, as signature.cpp reads it too.
+  if (node == kNoNode && isSend(e.kind) && s.endedCall != kNoNode && s.endedCallTime == e.time)
+    node = s.endedCall;
   if (node == kNoNode) {
     if (!standsAlone(e.kind)) {
       if (e.kind == EventKind::MpiRequestCancelled) s.requests.erase(e.fields[0]);

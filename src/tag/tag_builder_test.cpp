@@ -221,6 +221,30 @@ TEST(TagBuilder, CallsNeverLeftCloseWithTheirCallerAndLooseEventsAreActivities) 
   EXPECT_EQ(nested->profile.total, 0u);
 }
 
+// Extrae's blocking send comes after its call's Leave, at the same time: it is the
+// call's (no stand-alone MpiSend activity); one later stays an activity of its own.
+TEST(TagBuilder, SendAtTheEndOfItsCallIsTheCalls) {
+  SmallTrace t(2);
+  t.enter(0, 0, t.main);
+  t.enter(0, 1, t.send);
+  t.leave(0, 3, t.send);
+  t.put(0, 3, EventKind::MpiSend, {1, t.world, 1, 4});
+  t.enter(0, 5, t.send);
+  t.leave(0, 6, t.send);
+  t.put(0, 7, EventKind::MpiSend, {1, t.world, 1, 4});
+  t.leave(0, 20, t.main);
+  t.recvCall(1, 0, 0, 1, 4);
+  t.recvCall(1, 3, 0, 1, 4);
+  TagBuilder b;
+  t.feed(b);
+  const ActivityGraph& g = b.graph();
+  const EdgeData* fromCall = edgeBetween(g, 0, "main/MPI_Send", 1, "MPI_Recv", EdgeKind::Message);
+  ASSERT_NE(fromCall, nullptr);
+  EXPECT_EQ(fromCall->count, 1u);
+  EXPECT_EQ(nodeAt(g, 0, "main/MpiSend").profile.count, 1u);  // the later one
+  EXPECT_EQ(g.unmatched.sends + g.unmatched.receives, 0u);
+}
+
 TEST(MessageMatcher, RepeatedMessagesWaitAsOneRun) {
   ActivityGraph g;
   MessageMatcher m(g);

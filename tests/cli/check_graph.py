@@ -5,7 +5,8 @@ usage: check_graph.py DUMP GRAPH...
 
 DUMP is `mtf dump TRACE`; from it this script counts, without mtf's graph code, each
 location's MPI calls (every Enter of a region whose paradigm is MPI, plus each MPI event
-outside any open MPI region) and the trace's point-to-point messages (send events and
+outside any open MPI region, but for a send at the time an MPI call was left, with no MPI
+call since: Extrae's blocking send, which is that call's) and the trace's point-to-point messages (send events and
 receive events). Each GRAPH is read with networkx (every <graph> of a GraphML file; a
 .dot file through pydot). Checks: the counts over message edges sum to the number of messages, and the
 counts over communication nodes sum, per location (or over all when ranks are folded), to
@@ -33,6 +34,7 @@ def count_events(dump_path):
     mpi_regions = set()
     calls = collections.Counter()
     stacks = collections.defaultdict(list)
+    ended = {}  # location -> time its last MPI call was left, while no MPI call followed
     sends = receives = 0
     with open(dump_path, encoding="utf-8", errors="replace") as dump:
         for line in dump:
@@ -44,22 +46,29 @@ def count_events(dump_path):
             if not EVENT.match(line):
                 continue
             fields = line.split(" ", 3)
-            location, kind = int(fields[0][1:]), fields[2].strip()
+            location, time, kind = int(fields[0][1:]), int(fields[1]), fields[2].strip()
             stack = stacks[location]
             if kind == "Enter":
                 region = int(REGION.search(line).group(1))
                 stack.append(region)
                 if region in mpi_regions:
                     calls[location] += 1
+                    ended.pop(location, None)
             elif kind == "Leave":
                 region = int(REGION.search(line).group(1))
                 if region in stack:  # closes the calls inside it too
-                    del stack[len(stack) - 1 - stack[::-1].index(region):]
+                    closed = stack[len(stack) - 1 - stack[::-1].index(region):]
+                    del stack[len(stack) - len(closed):]
+                    if any(r in mpi_regions for r in closed):
+                        ended[location] = time
             else:
                 sends += kind in SENDS
                 receives += kind in RECEIVES
                 if kind in STANDALONE and not any(r in mpi_regions for r in stack):
+                    if kind in SENDS and ended.get(location) == time:
+                        continue
                     calls[location] += 1
+                    ended.pop(location, None)
     return calls, sends, receives
 
 
