@@ -117,6 +117,26 @@ TEST(ParaverWriter, RoundTripPyCompssKeepsEveryRecord) {
   expectSameThreadOrder(input, dir.file("out.prv"));
 }
 
+// PyPOP's EPOCH trace (Extrae, gzipped, blocking sends whose communication records follow
+// their call's last event line): written back plain, every line is the original's.
+TEST(ParaverWriter, RoundTripEpochGzIsTheSameFile) {
+  const std::string input = MTF_DATA_DIR "/paraver/pypop-epoch-2proc/epoch_2proc.prv.gz";
+  TempDir dir;
+  ParaverReader reader(input, {});
+  ParaverWriter writer(dir.file("out.prv"), {});
+  reader.read(writer);
+  EXPECT_TRUE(writer.losses().empty());
+  EXPECT_EQ(reader.counts().tolerated, 0u);
+  std::vector<std::string> original;
+  LineReader lines(input);
+  std::string_view line;
+  while (lines.next(line)) original.emplace_back(line);
+  EXPECT_EQ(original.size(), 16292u);
+  EXPECT_TRUE(testing::fileLines(dir.file("out.prv")) == original);
+  EXPECT_EQ(readText(dir.file("out.pcf")),
+            readText(MTF_DATA_DIR "/paraver/pypop-epoch-2proc/epoch_2proc.pcf"));
+}
+
 // A counter value above INT64_MAX (Extrae writes them unsigned) comes back as written; a
 // value of another type comes back in the signed form paraver-kernel's own tools write,
 // which paraver-kernel reads as the same 64 bits.

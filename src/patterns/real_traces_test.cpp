@@ -17,6 +17,9 @@
 //  - PyCOMPSs' cholesky (its runtime's master, task 1, and one worker, task 2): the worker's
 //    10 messages reach the master, then the master's 10 go to the worker, one way at a time
 //    -> no known pattern, but close to a pairwise exchange (said as a near miss).
+//  - PyPOP's EPOCH example on 2 ranks: the particle-in-cell domain split in two, each step's
+//    halo exchanges (MPI_Sendrecv, MPI_Send/MPI_Recv) go to the one other rank, 578
+//    messages each way in its matrix -> pairwise (r xor 1).
 //  - fastotf2 (HIP, no MPI) and the TAU OpenCL traces: one process -> nothing, and no
 //    near miss.
 #include "data/real_traces.hpp"
@@ -60,6 +63,10 @@ const std::vector<Expected>& table() {
        {"mesh3d"},
        {{"mesh3d", {{"grid", "2x2x2"}, {"neighbours", "26"}, {"group", "0-7"}}}}},
       {"paraver/compss-cholesky/cholesky_autoparallel.prv", {}, {}, true},
+      // EPOCH's halo exchange on 2 ranks: each step's sends to the other rank.
+      {"paraver/pypop-epoch-2proc/epoch_2proc.prv.gz",
+       {"pairwise"},
+       {{"pairwise", {{"pairing", "r xor 1"}, {"pairs", "1"}}}}},
       {"tau/opencl-l5", {}, {}},
       {"tau/opencl-l9", {}, {}},
   };

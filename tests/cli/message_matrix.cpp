@@ -3,6 +3,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <regex>
 #include <sstream>
 #include <stdexcept>
@@ -82,8 +83,16 @@ SidedMatrices otf2Matrices(const std::string& anchor) {
 }
 
 MessageMatrix paraverMatrix(const std::string& prv) {
-  std::ifstream in(prv);
-  if (!in) throw std::runtime_error("cannot read " + prv);
+  std::istringstream in;
+  if (prv.ends_with(".gz")) {
+    const CommandResult text = run("gzip -dc '" + prv + "'", false);
+    if (text.status != 0) throw std::runtime_error("cannot read " + prv);
+    in.str(text.output);
+  } else {
+    std::ifstream file(prv);
+    if (!file) throw std::runtime_error("cannot read " + prv);
+    in.str(std::string(std::istreambuf_iterator<char>(file), {}));
+  }
   MessageMatrix m;
   for (std::string line; std::getline(in, line);) {
     if (!startsWith(line, "3:")) continue;

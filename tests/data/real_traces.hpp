@@ -19,6 +19,7 @@ inline const std::vector<std::string>& realTraces() {
       "paraver/paraver-kernel-qsort/qsort_beo3.prv",
       "paraver/profet-lulesh/lulesh_4+4_with_uncores_sockets1+2.chop_5it.prv",
       "paraver/compss-cholesky/cholesky_autoparallel.prv",
+      "paraver/pypop-epoch-2proc/epoch_2proc.prv.gz",
       "tau/opencl-l5",
       "tau/opencl-l9"};
   return traces;
