@@ -3,6 +3,7 @@
 # clone) and of tests/data, converted to .mtf, against `tar | zstd -19` and `tar | xz -9` of
 # the trace's own files (the files mtf reads: no licenses, no Score-P config or profile, no
 # second copy such as a .prv.gz beside its .prv or a merged tau.trc beside per-thread files).
+# A gzipped file (.prv.gz) counts as its content (raw bytes, zstd and xz of the plain file).
 # Prints per trace: raw bytes, .mtf bytes, zstd -19 bytes, xz -9 bytes, .mtf/zstd, .mtf/xz;
 # then the geometric mean of .mtf/zstd per format and overall, and how many traces are above 1.
 # Usage: bench/corpus/bench_corpus.sh [BUILD_DIR] [TRACE_DIR...]
@@ -13,7 +14,7 @@ BUILD=${1:-$ROOT/build}
 shift || true
 MTF=$BUILD/mtf
 [[ -x $MTF ]] || { echo "missing $MTF: build the target mtf_cli" >&2; exit 1; }
-for tool in zstd xz tar; do
+for tool in zstd xz tar gzip; do
   command -v "$tool" >/dev/null || { echo "missing $tool" >&2; exit 1; }
 done
 WORK=${WORK:-/tmp/mtf-bench-corpus}
@@ -36,9 +37,19 @@ RESULTS=$WORK/results.txt
 while read -r format name dir; do
   mapfile -t files < <(trace_files "$dir" "$format")
   [[ ${#files[@]} -gt 0 ]] || continue
-  raw=$(cd "$dir" && cat "${files[@]}" | wc -c)
-  zst=$(cd "$dir" && tar cf - "${files[@]}" | zstd -19 -q -c | wc -c)
-  xzb=$(cd "$dir" && tar cf - "${files[@]}" | xz -9 -c | wc -c)
+  # A gzipped file counts as its content: zstd and xz get what gzip holds, as a user
+  # archiving the trace would give them (zstd of gzip's output gains nothing).
+  base=$dir
+  if printf '%s\n' "${files[@]}" | grep -q '\.gz$'; then
+    base=$WORK/plain && rm -rf "$base" && mkdir -p "$base"
+    for f in "${files[@]}"; do
+      if [[ $f == *.gz ]]; then gzip -dc "$dir/$f" >"$base/${f%.gz}"; else cp "$dir/$f" "$base/"; fi
+    done
+    files=("${files[@]%.gz}")
+  fi
+  raw=$(cd "$base" && cat "${files[@]}" | wc -c)
+  zst=$(cd "$base" && tar cf - "${files[@]}" | zstd -19 -q -c | wc -c)
+  xzb=$(cd "$base" && tar cf - "${files[@]}" | xz -9 -c | wc -c)
   out=$WORK/$format-$name.mtf
   if ! "$MTF" -q convert "$(mtf_input "$dir" "$format")" -o "$out" --force 2>"$WORK/err.txt"; then
     printf '%-8s %-28s %12s  conversion failed: %s\n' "$format" "$name" "$raw" "$(head -1 "$WORK/err.txt")"
