@@ -26,9 +26,8 @@ bool isBeginEndType(uint64_t type, std::string_view typeLabel, std::string_view 
   if (type >= 30000000 && type <= 30999999) return false;  // samples
   if (type >= 70000000 && type <= 89999999) return false;  // callers, caller lines
   if (type == kWithinTaskgroupType) return false;
-  constexpr std::string_view kLineAndFile = "line and file";
-  return !(typeLabel.size() >= kLineAndFile.size() &&
-           typeLabel.substr(typeLabel.size() - kLineAndFile.size()) == kLineAndFile);
+  // Extrae 2 labels them "User function line", later versions "... line and file".
+  return !typeLabel.ends_with(" line and file") && !typeLabel.ends_with(" line");
 }
 
 std::string regionTag(uint64_t type, int64_t value) {

@@ -30,7 +30,8 @@ inline bool isCounterType(uint64_t type) {
 // initialisation and flushing intervals, COMPSs' runtime and tasks). Excepted, as they
 // mark points that are never closed: the sampling types (30000000-30999999), the callers
 // and caller lines at MPI calls (70000000-89999999), and the "line and file" companions
-// (label ending "line and file"), written beside their function type with the same value;
+// (label ending "line and file", or "line" as Extrae 2 wrote it: "User function line"),
+// written beside their function type, entering with it and 0 when it leaves;
 // and 60000027 ("Within Taskgroup region"), which Extrae opens on the line of the
 // taskgroup-start call (60000025), after it, and closes after the taskgroup-end call: as
 // a region it would cross the start call, breaking the nesting.

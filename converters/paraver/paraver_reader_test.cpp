@@ -317,6 +317,9 @@ TEST(ExtraeTypes, BeginEndRuleFollowsTheLabelOfZero) {
   EXPECT_FALSE(isBeginEndType(30000001, "Sampled functions (depth 1)", "End", 16));
   EXPECT_FALSE(isBeginEndType(70000002, "Caller at level 2", "End", 16));
   EXPECT_FALSE(isBeginEndType(60000120, "pthread function line and file", "End", 13));
+  // Extrae 2's label (BSC folding's 444.namd example): the same companion.
+  EXPECT_FALSE(isBeginEndType(60000119, "User function line", "End", 27));
+  EXPECT_TRUE(isBeginEndType(60000099, "Outline", "End", 2));  // a word ending "line"
   EXPECT_FALSE(isBeginEndType(60000027, "Within Taskgroup region", "End", 1));
   EXPECT_FALSE(isBeginEndType(42000050, "PAPI_TOT_INS", "End", 1));
 }
