@@ -34,16 +34,8 @@ class FieldCursor {
 
   // Parses a possibly negative integer.
   bool nextSigned(int64_t& value) {
-    bool negative = false;
-    if (p_ < end_ && *p_ == '-') {
-      negative = true;
-      ++p_;
-    }
-    uint64_t magnitude = 0;
-    if (!nextUnsigned(magnitude)) return false;
-    if (magnitude > (negative ? uint64_t{1} << 63 : (uint64_t{1} << 63) - 1)) return false;
-    value = negative ? static_cast<int64_t>(0 - magnitude) : static_cast<int64_t>(magnitude);
-    return true;
+    bool unsignedForm = false;
+    return nextEventValue(value, unsignedForm) && !unsignedForm;
   }
 
   // Parses an event value as paraver-kernel reads it: a signed 64-bit integer, where

@@ -335,15 +335,24 @@ TEST(ParaverReader, MissingPcfIsAWarningAndValuesStayGeneric) {
   EXPECT_EQ(sink.count(EventKind::Generic), reader.counts().eventPairs);
 }
 
-TEST(ParaverReader, NegativeCounterValuesStayMetricValues) {
+// Reads a trace of one thread with these records and this .pcf; `tolerated` gets the count
+// of records skipped with a warning.
+CollectSink readOneThread(const std::string& records, const std::string& pcf,
+                          uint64_t* tolerated = nullptr) {
   TempDir dir;
-  dir.write("t.prv",
-            "#Paraver (01/02/2023 at 10:00):1000_ns:1(1):1:1(1:1)\n"
-            "2:1:1:1:1:10:42000050:7:42000051:-1\n");
-  dir.write("t.pcf", "EVENT_TYPE\n0 42000050 PAPI_TOT_INS\n0 42000051 signed metric\n");
+  dir.write("t.prv", "#Paraver (01/02/2023 at 10:00):1000_ns:1(1):1:1(1:1)\n" + records);
+  dir.write("t.pcf", pcf);
   ParaverReader reader(dir.file("t.prv"), {});
   CollectSink sink;
   reader.read(sink);
+  if (tolerated) *tolerated = reader.counts().tolerated;
+  return sink;
+}
+
+TEST(ParaverReader, NegativeCounterValuesStayMetricValues) {
+  const CollectSink sink =
+      readOneThread("2:1:1:1:1:10:42000050:7:42000051:-1\n",
+                    "EVENT_TYPE\n0 42000050 PAPI_TOT_INS\n0 42000051 signed metric\n");
   ASSERT_EQ(sink.count(EventKind::Metric), 2u);
   EXPECT_EQ(sink.count(EventKind::Generic), 0u);
   EXPECT_EQ(sink.events[0].fields[2], kTypeUint64);
@@ -356,16 +365,12 @@ TEST(ParaverReader, NegativeCounterValuesStayMetricValues) {
 // such as 9223512060668553767, uninitialised counters); paraver-kernel reads them as the
 // same 64 bits. A counter's stays a UINT64 metric value, another type's keeps its bits.
 TEST(ParaverReader, ValuesAboveInt64MaxKeepTheir64Bits) {
-  TempDir dir;
-  dir.write("t.prv",
-            "#Paraver (01/02/2023 at 10:00):1000_ns:1(1):1:1(1:1)\n"
-            "2:1:1:1:1:10:42000008:9223512060668553767:40000001:18446744073709551615\n"
-            "2:1:1:1:1:20:40000001:-9223372036854775808\n");
-  dir.write("t.pcf", "EVENT_TYPE\n7 42000008 PAPI_L3_TCM [L3 cache misses]\n");
-  ParaverReader reader(dir.file("t.prv"), {});
-  CollectSink sink;
-  reader.read(sink);
-  EXPECT_EQ(reader.counts().tolerated, 0u);
+  uint64_t tolerated = 1;
+  const CollectSink sink = readOneThread(
+      "2:1:1:1:1:10:42000008:9223512060668553767:40000001:18446744073709551615\n"
+      "2:1:1:1:1:20:40000001:-9223372036854775808\n",
+      "EVENT_TYPE\n7 42000008 PAPI_L3_TCM [L3 cache misses]\n", &tolerated);
+  EXPECT_EQ(tolerated, 0u);
   ASSERT_EQ(sink.events.size(), 3u);
   EXPECT_EQ(sink.events[0].kind, EventKind::Metric);
   EXPECT_EQ(sink.events[0].fields[2], kTypeUint64);

@@ -195,6 +195,8 @@ TEST(TagBuilder, CollectivesJoinTheirMembersByTheOperationsFlow) {
   EXPECT_EQ(g.unmatched.collectives, 0u);
 }
 
+// Calls never left close with their caller; MPI events outside any MPI call are activities
+// of their own, but for a send at the time its MPI call was left (Extrae's blocking send).
 TEST(TagBuilder, CallsNeverLeftCloseWithTheirCallerAndLooseEventsAreActivities) {
   SmallTrace t(2);
   t.enter(0, 0, t.main);
@@ -204,45 +206,30 @@ TEST(TagBuilder, CallsNeverLeftCloseWithTheirCallerAndLooseEventsAreActivities) 
   t.leave(0, 9, t.allreduce);
   t.leave(0, 10, t.recv);                                // not open: ignored
   t.put(0, 12, EventKind::MpiSend, {1, t.world, 1, 4});  // outside any MPI call
+  // Extrae's blocking send, after its call's Leave at the same time: the call's.
+  t.enter(0, 14, t.send);
+  t.leave(0, 16, t.send);
+  t.put(0, 16, EventKind::MpiSend, {1, t.world, 1, 4});
   t.leave(0, 20, t.main);
   t.recvCall(1, 0, 0, 1, 4);
   t.recvCall(1, 3, 0, 1, 4);
+  t.recvCall(1, 6, 0, 1, 4);
   TagBuilder b;
   t.feed(b);
   const ActivityGraph& g = b.graph();
   EXPECT_EQ(nodeAt(g, 0, "main/MPI_Allreduce").profile.total, 4u);
   EXPECT_EQ(nodeAt(g, 0, "main/MPI_Allreduce/MPI_Send").profile.total, 3u);
-  EXPECT_EQ(nodeAt(g, 0, "main/MpiSend").profile.count, 1u);
+  EXPECT_EQ(nodeAt(g, 0, "main/MpiSend").profile.count, 1u);  // only the loose one
   EXPECT_NE(edgeBetween(g, 0, "main/MpiSend", 1, "MPI_Recv", EdgeKind::Message), nullptr);
+  const EdgeData* fromCall = edgeBetween(g, 0, "main/MPI_Send", 1, "MPI_Recv", EdgeKind::Message);
+  ASSERT_NE(fromCall, nullptr);
+  EXPECT_EQ(fromCall->count, 1u);
+  EXPECT_EQ(g.unmatched.sends + g.unmatched.receives, 0u);
   // Entering MPI_Send inside MPI_Allreduce: no computation between them.
   const EdgeData* nested =
       edgeBetween(g, 0, "main/MPI_Allreduce", 0, "main/MPI_Allreduce/MPI_Send", EdgeKind::Process);
   ASSERT_NE(nested, nullptr);
   EXPECT_EQ(nested->profile.total, 0u);
-}
-
-// Extrae's blocking send comes after its call's Leave, at the same time: it is the
-// call's (no stand-alone MpiSend activity); one later stays an activity of its own.
-TEST(TagBuilder, SendAtTheEndOfItsCallIsTheCalls) {
-  SmallTrace t(2);
-  t.enter(0, 0, t.main);
-  t.enter(0, 1, t.send);
-  t.leave(0, 3, t.send);
-  t.put(0, 3, EventKind::MpiSend, {1, t.world, 1, 4});
-  t.enter(0, 5, t.send);
-  t.leave(0, 6, t.send);
-  t.put(0, 7, EventKind::MpiSend, {1, t.world, 1, 4});
-  t.leave(0, 20, t.main);
-  t.recvCall(1, 0, 0, 1, 4);
-  t.recvCall(1, 3, 0, 1, 4);
-  TagBuilder b;
-  t.feed(b);
-  const ActivityGraph& g = b.graph();
-  const EdgeData* fromCall = edgeBetween(g, 0, "main/MPI_Send", 1, "MPI_Recv", EdgeKind::Message);
-  ASSERT_NE(fromCall, nullptr);
-  EXPECT_EQ(fromCall->count, 1u);
-  EXPECT_EQ(nodeAt(g, 0, "main/MpiSend").profile.count, 1u);  // the later one
-  EXPECT_EQ(g.unmatched.sends + g.unmatched.receives, 0u);
 }
 
 TEST(MessageMatcher, RepeatedMessagesWaitAsOneRun) {
