@@ -74,8 +74,10 @@ done
 for dir in "$root"/tests/data/tau/*/; do
   check "tau/$(basename "$dir")" "$dir"
 done
-for prv in "$root"/tests/data/paraver/*/*.prv; do
-  check "paraver/$(basename "$(dirname "$prv")")" "$prv"
+for dir in "$root"/tests/data/paraver/*/; do
+  prv=$(find "$dir" -maxdepth 1 -name '*.prv' | head -1)
+  [[ -n $prv ]] || prv=$(find "$dir" -maxdepth 1 -name '*.prv.gz' | head -1)  # gzipped only
+  check "paraver/$(basename "$dir")" "$prv"
 done
 # Each kernel plain, and with its messages on sub-communicators and to itself on
 # MPI_COMM_SELF (partners named by their rank in the communicator).
