@@ -149,11 +149,12 @@ void SignatureExtractor::appendSymbols(std::span<const Event> events, SignatureT
       options_.fields == kAllFields && options_.selection == EventSelection::All;
   for (const Event& e : events) {
     if (regionsAsSuch && isEnterOrLeave(e.kind)) {
-      // Read once: the push of trackRegion (a 32-bit store) could alias the event's field
-      // count, and the field would be looked up again after it.
+      // Read once: the stores of trackRegion could alias the event's fields, which would
+      // be looked up again after them.
+      const EventKind kind = e.kind;
       const auto region = static_cast<Ref>(e.fields.data()[0]);
-      trackRegion(e.kind, region, e.time);
-      *out++ = table.internRegionEvent(e.kind, region);
+      trackRegion(kind, region, e.time);
+      *out++ = table.internRegionEvent(kind, region);
     } else if (writeSignature(e, current_)) {
       *out++ = table.intern(current_);
     }
@@ -191,7 +192,7 @@ bool SignatureExtractor::signatureInto(const Event& e, Signature& s) {
 [[gnu::always_inline]] inline void SignatureExtractor::trackRegion(EventKind kind, Ref region,
                                                                    Tick time) {
   if (kind == EventKind::Enter) {
-    leftMpiCall_ = kUndefinedRef;
+    leftRegion_ = kUndefinedRef;
     if (openRegions_.size() < kMaxCallDepth)
       openRegions_.push_back(region);
     else
@@ -199,9 +200,8 @@ bool SignatureExtractor::signatureInto(const Event& e, Signature& s) {
   } else if (overflowDepth_ > 0) {
     --overflowDepth_;
   } else if (!openRegions_.empty()) {
-    const Ref left = openRegions_.back();
-    leftMpiCall_ = context_.isMpiRegion(left) ? left : kUndefinedRef;
-    leftMpiCallTime_ = time;
+    leftRegion_ = openRegions_.back();
+    leftTime_ = time;
     openRegions_.pop_back();
   }
 }
@@ -275,12 +275,8 @@ inline void SignatureExtractor::fillPointToPoint(const Event& e, Signature& s) {
   const auto tag = static_cast<uint32_t>(fields[2]);
   const uint64_t size = fields[3];
   s.region = openRegions_.empty() ? kUndefinedRef : openRegions_.back();
-  // Extrae gives a blocking send when the message left, the end of its call: Paraver's
-  // communication record follows the call's last event line, at the Leave's time. Such a
-  // send, outside any MPI call at the time its MPI call ended, belongs to that call.
-  if (leftMpiCall_ != kUndefinedRef && e.time == leftMpiCallTime_ && isSend(e.kind) &&
-      !context_.isMpiRegion(s.region))
-    s.region = leftMpiCall_;
+  if (e.time == leftTime_ && isSend(e.kind)) [[unlikely]]
+    s.region = regionOfSendAtLeave(s.region);
   s.comm = comm;
   s.tag = tag;
   s.size = size;
@@ -295,6 +291,17 @@ inline void SignatureExtractor::fillPointToPoint(const Event& e, Signature& s) {
   } else {
     s.partner = static_cast<int64_t>(peerInComm);
   }
+}
+
+// Extrae gives a blocking send when the message left, the end of its call: Paraver's
+// communication record follows the call's last event line, at the Leave's time. Such a
+// send, outside any MPI call at the time its MPI call ended, belongs to that call. Out of
+// line: fillPointToPoint stays small enough to be inlined.
+[[gnu::noinline, gnu::cold]] Ref SignatureExtractor::regionOfSendAtLeave(Ref open) const {
+  if (leftRegion_ != kUndefinedRef && context_.isMpiRegion(leftRegion_) &&
+      !context_.isMpiRegion(open))
+    return leftRegion_;
+  return open;
 }
 
 void SignatureExtractor::fillCollective(const Event& e, Signature& s) const {

@@ -204,6 +204,8 @@ class SignatureExtractor {
   void trackRegion(EventKind kind, Ref region, Tick time);
   std::span<const Signature> releaseInCallOrder(const Event& e);
   void fillPointToPoint(const Event& e, Signature& s);
+  // The region of a send at the time of the last Leave, outside MPI region `open`.
+  Ref regionOfSendAtLeave(Ref open) const;
   void fillCollective(const Event& e, Signature& s) const;
   void fillOther(const Event& e, Signature& s) const;
   void applyFieldMask(Signature& s) const;
@@ -217,9 +219,9 @@ class SignatureExtractor {
   int64_t ownRank_;
   std::vector<Ref> openRegions_;
   uint64_t overflowDepth_ = 0;  // Enters beyond kMaxCallDepth
-  // The MPI call the last region event left, and when (kUndefinedRef after an Enter).
-  Ref leftMpiCall_ = kUndefinedRef;
-  Tick leftMpiCallTime_ = 0;
+  // The region the last region event left, and when (kUndefinedRef after an Enter).
+  Ref leftRegion_ = kUndefinedRef;
+  Tick leftTime_ = 0;
   size_t heldDepth_ = 0;  // call depth of the MPI call whose events are held, or 0
   std::vector<Signature> held_;
   bool heldReleased_ = false;        // held_ was handed out by the last call: clear it first
