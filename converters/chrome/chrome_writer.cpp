@@ -45,6 +45,7 @@ void ChromeWriter::begin(const Definitions& defs) {
 }
 
 void ChromeWriter::collectNames(const Definitions& defs) {
+  std::vector<uint64_t> members;
   for (const DefRecord& r : defs.records()) {
     const Ref self = r.fields.empty() ? kUndefinedRef : static_cast<Ref>(r.fields[0]);
     if (r.kind == DefKind::Region) {
@@ -55,11 +56,8 @@ void ChromeWriter::collectNames(const Definitions& defs) {
       if (replaced) lose("names with bytes that are not UTF-8 (replaced by U+FFFD)");
     } else if (r.kind == DefKind::MetricMember) {
       memberNames_[self] = jsonString(defs.string(r.fields[1]));
-    } else if (r.kind == DefKind::MetricClass) {
-      metricMembers_[self].assign(r.fields.begin() + 4, r.fields.end());
-    } else if (r.kind == DefKind::MetricInstance) {
-      if (const DefRecord* cls = defs.find(DefKind::MetricClass, r.fields[1]))
-        metricMembers_[self].assign(cls->fields.begin() + 4, cls->fields.end());
+    } else if (defs.metricMembersOf(r, members)) {
+      metricMembers_[self].assign(members.begin(), members.end());
     }
   }
 }

@@ -76,6 +76,7 @@ void TauWriter::placeLocations(const Definitions& defs) {
 }
 
 void TauWriter::collectEntities(const Definitions& defs) {
+  std::vector<uint64_t> members;
   for (const DefRecord& r : defs.records()) {
     const Ref self = r.fields.empty() ? kUndefinedRef : static_cast<Ref>(r.fields[0]);
     if (r.kind == DefKind::Region) {
@@ -89,11 +90,8 @@ void TauWriter::collectEntities(const Definitions& defs) {
       members_[self] =
           identityFromLine(defs.string(r.fields[2]), name)
               .value_or(EdfIdentity{"TAUEVENT", 0, name, "TriggerValue", "", std::nullopt});
-    } else if (r.kind == DefKind::MetricClass) {
-      metrics_[self].members.assign(r.fields.begin() + 4, r.fields.end());
-    } else if (r.kind == DefKind::MetricInstance) {
-      if (const DefRecord* cls = defs.find(DefKind::MetricClass, r.fields[1]))
-        metrics_[self].members.assign(cls->fields.begin() + 4, cls->fields.end());
+    } else if (defs.metricMembersOf(r, members)) {
+      metrics_[self].members.assign(members.begin(), members.end());
     } else if (r.kind == DefKind::Attribute) {
       const std::string_view name = defs.string(r.fields[1]);
       if (name == kAttrTriggerSingle) attrSingle_ = self;

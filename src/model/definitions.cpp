@@ -97,6 +97,17 @@ std::vector<uint64_t> Definitions::groupMembers(uint64_t groupRef) const {
   return {r->fields.begin() + static_cast<ptrdiff_t>(s.fixedCount), r->fields.end()};
 }
 
+bool Definitions::metricMembersOf(const DefRecord& r, std::vector<uint64_t>& members) const {
+  const DefRecord* cls = r.kind == DefKind::MetricClass ? &r
+                         : r.kind == DefKind::MetricInstance
+                             ? find(DefKind::MetricClass, r.fields[1])
+                             : nullptr;
+  if (!cls) return false;
+  const auto& s = schemaOf(DefKind::MetricClass);
+  members.assign(cls->fields.begin() + static_cast<ptrdiff_t>(s.fixedCount), cls->fields.end());
+  return true;
+}
+
 size_t Definitions::count(DefKind kind) const {
   return counts_.at(static_cast<size_t>(kind));
 }

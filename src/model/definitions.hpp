@@ -108,6 +108,9 @@ class Definitions {
   std::string_view regionName(Ref ref) const { return region(ref).name; }
   // The members of a group (location-group or location ids, or ranks).
   std::vector<uint64_t> groupMembers(uint64_t groupRef) const;
+  // The members of metric class `r`, or of the class of metric instance `r`; false if `r`
+  // is neither or its class is not defined.
+  bool metricMembersOf(const DefRecord& r, std::vector<uint64_t>& members) const;
   size_t count(DefKind kind) const;
 
  private:

@@ -133,13 +133,14 @@ std::string EventNamer::regionName(Ref region) const {
 }
 
 std::string EventNamer::metricName(Ref metric) const {
-  const DefRecord* cls = defs_.find(DefKind::MetricClass, metric);
-  if (const DefRecord* instance = cls ? nullptr : defs_.find(DefKind::MetricInstance, metric))
-    cls = defs_.find(DefKind::MetricClass, instance->fields[1]);
+  // OTF2 gives classes and instances one ref space.
+  const DefRecord* record = defs_.find(DefKind::MetricClass, metric);
+  if (!record) record = defs_.find(DefKind::MetricInstance, metric);
+  std::vector<uint64_t> members;
+  if (record) defs_.metricMembersOf(*record, members);
   std::string names;
-  // MetricClass fields: self, occurrence, recorder kind, member count, members.
-  for (size_t m = 4; cls && m < cls->fields.size(); ++m) {
-    const DefRecord* member = defs_.find(DefKind::MetricMember, cls->fields[m]);
+  for (const uint64_t ref : members) {
+    const DefRecord* member = defs_.find(DefKind::MetricMember, ref);
     const std::string_view name = member ? defs_.string(member->fields[1]) : std::string_view{};
     if (name.empty()) return "metric" + std::to_string(metric);
     names += (names.empty() ? "" : ",") + std::string(name);

@@ -153,8 +153,8 @@ TEST(Signature, DeepCallStacksStayBounded) {
 }
 
 // Extrae gives a blocking send at the end of its call, after the call's Leave at the same
-// time (the record of PyPOP's EPOCH traces): it belongs to that call. A send later, or
-// after a Leave of another kind of region, stays where it is.
+// time (the record of PyPOP's EPOCH traces): it belongs to that call. A send later, and a
+// receive, stay in the region around them.
 TEST(Signature, SendAtTheEndOfItsMpiCallBelongsToIt) {
   const Wavefront w(2, 1, 1, 1);
   SignatureContext ranks(w.defs);
