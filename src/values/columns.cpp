@@ -69,10 +69,9 @@ void ColumnEncoder::addEvents(const uint32_t* contexts, const Tick* times, const
   }
   if (timeResiduals_.size() < events_ + n) timeResiduals_.resize(events_ + n);
   valueStreams_.reserve(valueCount);  // room for all their values: no check per event
-  if (events_ <= kRangedTrialEvents || rcProbeEnabled()) {  // the chunk may be range coded
-    rangedContexts_.insert(rangedContexts_.end(), contexts, contexts + n);
-    rangedCounts_.insert(rangedCounts_.end(), counts, counts + n);
-  }
+  // Any chunk may be range coded (finishRanged).
+  rangedContexts_.insert(rangedContexts_.end(), contexts, contexts + n);
+  rangedCounts_.insert(rangedCounts_.end(), counts, counts + n);
   if (predictor_.mode() == 0)
     addRows<0>(contexts, times, counts, values, n);
   else
@@ -237,6 +236,54 @@ void ColumnEncoder::putBytePlanes(ByteBuffer& out) {
   }
 }
 
+// Coding 7's trial: the same header, then the value streams' table and the range coded
+// residuals (written by the value streams, which alone know them all), on a chunk within
+// the trial's limits or one that promises the gain (promisesRangedGain).
+void ColumnEncoder::finishRanged(PendingChunk& out, size_t headerBytes, uint64_t payloadBytes) {
+  const bool small = events_ <= kRangedTrialEvents && payloadBytes <= kRangedTrialPayload;
+  out.fastFrame.clear();
+  const bool tried = small || promisesRangedGain(out);
+  out.probe.probed = rcProbeEnabled();
+  out.probe.within = tried;
+  out.ranged.clear();
+  if (!tried && !out.probe.probed) return;
+  out.ranged.assign(out.payload.data(), out.payload.data() + headerBytes);
+  valueStreams_.writeRanged(
+      {&out.ranged, timeResiduals_.data(), events_, rangedTimeBuckets(), rangedCounts_.data()});
+}
+
+// Beyond the trial's limits, a chunk is range coded only where its estimate (a few
+// instructions a residual, the trial about 750 an event) is smaller than zstd's fast frame
+// of the coding 5 payload by a sixth of a bit an event (kRangedEstimateEventsPerByte).
+// compressChunk's probe reuses that frame: the test costs the estimate alone.
+bool ColumnEncoder::promisesRangedGain(PendingChunk& out) {
+  const uint64_t estimate = valueStreams_.estimateRanged(timeResiduals_.data(), events_, estimate_);
+  if (!estimateZstd_) estimateZstd_ = std::make_unique<ZstdCompressor>();
+  const ZstdCompressor::Frame frame =
+      estimateZstd_->frame(out.payload.data(), out.payload.size(), kZstdProbeLevel, nullptr);
+  out.fastFrame.resize(frame.size);  // not zero-filled: copied over at once
+  std::memcpy(out.fastFrame.data(), frame.data, frame.size);
+  return estimate + events_ / kRangedEstimateEventsPerByte <= frame.size;
+}
+
+// Bench probe (MTF_RC_PROBE): the variants' estimates of the chunk just finished.
+void ColumnEncoder::probeRanged(PendingChunk& out) {
+  std::vector<uint32_t> streamOfSlot;
+  RcProbeInput in{rangedContexts_.data(),
+                  rangedCounts_.data(),
+                  timeResiduals_.data(),
+                  events_,
+                  nullptr,
+                  nullptr,
+                  0,
+                  nullptr,
+                  0};
+  valueStreams_.probeValues(in.values, in.slots, in.valueCount, streamOfSlot);
+  in.streamOfSlot = streamOfSlot.data();
+  in.slotCount = streamOfSlot.size();
+  rcProbe(in, out.probe.variants);
+}
+
 void ColumnEncoder::finishPayload(uint64_t firstEvent, PendingChunk& out) {
   ByteBuffer& payload = out.payload;
   payload.reserve(events_ * 3 + valueStreams_.count() * 2 + 32);
@@ -249,37 +296,11 @@ void ColumnEncoder::finishPayload(uint64_t firstEvent, PendingChunk& out) {
   payload.resize(static_cast<size_t>(end - payload.data()));
   const size_t headerBytes = payload.size();
   putBytePlanes(payload);
-  // Coding 7's trial: the same header, then the value streams' table and the range coded
-  // residuals (written by the value streams, which alone know them all).
-  const bool probing = rcProbeEnabled();
-  const bool tryRanged = events_ <= kRangedTrialEvents || probing;
-  out.ranged.clear();
-  if (tryRanged) out.ranged.assign(payload.data(), payload.data() + headerBytes);
-  RangedOutput ranged{&out.ranged, timeResiduals_.data(), events_, kRangedTrialPayload};
-  if (tryRanged) {
-    ranged.timeBuckets = rangedTimeBuckets();
-    ranged.counts = rangedCounts_.data();
-  }
-  ranged.force = probing;
-  valueStreams_.write(predictor_.slotCount(), payload, tryRanged ? &ranged : nullptr);
-  out.probe.probed = probing;
-  if (probing) {
-    out.probe.within = ranged.within && events_ <= kRangedTrialEvents;
-    std::vector<uint32_t> streamOfSlot;
-    RcProbeInput in{rangedContexts_.data(),
-                    rangedCounts_.data(),
-                    timeResiduals_.data(),
-                    events_,
-                    nullptr,
-                    nullptr,
-                    0,
-                    nullptr,
-                    0};
-    valueStreams_.probeValues(in.values, in.slots, in.valueCount, streamOfSlot);
-    in.streamOfSlot = streamOfSlot.data();
-    in.slotCount = streamOfSlot.size();
-    rcProbe(in, out.probe.variants);
-  }
+  const uint64_t payloadBytes = payload.size() + valueStreams_.prepare(predictor_.slotCount());
+  valueStreams_.write(payload);
+  finishRanged(out, headerBytes, payloadBytes);
+  valueStreams_.clear();
+  if (out.probe.probed) probeRanged(out);
   rangedContexts_.clear();
   rangedCounts_.clear();
 
@@ -336,13 +357,16 @@ void compressPayload(PendingChunk& pending, ChunkEntropyCoder& coder) {
   putVarint(encoded, pending.payload.size());
   const uint8_t* data = pending.payload.data();
   const size_t size = pending.payload.size();
-  // Level 7: as fast as 3 on this work (the wavefront), 0.3% smaller.
-  constexpr int kProbeLevel = 7;
+  constexpr int kProbeLevel = kZstdProbeLevel;
   if (coder.level <= kProbeLevel) {
     coder.zstd.compress(data, size, coder.level, coder.dictionary, encoded);
     return;
   }
-  const ZstdCompressor::Frame probe = coder.zstd.frame(data, size, kProbeLevel, coder.dictionary);
+  // finishRanged may have made this frame already.
+  const bool made = !pending.fastFrame.empty() && !coder.dictionary;
+  const ZstdCompressor::Frame probe =
+      made ? ZstdCompressor::Frame{pending.fastFrame.data(), pending.fastFrame.size()}
+           : coder.zstd.frame(data, size, kProbeLevel, coder.dictionary);
   // Mostly noise (the jitter of times): searching harder finds next to nothing (the
   // 16 x 249 x 160 wavefront: 0.1% at level 19 for 40 times the time). Keep the probe.
   if (probe.size >= size - size / 4) {

@@ -56,6 +56,7 @@
 
 #include "values/byte_coding.hpp"
 #include "values/column_chunk.hpp"
+#include "values/ranged_estimate.hpp"
 #include "values/rc_probe.hpp"
 #include "values/slot_models.hpp"
 #include "values/time_models.hpp"
@@ -200,22 +201,36 @@ class ColumnPredictor {
 struct PendingChunk {
   ColumnChunk chunk;   // everything but `encoded`
   ByteBuffer payload;  // not zero-filled when it grows: every byte is written
-  // Coding 7: the chunk range coded (empty if the payload was too large to try);
+  // Coding 7: the chunk range coded (empty if it was not tried: finishRanged);
   // compressChunk keeps it instead of the zstd frame when it is kRangedGainPercent smaller.
   ByteBuffer ranged;
-  // Bench probe (MTF_RC_PROBE): whether the trial was within its limits, and the variants.
+  // The payload's zstd frame at kZstdProbeLevel without a dictionary, where finishRanged
+  // made it for a larger chunk (else empty): compressChunk's probe then reuses it.
+  ByteBuffer fastFrame;
+  // Bench probe (MTF_RC_PROBE): whether the chunk was tried (every chunk is, for the
+  // probe), and the variants.
   RcProbeChunk probe;
 };
-// A chunk is range coded (coding 7) only if it holds at most this many events: the trial
-// costs instructions per event (about 500 in all), and what it wins on the corpus it wins
-// on chunks of 8,192 events or fewer (mtf-gen's 16 x 30 x 160 wavefront: its conversion
-// took 2.5% more instructions with the trial on its chunks of 12,188 events as well, which
-// stay on zstd anyway).
+// A chunk is range coded (coding 7) for a trial whenever it holds at most this many events
+// and its payload is at most kRangedTrialPayload: the trial costs about 750 instructions an
+// event (on mtf-gen's 16 x 30 x 160 wavefront, every chunk tried cost its conversion 67%
+// more instructions, for chunks that stay on zstd anyway).
 inline constexpr uint64_t kRangedTrialEvents = 8192;
-// ... and only if its payload is at most this large: the trial
-// costs time, and the chunks it wins are the small ones (measured on the corpus: with no
-// limit the Paraver traces gain as much, 32 KiB keeps the trial off most of a large trace).
 inline constexpr size_t kRangedTrialPayload = size_t{32} << 10;
+// A larger chunk is tried where it promises (ColumnEncoder::promisesRangedGain): its estimate
+// (ranged_estimate.hpp) is smaller than zstd's fast frame of its payload by a byte per this
+// many events (a sixth of a bit an event). Measured on every chunk above 8,192 events of the
+// corpus, of PyPOP's ten traces and of mtf-gen's 16 x 30 x 160 wavefront (the fast frame
+// minus the estimate; then range coded against zstd, in bits an event): casita-jacobi-gpu
+// 0.63 to 1.48, 1.4 to 1.9; PyPOP's EPOCH 0.23 to 0.96, 1.0 to 1.4; the wavefront -0.04 to
+// 0.12, 0.5 to 0.7 (stays on zstd: under a bit); opencl-l9 -0.42, 0.3; PyPOP's ImageMagick
+// -1.36 to -0.19, -0.2 to 0.6; casita-cloverleaf-openacc -4.1 to -0.8, -3.1 to 0.1;
+// par-multisort-omp -1.9 to -1.2, -5.6 to -1.8. The estimate ran 5% to 30% above the range
+// coded size.
+inline constexpr uint64_t kRangedEstimateEventsPerByte = 48;
+// The fast zstd level: compressChunk's probe, and promisesRangedGain's frame (as fast as
+// level 3 on the wavefront's payloads, 0.3% smaller).
+inline constexpr int kZstdProbeLevel = 7;
 // ... and only if it is at least 3% smaller than the zstd frame and saves at least one bit
 // per event: a range coded chunk decodes slower, some hundreds of instructions an event
 // (mtf-gen's 16 x 30 x 160 wavefront: its chunks of 4,732 jittery events range code 6%
@@ -270,6 +285,9 @@ class ColumnEncoder {
                                                const uint64_t* values, size_t count);
   void putBytePlanes(ByteBuffer& out);
   const uint8_t* rangedTimeBuckets();
+  void finishRanged(PendingChunk& out, size_t headerBytes, uint64_t payloadBytes);
+  bool promisesRangedGain(PendingChunk& out);
+  void probeRanged(PendingChunk& out);
   uint64_t divideTimeResiduals();
 
   uint64_t chunkEvents_;
@@ -288,6 +306,8 @@ class ColumnEncoder {
   // tree (rangedTimeBuckets).
   std::vector<uint32_t> rangedContexts_, rangedCounts_;
   std::vector<uint8_t> timeBuckets_;
+  RangedEstimate estimate_;                       // promisesRangedGain's (room reused)
+  std::unique_ptr<ZstdCompressor> estimateZstd_;  // its fast frames, made at the first
   // finish()'s payload buffer and zstd context, made by its first call and reused (an
   // encoder whose chunks are compressed elsewhere never makes them).
   struct Finishing {

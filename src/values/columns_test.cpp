@@ -550,13 +550,5 @@ TEST(Columns, RangeCodedChunkWithUnitsStreamsAndRegister) {
   EXPECT_TRUE(refused);
 }
 
-// Chunks whose coding-5 payload exceeds kRangedTrialPayload are not tried: zstd (coding 5).
-TEST(Columns, LargeChunksStayOnZstd) {
-  const std::vector<Row> rows = noisyRows(20000, 7);
-  const ColumnChunk chunk = encodeRows(rows);
-  EXPECT_EQ(chunk.encoded[1], kColumnCoding);
-  EXPECT_TRUE(sameRows(roundTrip(rows), rows));
-}
-
 }  // namespace
 }  // namespace mtf::values

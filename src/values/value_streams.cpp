@@ -27,7 +27,8 @@ constexpr uint64_t kShared = ~uint64_t{0};  // cursor_ of a slot without a strea
 
 }  // namespace
 
-void ValueStreamWriter::write(size_t slotCount, ByteBuffer& out, RangedOutput* ranged) {
+uint64_t ValueStreamWriter::prepare(size_t slotCount) {
+  slotCount_ = slotCount;
   slotValues_.assign(slotCount, 0);
   unit_.assign(slotCount, 0);
   nonZero_.assign(slotCount, 0);
@@ -59,18 +60,18 @@ void ValueStreamWriter::write(size_t slotCount, ByteBuffer& out, RangedOutput* r
     if (unit != 1) residuals_[i] = divideZigzag(residuals_[i], unit);
     slotBytes_[slots_[i]] += varintBytes(residuals_[i]);
   }
-  // The table, and the size of the shared stream.
-  uint64_t sharedBytes = 0, ownBytes = 0;
+  // The size of the shared stream and of the others.
+  sharedBytes_ = ownBytes_ = 0;
   for (size_t s = 0; s < slotCount; ++s)
-    (slotValues_[s] >= kOwnStreamValues ? ownBytes : sharedBytes) += slotBytes_[s];
-  if (ranged) {
-    ranged->within = out.size() + sharedBytes + ownBytes <= ranged->limit;
-    if (ranged->within || ranged->force)
-      writeRanged(slotCount, sharedUnit, *ranged);
-    else
-      ranged->out->clear();
-  }
-  writeTable(slotCount, sharedUnit, true, out);
+    (slotValues_[s] >= kOwnStreamValues ? ownBytes_ : sharedBytes_) += slotBytes_[s];
+  sharedUnit_ = sharedUnit;
+  return sharedBytes_ + ownBytes_;
+}
+
+void ValueStreamWriter::write(ByteBuffer& out) {
+  const size_t slotCount = slotCount_;
+  const uint64_t sharedBytes = sharedBytes_, ownBytes = ownBytes_;
+  writeTable(slotCount, sharedUnit_, true, out);
   // Each slot's cursor: the shared stream's, or the start of its own stream.
   const size_t sharedAt = out.size();
   uint64_t ownAt = sharedAt + sharedBytes;
@@ -94,8 +95,6 @@ void ValueStreamWriter::write(size_t slotCount, ByteBuffer& out, RangedOutput* r
       at = static_cast<uint64_t>(putVarint(data + at, residuals_[i]) - data);
     }
   }
-  lastCount_ = count_;
-  count_ = 0;
 }
 
 void ValueStreamWriter::probeValues(const uint64_t*& values, const uint32_t*& slots, size_t& count,
@@ -125,18 +124,35 @@ void ValueStreamWriter::writeTable(size_t slotCount, uint64_t sharedUnit, bool w
   }
 }
 
+size_t ValueStreamWriter::numberModels() {
+  cursor_.resize(slotCount_);
+  size_t models = 1;
+  for (size_t s = 0; s < slotCount_; ++s)
+    cursor_[s] = slotValues_[s] >= kOwnStreamValues ? models++ : 0;
+  return models;
+}
+
+// Each time and value residual counted in the model coding 7 would code it with.
+uint64_t ValueStreamWriter::estimateRanged(const uint64_t* times, size_t events,
+                                           RangedEstimate& estimate) {
+  const size_t models = numberModels();
+  estimate.reset(models + 1);
+  estimate.addSampled(times, events, [models](size_t) { return models; });
+  const uint32_t* slots = slots_.data();
+  const uint64_t* modelOf = cursor_.data();
+  estimate.addSampled(residuals_.data(), count_, [=](size_t i) { return modelOf[slots[i]]; });
+  return estimate.bits() / 8;
+}
+
 // Coding 7: the table without sizes, then one range coder: event by event, its time
 // residual (one model, its tree chosen by ranged.timeBuckets), then its values, each with
 // its stream's model (the shared stream's for a slot without one), the tree chosen by the
 // bit length of the slot's previous residual. Residuals already divided by their units.
-void ValueStreamWriter::writeRanged(size_t slotCount, uint64_t sharedUnit,
-                                    const RangedOutput& ranged) {
-  writeTable(slotCount, sharedUnit, false, *ranged.out);
-  cursor_.resize(slotCount);  // here: each slot's model
-  uint64_t models = 1;
-  for (size_t s = 0; s < slotCount; ++s)
-    cursor_[s] = slotValues_[s] >= kOwnStreamValues ? models++ : 0;
-  models_.resize(models + 1);  // the last: the times' (the vector keeps its memory)
+void ValueStreamWriter::writeRanged(const RangedOutput& ranged) {
+  const size_t slotCount = slotCount_;
+  writeTable(slotCount, sharedUnit_, false, *ranged.out);
+  const size_t models = numberModels();  // cursor_: each slot's model
+  models_.resize(models + 1);            // the last: the times' (the vector keeps its memory)
   for (BucketedResidualModel& m : models_) m = BucketedResidualModel{};
   slotBucket_.assign(slotCount, 0);
   BucketedResidualModel* const times = &models_.back();

@@ -22,6 +22,7 @@
 
 #include "values/byte_coding.hpp"
 #include "values/range_coder.hpp"
+#include "values/ranged_estimate.hpp"
 #include "values/residual_model.hpp"
 #include "values/time_models.hpp"
 
@@ -36,17 +37,13 @@ inline constexpr uint32_t kUnitResiduals = 16;
 
 // Coding 7 (value_streams.cpp writeRanged): where the range coded form of a chunk goes, with
 // the chunk's time residuals, each event's time tree and its count of values (each event's
-// time is coded before its values); it is written only if the payload of coding 5 is at
-// most `limit` bytes (else `out` is left empty).
+// time is coded before its values).
 struct RangedOutput {
   ByteBuffer* out;
   const uint64_t* times;
   size_t events;
-  size_t limit;
-  const uint8_t* timeBuckets = nullptr;
-  const uint32_t* counts = nullptr;
-  bool force = false;   // bench probe: write it whatever the limit
-  bool within = false;  // set by write(): the payload was within `limit`
+  const uint8_t* timeBuckets;
+  const uint32_t* counts;
 };
 
 // The encoder's side: the residuals of a chunk in event order with the slot of each,
@@ -68,22 +65,39 @@ class ValueStreamWriter {
     ++count_;
   }
   size_t count() const { return count_; }
-  // Bench probe: after write(), its residuals (divided by their units), slots, and each
+  // Bench probe: after clear(), the residuals (divided by their units), slots, and each
   // slot's stream (0: the shared one).
   void probeValues(const uint64_t*& values, const uint32_t*& slots, size_t& count,
                    std::vector<uint32_t>& streamOfSlot) const;
-  // Appends the table and the streams of the values put (`slotCount`: the chunk's slots)
-  // to `out`, and forgets them.
-  // With `ranged`, the chunk's range coded form too (RangedOutput).
-  void write(size_t slotCount, ByteBuffer& out, RangedOutput* ranged = nullptr);
+  // A chunk's values are laid out in steps: prepare(), then write() and, for coding 7,
+  // estimateRanged() and writeRanged(), in any order, then clear().
+  // Divides the values put by their streams' units (`slotCount`: the chunk's slots);
+  // returns the bytes of their streams (without the table).
+  uint64_t prepare(size_t slotCount);
+  // Appends the table and the streams (coding 5) to `out`.
+  void write(ByteBuffer& out);
+  // The estimate of coding 7's bytes for the chunk (ranged_estimate.hpp), the time residuals
+  // `times` of its `events` events included.
+  uint64_t estimateRanged(const uint64_t* times, size_t events, RangedEstimate& estimate);
+  // Appends the chunk's range coded form (coding 7) to `ranged.out`.
+  void writeRanged(const RangedOutput& ranged);
+  // Forgets the values put.
+  void clear() {
+    lastCount_ = count_;
+    count_ = 0;
+  }
 
  private:
   void writeTable(size_t slotCount, uint64_t sharedUnit, bool withSizes, ByteBuffer& out) const;
-  void writeRanged(size_t slotCount, uint64_t sharedUnit, const RangedOutput& ranged);
+  // Each slot's model in coding 7 into cursor_: its own stream's (1 on), else the shared
+  // stream's (0); returns the number of models.
+  size_t numberModels();
   NoZeroFillVector<uint64_t> residuals_;
   NoZeroFillVector<uint32_t> slots_;
   size_t count_ = 0;
-  size_t lastCount_ = 0;                       // count_ at the last write() (bench probe)
+  size_t lastCount_ = 0;  // count_ at the last clear() (bench probe)
+  size_t slotCount_ = 0;  // prepare()'s, for the steps after it
+  uint64_t sharedUnit_ = 1, sharedBytes_ = 0, ownBytes_ = 0;  // prepare()'s
   std::vector<uint64_t> slotBytes_;            // per slot: bytes of its varints (scratch)
   std::vector<uint32_t> slotValues_;           // per slot: its values (scratch)
   std::vector<uint64_t> cursor_;               // per slot: where its next varint goes (scratch)

@@ -23,7 +23,9 @@ ByteBuffer written(const std::vector<Value>& values, size_t slotCount) {
   }
   ByteBuffer out;
   out.push_back(0xaa);  // bytes before the values: the streams are placed after them
-  writer.write(slotCount, out);
+  writer.prepare(slotCount);
+  writer.write(out);
+  writer.clear();
   EXPECT_EQ(writer.count(), 0u);
   return out;
 }
