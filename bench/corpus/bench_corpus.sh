@@ -37,16 +37,7 @@ RESULTS=$WORK/results.txt
 while read -r format name dir; do
   mapfile -t files < <(trace_files "$dir" "$format")
   [[ ${#files[@]} -gt 0 ]] || continue
-  # A gzipped file counts as its content: zstd and xz get what gzip holds, as a user
-  # archiving the trace would give them (zstd of gzip's output gains nothing).
-  base=$dir
-  if printf '%s\n' "${files[@]}" | grep -q '\.gz$'; then
-    base=$WORK/plain && rm -rf "$base" && mkdir -p "$base"
-    for f in "${files[@]}"; do
-      if [[ $f == *.gz ]]; then gzip -dc "$dir/$f" >"$base/${f%.gz}"; else cp "$dir/$f" "$base/"; fi
-    done
-    files=("${files[@]%.gz}")
-  fi
+  plain_files "$dir" "$WORK/plain"  # sets base; a gzipped file counts as its content
   raw=$(cd "$base" && cat "${files[@]}" | wc -c)
   zst=$(cd "$base" && tar cf - "${files[@]}" | zstd -19 -q -c | wc -c)
   xzb=$(cd "$base" && tar cf - "${files[@]}" | xz -9 -c | wc -c)

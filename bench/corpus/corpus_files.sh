@@ -25,6 +25,22 @@ trace_files() {
   ) | sed 's|^\./||' | sort
 }
 
+# plain_files DIR SCRATCH : where the trace's files (the array `files`, trace_files' names)
+# are read for the general-purpose compressors, in the global `base`: DIR, or SCRATCH with
+# the gzipped ones unpacked there (a gzipped file counts as its content, as a user archiving
+# the trace would give it to zstd or xz: zstd of gzip's output gains nothing); `files` then
+# names them without their .gz.
+plain_files() {
+  local dir=$1 scratch=$2 f
+  base=$dir
+  printf '%s\n' "${files[@]}" | grep -q '\.gz$' || return 0
+  base=$scratch && rm -rf "$base" && mkdir -p "$base"
+  for f in "${files[@]}"; do
+    if [[ $f == *.gz ]]; then gzip -dc "$dir/$f" >"$base/${f%.gz}"; else cp "$dir/$f" "$base/"; fi
+  done
+  files=("${files[@]%.gz}")
+}
+
 # mtf_input DIR FORMAT : the path mtf is given for the trace.
 mtf_input() {
   local dir=$1 format=$2 f
