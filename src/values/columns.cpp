@@ -357,8 +357,7 @@ void compressPayload(PendingChunk& pending, ChunkEntropyCoder& coder) {
   putVarint(encoded, pending.payload.size());
   const uint8_t* data = pending.payload.data();
   const size_t size = pending.payload.size();
-  constexpr int kProbeLevel = kZstdProbeLevel;
-  if (coder.level <= kProbeLevel) {
+  if (coder.level <= kZstdProbeLevel) {
     coder.zstd.compress(data, size, coder.level, coder.dictionary, encoded);
     return;
   }
@@ -366,7 +365,7 @@ void compressPayload(PendingChunk& pending, ChunkEntropyCoder& coder) {
   const bool made = !pending.fastFrame.empty() && !coder.dictionary;
   const ZstdCompressor::Frame probe =
       made ? ZstdCompressor::Frame{pending.fastFrame.data(), pending.fastFrame.size()}
-           : coder.zstd.frame(data, size, kProbeLevel, coder.dictionary);
+           : coder.zstd.frame(data, size, kZstdProbeLevel, coder.dictionary);
   // Mostly noise (the jitter of times): searching harder finds next to nothing (the
   // 16 x 249 x 160 wavefront: 0.1% at level 19 for 40 times the time). Keep the probe.
   if (probe.size >= size - size / 4) {

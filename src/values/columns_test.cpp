@@ -8,37 +8,12 @@
 
 #include "values/byte_coding.hpp"
 #include "values/chunk_compressor.hpp"
+#include "values/column_rows_test_support.hpp"
 
 namespace mtf::values {
 namespace {
 
-struct Row {
-  uint32_t context;
-  Tick time;
-  std::vector<uint64_t> values;
-};
-
-std::vector<Row> roundTrip(const std::vector<Row>& rows) {
-  ColumnEncoder enc(rows.size() + 1);
-  for (const Row& r : rows) enc.add(r.context, r.time, r.values.data(), r.values.size());
-  const ColumnChunk chunk = enc.finish(0);
-  ColumnDecoder dec(chunk);
-  std::vector<Row> out;
-  for (const Row& r : rows) {
-    Row o{r.context, 0, std::vector<uint64_t>(r.values.size())};
-    o.time = dec.next(r.context, o.values.data(), o.values.size());
-    out.push_back(o);
-  }
-  EXPECT_TRUE(dec.finished());
-  return out;
-}
-
-bool sameRows(const std::vector<Row>& a, const std::vector<Row>& b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i)
-    if (a[i].time != b[i].time || a[i].values != b[i].values) return false;
-  return true;
-}
+using namespace test_rows;
 
 TEST(Columns, RandomValuesRoundTrip) {
   std::mt19937_64 rng(42);
@@ -469,26 +444,6 @@ TEST(Columns, ByteReaderStringStaysInsideItsBytes) {
 
 namespace mtf::values {
 namespace {
-
-ColumnChunk encodeRows(const std::vector<Row>& rows) {
-  ColumnEncoder enc(rows.size() + 1);
-  for (const Row& r : rows) enc.add(r.context, r.time, r.values.data(), r.values.size());
-  return enc.finish(0);
-}
-
-// Rows of jittery times and small noisy values: what zstd finds nothing to match in.
-std::vector<Row> noisyRows(size_t n, uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::vector<Row> rows;
-  Tick time = 1000;
-  for (size_t i = 0; i < n; ++i) {
-    time += 500 + rng() % 300;
-    const uint32_t ctx = static_cast<uint32_t>(i % 3);
-    rows.push_back({ctx, time, std::vector<uint64_t>(ctx)});
-    for (uint64_t& v : rows.back().values) v = rng() % 100000;
-  }
-  return rows;
-}
 
 // Coding 7: a small chunk that range codes 3% smaller than zstd is stored range coded,
 // and decodes alike event by event and in bulk.

@@ -6,10 +6,13 @@
 #include <random>
 #include <vector>
 
+#include "values/column_rows_test_support.hpp"
 #include "values/columns.hpp"
 
 namespace mtf::values {
 namespace {
+
+using namespace test_rows;
 
 TEST(RangedEstimate, Log2IsWithinAFractionOfABit) {
   for (uint64_t x = 1; x < (uint64_t{1} << 20); x += 1 + x / 64) {
@@ -62,27 +65,6 @@ TEST(RangedEstimate, SampleSeesEverySlot) {
   EXPECT_NEAR(static_cast<double>(bits) / 40000, 0.75 * 11 + 0.81, 0.1);
 }
 
-struct Row {
-  Tick time;
-  std::vector<uint64_t> values;
-};
-
-ColumnChunk encode(const std::vector<Row>& rows) {
-  ColumnEncoder enc(rows.size() + 1);
-  for (const Row& r : rows) enc.add(0, r.time, r.values.data(), r.values.size());
-  return enc.finish(0);
-}
-
-void expectDecodes(const ColumnChunk& chunk, const std::vector<Row>& rows) {
-  ColumnDecoder dec(chunk);
-  for (size_t i = 0; i < rows.size(); ++i) {
-    std::vector<uint64_t> values(rows[i].values.size());
-    ASSERT_EQ(dec.next(0, values.data(), values.size()), rows[i].time) << i;
-    ASSERT_EQ(values, rows[i].values) << i;
-  }
-  EXPECT_TRUE(dec.finished());
-}
-
 // Like Extrae's hardware counters: each event reads 8 counters of very different scales,
 // each varying by some percent from one reading to the next, at irregular times.
 std::vector<Row> counterRows(size_t n, uint64_t seed) {
@@ -92,7 +74,7 @@ std::vector<Row> counterRows(size_t n, uint64_t seed) {
   Tick time = 1000;
   for (size_t i = 0; i < n; ++i) {
     time += 2000 + rng() % 60000;
-    Row row{time, std::vector<uint64_t>(8)};
+    Row row{0, time, std::vector<uint64_t>(8)};
     for (size_t c = 0; c < 8; ++c) {
       const double scale = std::pow(10.0, 1.0 + 0.6 * static_cast<double>(c));
       row.values[c] = static_cast<uint64_t>(std::max(0.0, scale * noise(rng)));
@@ -107,18 +89,11 @@ std::vector<Row> counterRows(size_t n, uint64_t seed) {
 // times with uniform values (their varints hold about 24 bits for 17 of information, which
 // zstd's byte-wise coding cannot take out).
 TEST(RangedEstimate, LargeChunksThatPromiseAreRangeCoded) {
-  std::mt19937_64 rng(7);
-  std::vector<Row> uniform;
-  Tick time = 1000;
-  for (size_t i = 0; i < 20000; ++i) {
-    time += 500 + rng() % 300;
-    uniform.push_back({time, {rng() % 100000}});
-  }
-  for (const std::vector<Row>& rows : {counterRows(20000, 5), uniform}) {
-    const ColumnChunk chunk = encode(rows);
+  for (const std::vector<Row>& rows : {counterRows(20000, 5), noisyRows(20000, 7)}) {
+    const ColumnChunk chunk = encodeRows(rows);
     ASSERT_GE(chunk.encoded.size(), 2u);
     EXPECT_EQ(chunk.encoded[1], kRangedCoding);
-    expectDecodes(chunk, rows);
+    EXPECT_TRUE(sameRows(decodeRows(chunk, rows), rows));
   }
 }
 
@@ -130,9 +105,10 @@ TEST(RangedEstimate, LargeChunkZstdCompressesIsNotTried) {
   for (uint64_t& v : cycle) v = rng() % (1 << 20);
   std::vector<Row> rows;
   for (size_t i = 0; i < 20000; ++i)
-    rows.push_back({Tick{1000} * static_cast<Tick>(i + 1), {cycle[i % 50], cycle[(i * 7) % 50]}});
+    rows.push_back(
+        {0, Tick{1000} * static_cast<Tick>(i + 1), {cycle[i % 50], cycle[(i * 7) % 50]}});
   ColumnEncoder enc(rows.size() + 1);
-  for (const Row& r : rows) enc.add(0, r.time, r.values.data(), r.values.size());
+  for (const Row& r : rows) enc.add(r.context, r.time, r.values.data(), r.values.size());
   PendingChunk pending;
   enc.finishPayload(0, pending);
   EXPECT_TRUE(pending.ranged.empty());
@@ -140,7 +116,7 @@ TEST(RangedEstimate, LargeChunkZstdCompressesIsNotTried) {
   ChunkEntropyCoder coder;
   compressChunk(pending, coder);
   EXPECT_EQ(pending.chunk.encoded[1], kColumnCoding);
-  expectDecodes(pending.chunk, rows);
+  EXPECT_TRUE(sameRows(decodeRows(pending.chunk, rows), rows));
 }
 
 }  // namespace

@@ -98,14 +98,13 @@ void ValueStreamWriter::write(ByteBuffer& out) {
 }
 
 void ValueStreamWriter::probeValues(const uint64_t*& values, const uint32_t*& slots, size_t& count,
-                                    std::vector<uint32_t>& streamOfSlot) const {
+                                    std::vector<uint32_t>& streamOfSlot) {
   values = residuals_.data();
   slots = slots_.data();
   count = lastCount_;
-  streamOfSlot.assign(slotValues_.size(), 0);
-  uint32_t own = 0;
-  for (size_t s = 0; s < slotValues_.size(); ++s)
-    if (slotValues_[s] >= kOwnStreamValues) streamOfSlot[s] = ++own;
+  numberModels();  // cursor_: each slot's stream, as coding 7 numbers them
+  streamOfSlot.resize(cursor_.size());
+  for (size_t s = 0; s < cursor_.size(); ++s) streamOfSlot[s] = static_cast<uint32_t>(cursor_[s]);
 }
 
 // The table: varint(2 K + f) [unit], then per own stream varint(2 gap + f) [unit] and, in

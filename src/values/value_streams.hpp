@@ -68,7 +68,7 @@ class ValueStreamWriter {
   // Bench probe: after clear(), the residuals (divided by their units), slots, and each
   // slot's stream (0: the shared one).
   void probeValues(const uint64_t*& values, const uint32_t*& slots, size_t& count,
-                   std::vector<uint32_t>& streamOfSlot) const;
+                   std::vector<uint32_t>& streamOfSlot);
   // A chunk's values are laid out in steps: prepare(), then write() and, for coding 7,
   // estimateRanged() and writeRanged(), in any order, then clear().
   // Divides the values put by their streams' units (`slotCount`: the chunk's slots);
