@@ -61,9 +61,10 @@ void ChunkCompressor::finish() {
   std::unique_lock lock(mutex_);
   changed_.wait(lock, [&] { return (queue_.empty() && !busy_) || failure_; });
   rethrow();
-  // The worker is idle and nothing more is submitted: deliver the chunks the gate holds.
+  // The worker is idle and nothing more is submitted: deliver the chunks the gate holds,
+  // compressed on every core (reading and compaction are over).
   lock.unlock();
-  gate_.finish();
+  gate_.finish(std::clamp(std::thread::hardware_concurrency(), 1u, 4u));
 }
 
 void ChunkCompressor::encode(const RawChunk& raw, ColumnEncoder& encoder, PendingChunk& pending) {

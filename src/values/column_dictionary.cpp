@@ -1,7 +1,10 @@
 #include "values/column_dictionary.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
+#include <exception>
+#include <thread>
 
 namespace mtf::values {
 
@@ -98,6 +101,41 @@ bool quickDictionaryFails(const std::vector<const ByteBuffer*>& payloads, size_t
   return content.empty() || costWith(payloads, judge, content, level) >= enough;
 }
 
+// compressChunk of every held chunk at `coder`'s level and dictionary, on up to `threads`
+// threads (each with a zstd context of its own; the dictionary is only read): the same
+// bytes as one after the other. Used where nothing else is left to run (the end of a
+// conversion: a trace of under 2 MiB of payload is compressed there, all of it).
+void compressHeld(std::vector<std::pair<LocationId, PendingChunk>>& held, ChunkEntropyCoder& coder,
+                  unsigned threads) {
+  const size_t n = held.size();
+  if (threads > n) threads = static_cast<unsigned>(n);
+  if (threads <= 1) {
+    for (auto& entry : held) compressChunk(entry.second, coder);
+    return;
+  }
+  std::atomic<size_t> next{0};
+  std::vector<std::exception_ptr> failures(threads);
+  auto work = [&](ChunkEntropyCoder& own, unsigned k) {
+    try {
+      for (size_t i; (i = next.fetch_add(1)) < n;) compressChunk(held[i].second, own);
+    } catch (...) {
+      failures[k] = std::current_exception();
+      next.store(n);  // the others stop after their chunk
+    }
+  };
+  std::vector<ChunkEntropyCoder> helpers(threads - 1);
+  std::vector<std::thread> running;
+  for (unsigned k = 1; k < threads; ++k) {
+    helpers[k - 1].level = coder.level;
+    helpers[k - 1].dictionary = coder.dictionary;
+    running.emplace_back(work, std::ref(helpers[k - 1]), k);
+  }
+  work(coder, 0);
+  for (std::thread& t : running) t.join();
+  for (const std::exception_ptr& failure : failures)
+    if (failure) std::rethrow_exception(failure);
+}
+
 }  // namespace
 
 std::vector<uint8_t> chooseDictionary(const std::vector<const ByteBuffer*>& payloads, int level) {
@@ -160,10 +198,13 @@ void DictionaryGate::add(LocationId location, PendingChunk& pending) {
   if (heldBytes_ >= kSampleBudget) finish();
 }
 
-void DictionaryGate::finish() {
+void DictionaryGate::finish(unsigned threads) {
   if (!deciding_) return;
+  threads_ = threads;
   decide();
   deciding_ = false;
+  if (!compressed_) compressHeld(held_, coder_, threads_);
+  compressed_ = true;
   for (auto& [location, pending] : held_) compressAndDeliver(location, pending);
   held_.clear();
   heldBytes_ = 0;
@@ -203,17 +244,17 @@ bool DictionaryGate::paysBesideRangeCoding(const std::vector<uint8_t>& content) 
   size_t without = 0;
   std::vector<std::vector<uint8_t>> withDictionary(held_.size());
   std::vector<size_t> probeZstd(held_.size());  // bench probe: the zstd frames with it
+  coder.dictionary = dictionary_.get();
+  compressHeld(held_, coder, threads_);
   for (size_t i = 0; i < held_.size(); ++i) {
     PendingChunk& pending = held_[i].second;
-    coder.dictionary = dictionary_.get();
-    compressChunk(pending, coder);
     with += pending.chunk.encoded.size();
     withDictionary[i].swap(pending.chunk.encoded);
     probeZstd[i] = pending.probe.zstd;
-    coder.dictionary = nullptr;
-    compressChunk(pending, coder);
-    without += pending.chunk.encoded.size();
   }
+  coder.dictionary = nullptr;
+  compressHeld(held_, coder, threads_);
+  for (const auto& [location, pending] : held_) without += pending.chunk.encoded.size();
   const bool pays = with < without;
   if (pays)
     for (size_t i = 0; i < held_.size(); ++i) {

@@ -34,8 +34,9 @@ class DictionaryGate {
   DictionaryGate(int level, Deliver deliver, DeliverDictionary deliverDictionary);
   // Takes a coded chunk (its buffers are taken; `pending` is left empty).
   void add(LocationId location, PendingChunk& pending);
-  // Decides if not yet decided, and delivers every chunk held.
-  void finish();
+  // Decides if not yet decided, and delivers every chunk held, compressing them on up to
+  // `threads` threads (where nothing else runs: the end of a conversion).
+  void finish(unsigned threads = 1);
 
  private:
   void decide();
@@ -51,6 +52,7 @@ class DictionaryGate {
   std::vector<std::pair<LocationId, PendingChunk>> held_;
   size_t heldBytes_ = 0;
   bool compressed_ = false;  // the held chunks' `encoded` is final (paysBesideRangeCoding)
+  unsigned threads_ = 1;     // for compressing the held chunks
 };
 
 // The dictionary for the payloads `payloads` (empty if none pays), at `level`.

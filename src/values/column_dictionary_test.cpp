@@ -34,7 +34,9 @@ struct Delivered {
 };
 
 // `locations` chunks through a gate (each location's chunk of kEvents events).
-Delivered throughGate(uint32_t locations, bool shared, uint64_t events = kEvents) {
+// `threads`: the gate's finish() compresses the held chunks on that many threads.
+Delivered throughGate(uint32_t locations, bool shared, uint64_t events = kEvents,
+                      unsigned threads = 1) {
   Delivered d;
   DictionaryGate gate(
       19,
@@ -59,7 +61,7 @@ Delivered throughGate(uint32_t locations, bool shared, uint64_t events = kEvents
     d.payloadBytes += pending.payload.size();
     gate.add(l, pending);
   }
-  gate.finish();
+  gate.finish(threads);
   return d;
 }
 
@@ -188,7 +190,23 @@ void addSmallTraceEvents(ColumnEncoder& encoder, uint32_t location, uint64_t eve
   }
 }
 
-TEST(ColumnDictionary, NotKeptWhereTheChunksAreRangeCodedAnyway) {
+// The held chunks compressed on several threads: the same chunks, in the same order,
+// as on one (with a dictionary, and without: noise).
+TEST(ColumnDictionary, HeldChunksCompressedOnThreadsAreTheSame) {
+  for (const bool shared : {true, false}) {
+    const Delivered one = throughGate(7, shared, kEvents, 1);
+    const Delivered three = throughGate(7, shared, kEvents, 3);
+    EXPECT_EQ(bool(one.dictionary), shared);
+    EXPECT_EQ(one.order, three.order);
+    ASSERT_EQ(one.chunks.size(), three.chunks.size());
+    for (size_t i = 0; i < one.chunks.size(); ++i)
+      EXPECT_EQ(one.chunks[i].encoded, three.chunks[i].encoded) << shared << " " << i;
+  }
+}
+
+class ColumnDictionaryThreads : public ::testing::TestWithParam<unsigned> {};
+
+TEST_P(ColumnDictionaryThreads, NotKeptWhereTheChunksAreRangeCodedAnyway) {
   constexpr uint32_t kLocations = 16;
   constexpr uint64_t kSmallEvents = 200;
   std::vector<PendingChunk> pendings(kLocations);
@@ -206,7 +224,7 @@ TEST(ColumnDictionary, NotKeptWhereTheChunksAreRangeCodedAnyway) {
       19, [&](LocationId, ColumnChunk&& chunk) { d.chunks.push_back(std::move(chunk)); },
       [&](std::shared_ptr<const ZstdDictionary> dictionary) { d.dictionary = dictionary; });
   for (uint32_t l = 0; l < kLocations; ++l) gate.add(l, pendings[l]);
-  gate.finish();
+  gate.finish(GetParam());  // judged on several threads too (paysBesideRangeCoding)
   EXPECT_FALSE(d.dictionary);
   ASSERT_EQ(d.chunks.size(), kLocations);
   for (uint32_t l = 0; l < kLocations; ++l) {
@@ -221,6 +239,8 @@ TEST(ColumnDictionary, NotKeptWhereTheChunksAreRangeCodedAnyway) {
     EXPECT_TRUE(decoder.finished());
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(OneAndThree, ColumnDictionaryThreads, ::testing::Values(1u, 3u));
 
 TEST(ColumnDictionary, WithoutADictionarySinkChunksPassStraightOn) {
   std::vector<LocationId> order;
