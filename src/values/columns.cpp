@@ -334,24 +334,33 @@ const uint8_t* ColumnEncoder::rangedTimeBuckets() {
 }
 
 namespace {
-void compressPayload(PendingChunk& pending, ChunkEntropyCoder& coder);
+
+// The range coded bytes are kept over a zstd chunk of `zstdBytes` (its header included).
+bool rangedWins(size_t rangedBytes, size_t zstdBytes, uint64_t events) {
+  if (rangedBytes * 100 > zstdBytes * (100 - kRangedGainPercent)) return false;
+  return (zstdBytes - rangedBytes) * 8 >= events;  // not under a bit an event
 }
 
-void compressChunk(PendingChunk& pending, ChunkEntropyCoder& coder) {
-  compressPayload(pending, coder);
-  const ByteBuffer& ranged = pending.ranged;
-  std::vector<uint8_t>& encoded = pending.chunk.encoded;
-  if (!rcProbeCompressed(pending.probe, encoded.size())) return;
-  const size_t rangedBytes = 2 + ranged.size();
-  if (ranged.empty() || rangedBytes * 100 > encoded.size() * (100 - kRangedGainPercent)) return;
-  if ((encoded.size() - rangedBytes) * 8 < pending.chunk.eventCount)
-    return;  // under a bit an event
-  encoded.assign({kCodingMarker, kRangedCoding});
-  encoded.insert(encoded.end(), ranged.begin(), ranged.end());
+}  // namespace
+
+bool rangedWinsBelowFinalLevel(size_t rangedBytes, size_t headerBytes, size_t fastFrameBytes,
+                               uint64_t events) {
+  return rangedWins(rangedBytes, headerBytes + fastFrameBytes * kFinalLevelFloorPercent / 100,
+                    events);
 }
 
 namespace {
-void compressPayload(PendingChunk& pending, ChunkEntropyCoder& coder) {
+
+void keepRanged(PendingChunk& pending) {
+  std::vector<uint8_t>& encoded = pending.chunk.encoded;
+  encoded.assign({kCodingMarker, kRangedCoding});
+  encoded.insert(encoded.end(), pending.ranged.begin(), pending.ranged.end());
+}
+
+// Fills pending.chunk.encoded with the zstd chunk; false if it kept the range coded bytes
+// instead, without making the final level's frame (kFinalLevelFloorPercent).
+bool compressPayload(PendingChunk& pending, ChunkEntropyCoder& coder) {
+  pending.finalLevelSkipped = false;
   std::vector<uint8_t>& encoded = pending.chunk.encoded;
   encoded.assign({kCodingMarker, kColumnCoding, static_cast<uint8_t>(coder.dictionary ? 1 : 0)});
   putVarint(encoded, pending.payload.size());
@@ -359,7 +368,7 @@ void compressPayload(PendingChunk& pending, ChunkEntropyCoder& coder) {
   const size_t size = pending.payload.size();
   if (coder.level <= kZstdProbeLevel) {
     coder.zstd.compress(data, size, coder.level, coder.dictionary, encoded);
-    return;
+    return true;
   }
   // finishRanged may have made this frame already.
   const bool made = !pending.fastFrame.empty() && !coder.dictionary;
@@ -370,11 +379,29 @@ void compressPayload(PendingChunk& pending, ChunkEntropyCoder& coder) {
   // 16 x 249 x 160 wavefront: 0.1% at level 19 for 40 times the time). Keep the probe.
   if (probe.size >= size - size / 4) {
     encoded.insert(encoded.end(), probe.data, probe.data + probe.size);
-    return;
+    return true;
+  }
+  if (!pending.ranged.empty() && !pending.probe.probed &&
+      rangedWinsBelowFinalLevel(2 + pending.ranged.size(), encoded.size(), probe.size,
+                                pending.chunk.eventCount)) {
+    keepRanged(pending);
+    pending.finalLevelSkipped = true;
+    return false;
   }
   coder.zstd.compress(data, size, coder.level, coder.dictionary, encoded);
+  return true;
 }
+
 }  // namespace
+
+void compressChunk(PendingChunk& pending, ChunkEntropyCoder& coder) {
+  if (!compressPayload(pending, coder)) return;
+  const std::vector<uint8_t>& encoded = pending.chunk.encoded;
+  if (!rcProbeCompressed(pending.probe, encoded.size())) return;
+  if (!pending.ranged.empty() &&
+      rangedWins(2 + pending.ranged.size(), encoded.size(), pending.chunk.eventCount))
+    keepRanged(pending);
+}
 
 ColumnChunk ColumnEncoder::finish(uint64_t firstEvent, int level) {
   if (!finishing_) finishing_ = std::make_unique<Finishing>();
