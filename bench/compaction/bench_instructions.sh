@@ -10,7 +10,7 @@
 #                      counts `convert` prints)
 #   compaction thread  the DAG and the value columns' rows (Compactor::event)
 #   NLR thread         loop detection (NlrSink::event)
-#   chunk thread       value columns coded and deflated (ChunkCompressor::run)
+#   chunk threads      value columns coded and compressed (ChunkCompressor::run, its workers)
 # Instructions are not time (cache misses, branch misses and the threads' overlap are left
 # out); bench_speed.sh measures time.
 # TRACE=PATH or TRACE=ranks1024: another trace, as for bench_speed.sh.
@@ -58,11 +58,17 @@ if ((${#lanes[@]})); then
   printf "  %-34s %14s instructions = %5sx the bare read\n" "  reading (${#lanes[@]} lanes)" "$n" \
     "$(ratio "$n" "$bare")"
 fi
-for part in "compaction thread:Compactor::event" \
-            "NLR thread:NlrSink::event" "chunk thread:ChunkCompressor::run"; do
+for part in "compaction thread:Compactor::event" "NLR thread:NlrSink::event"; do
   file=$(thread_with "${part#*:}")
   [[ -n $file ]] || continue
   n=$(instructions "$file")
   printf "  %-34s %14s instructions = %5sx the bare read\n" "  ${part%%:*}" "$n" \
     "$(ratio "$n" "$bare")"
 done
+# The chunk workers (one per core, at most two), together.
+mapfile -t workers < <(grep -l "ChunkCompressor::run" "$WORK"/cg-convert-* 2>/dev/null)
+if ((${#workers[@]})); then
+  n=$(instructions "${workers[@]}")
+  printf "  %-34s %14s instructions = %5sx the bare read\n" "  chunk threads (${#workers[@]} workers)" \
+    "$n" "$(ratio "$n" "$bare")"
+fi

@@ -24,13 +24,27 @@ void RawChunk::makeRoom(size_t count) {
   }
 }
 
+// A worker's own coder and buffers, reused from chunk to chunk (finishPayload resets the
+// encoder; its buffers stay).
+struct ChunkCompressor::Worker {
+  ColumnEncoder encoder;
+  PendingChunk pending;
+  ChunkEntropyCoder coder;
+  Worker(uint8_t timeMode, int level) : encoder(uint64_t{1} << 16, timeMode) {
+    coder.level = level;
+  }
+};
+
 ChunkCompressor::ChunkCompressor(Deliver deliver, uint8_t timeMode, int level, size_t maxQueued,
-                                 DictionaryGate::DeliverDictionary deliverDictionary)
+                                 DictionaryGate::DeliverDictionary deliverDictionary,
+                                 unsigned workers)
     : deliver_(std::move(deliver)),
       timeMode_(timeMode),
+      level_(level),
       gate_(level, deliver_, std::move(deliverDictionary)),
       maxQueued_(maxQueued ? maxQueued : 1) {
-  worker_ = std::thread([this] { run(); });
+  if (workers == 0) workers = std::clamp(std::thread::hardware_concurrency(), 1u, 2u);
+  for (unsigned k = 0; k < workers; ++k) workers_.emplace_back([this] { run(); });
 }
 
 ChunkCompressor::~ChunkCompressor() {
@@ -40,7 +54,7 @@ ChunkCompressor::~ChunkCompressor() {
     queue_.clear();
   }
   changed_.notify_all();
-  worker_.join();
+  for (std::thread& worker : workers_) worker.join();
 }
 
 // A failure stays: every later call throws it again, and nothing more is delivered.
@@ -52,16 +66,16 @@ void ChunkCompressor::submit(LocationId location, RawChunk&& chunk) {
   std::unique_lock lock(mutex_);
   changed_.wait(lock, [&] { return queue_.size() < maxQueued_ || failure_; });
   rethrow();
-  queue_.emplace_back(location, std::move(chunk));
+  queue_.push_back({submitted_++, location, std::move(chunk)});
   lock.unlock();
   changed_.notify_all();
 }
 
 void ChunkCompressor::finish() {
   std::unique_lock lock(mutex_);
-  changed_.wait(lock, [&] { return (queue_.empty() && !busy_) || failure_; });
+  changed_.wait(lock, [&] { return (queue_.empty() && busy_ == 0) || failure_; });
   rethrow();
-  // The worker is idle and nothing more is submitted: deliver the chunks the gate holds,
+  // The workers are idle and nothing more is submitted: deliver the chunks the gate holds,
   // compressed on every core (reading and compaction are over).
   lock.unlock();
   gate_.finish(std::clamp(std::thread::hardware_concurrency(), 1u, 4u));
@@ -73,34 +87,64 @@ void ChunkCompressor::encode(const RawChunk& raw, ColumnEncoder& encoder, Pendin
   encoder.finishPayload(raw.firstEvent, pending);
 }
 
+// Waits (holding `lock`) until `turn` is `mine`; false if the compressor stops or failed.
+bool ChunkCompressor::waitForTurn(const uint64_t& turn, uint64_t mine,
+                                  std::unique_lock<std::mutex>& lock) {
+  changed_.wait(lock, [&] { return turn == mine || failure_ || stop_; });
+  return !failure_ && !stop_;
+}
+
+// In its turn, the chunk passes the gate: while the gate holds chunks for its decision it
+// takes this one too (and, deciding, compresses and delivers all it held). After that, the
+// chunk is compressed beside the other workers' and delivered in its turn. `lock` is held
+// on entry and on return; a chunk is dropped if the compressor stops or failed.
+void ChunkCompressor::passGate(const Queued& item, Worker& worker,
+                               std::unique_lock<std::mutex>& lock) {
+  if (!waitForTurn(gateTurn_, item.turn, lock)) return;
+  if (gate_.deciding()) {
+    lock.unlock();  // only the worker whose turn it is touches the gate
+    gate_.add(item.location, worker.pending);
+    lock.lock();
+    if (!gate_.deciding()) deliverTurn_ = item.turn + 1;  // it delivered all up to this one
+    gateTurn_ = item.turn + 1;
+    changed_.notify_all();
+    return;
+  }
+  gateTurn_ = item.turn + 1;
+  changed_.notify_all();
+  lock.unlock();
+  worker.coder.dictionary = gate_.dictionary();  // set for good once the gate decided
+  compressChunk(worker.pending, worker.coder);
+  lock.lock();
+  if (!waitForTurn(deliverTurn_, item.turn, lock)) return;
+  lock.unlock();
+  gate_.deliverCompressed(item.location, worker.pending);
+  lock.lock();
+  deliverTurn_ = item.turn + 1;
+  changed_.notify_all();
+}
+
 void ChunkCompressor::run() {
-  // Reused from chunk to chunk (finishPayload resets the encoder; its buffers stay).
-  ColumnEncoder encoder(uint64_t{1} << 16, timeMode_);
-  PendingChunk pending;
+  Worker worker(timeMode_, level_);
   std::unique_lock lock(mutex_);
   for (;;) {
     changed_.wait(lock, [&] { return stop_ || !queue_.empty(); });
     if (stop_) return;
-    auto [location, raw] = std::move(queue_.front());
+    Queued item = std::move(queue_.front());
     queue_.pop_front();
-    busy_ = true;
+    ++busy_;
     lock.unlock();
     changed_.notify_all();  // a slot is free
     try {
-      encode(raw, encoder, pending);
-      gate_.add(location, pending);
+      encode(item.raw, worker.encoder, worker.pending);
+      lock.lock();
+      passGate(item, worker, lock);
     } catch (...) {
-      lock.lock();
-      failure_ = std::current_exception();
+      if (!lock.owns_lock()) lock.lock();
+      if (!failure_) failure_ = std::current_exception();
       queue_.clear();  // nothing after a failed chunk may be delivered
-      busy_ = false;
-      lock.unlock();
-      changed_.notify_all();
-      lock.lock();
-      continue;
     }
-    lock.lock();
-    busy_ = false;
+    --busy_;
     changed_.notify_all();
   }
 }

@@ -1,8 +1,9 @@
-// Codes and compresses column chunks on a second thread while compaction goes on: the
+// Codes and compresses column chunks on worker threads while compaction goes on: the
 // compacting thread only collects each event's context, time and values (RawChunk).
-// One worker takes the chunks in the order they were submitted and hands each compressed
-// chunk on in that same order, so the output never depends on thread timing. The queue
-// is bounded: a producer that runs ahead waits (memory stays bounded).
+// Workers (one per core, at most two) take the chunks in the order they were submitted,
+// each codes its chunk on its own, the chunks pass the dictionary gate in that order, and
+// are handed on in that same order, so the output never depends on thread timing. The
+// queue is bounded: a producer that runs ahead waits (memory stays bounded).
 #pragma once
 
 #include <condition_variable>
@@ -12,6 +13,7 @@
 #include <mutex>
 #include <thread>
 #include <utility>
+#include <vector>
 
 #include "values/column_dictionary.hpp"
 #include "values/columns.hpp"
@@ -68,14 +70,17 @@ struct RawChunk {
 
 class ChunkCompressor {
  public:
-  // Receives each compressed chunk, in submission order, on the worker thread.
+  // Receives each compressed chunk, in submission order, on a worker thread (one call at a
+  // time).
   using Deliver = std::function<void(LocationId, ColumnChunk&&)>;
   // Chunks are coded with time prediction `timeMode` and compressed at zstd level `level`;
   // with `deliverDictionary`, with a dictionary if one pays (column_dictionary.hpp), which
-  // is handed to it before the first chunk that needs it.
+  // is handed to it before the first chunk that needs it. `workers`: 0 for one per core,
+  // at most two (a trace's reading and compaction keep other threads busy).
   ChunkCompressor(Deliver deliver, uint8_t timeMode, int level, size_t maxQueued = 8,
-                  DictionaryGate::DeliverDictionary deliverDictionary = nullptr);
-  // Stops the worker; chunks not yet delivered are dropped (call finish() to keep them).
+                  DictionaryGate::DeliverDictionary deliverDictionary = nullptr,
+                  unsigned workers = 0);
+  // Stops the workers; chunks not yet delivered are dropped (call finish() to keep them).
   ~ChunkCompressor();
   ChunkCompressor(const ChunkCompressor&) = delete;
   ChunkCompressor& operator=(const ChunkCompressor&) = delete;
@@ -87,22 +92,33 @@ class ChunkCompressor {
   void finish();
 
  private:
+  struct Queued {
+    uint64_t turn;  // its place in submission order
+    LocationId location;
+    RawChunk raw;
+  };
+  struct Worker;
   void run();
   void rethrow();
-
+  void passGate(const Queued& item, Worker& worker, std::unique_lock<std::mutex>& lock);
+  bool waitForTurn(const uint64_t& turn, uint64_t mine, std::unique_lock<std::mutex>& lock);
   void encode(const RawChunk& raw, ColumnEncoder& encoder, PendingChunk& pending);
 
   Deliver deliver_;
   uint8_t timeMode_;
-  DictionaryGate gate_;  // used by the worker only (and by finish() once it is idle)
+  int level_;
+  DictionaryGate gate_;  // used by the worker whose turn it is (and by finish() once idle)
   size_t maxQueued_;
   std::mutex mutex_;
   std::condition_variable changed_;
-  std::deque<std::pair<LocationId, RawChunk>> queue_;
-  bool busy_ = false;  // the worker holds a chunk taken from the queue
+  std::deque<Queued> queue_;
+  uint64_t submitted_ = 0;    // chunks submitted
+  uint64_t gateTurn_ = 0;     // the next chunk to pass the gate
+  uint64_t deliverTurn_ = 0;  // the next chunk to deliver once the gate holds none
+  size_t busy_ = 0;           // workers holding a chunk taken from the queue
   bool stop_ = false;
   std::exception_ptr failure_;
-  std::thread worker_;
+  std::vector<std::thread> workers_;
 };
 
 }  // namespace mtf::values

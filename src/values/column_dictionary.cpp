@@ -267,6 +267,10 @@ bool DictionaryGate::paysBesideRangeCoding(const std::vector<uint8_t>& content) 
 
 void DictionaryGate::compressAndDeliver(LocationId location, PendingChunk& pending) {
   if (!compressed_) compressChunk(pending, coder_);
+  deliverCompressed(location, pending);
+}
+
+void DictionaryGate::deliverCompressed(LocationId location, PendingChunk& pending) {
   reportProbe(pending);
   deliver_(location, std::move(pending.chunk));
 }

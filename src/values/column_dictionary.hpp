@@ -34,6 +34,12 @@ class DictionaryGate {
   DictionaryGate(int level, Deliver deliver, DeliverDictionary deliverDictionary);
   // Takes a coded chunk (its buffers are taken; `pending` is left empty).
   void add(LocationId location, PendingChunk& pending);
+  // True while it holds chunks for its decision (add() takes them); after, a caller may
+  // compress chunks itself (compressChunk at the gate's level, with dictionary()) and hand
+  // them on in order through deliverCompressed().
+  bool deciding() const { return deciding_; }
+  const ZstdDictionary* dictionary() const { return dictionary_.get(); }
+  void deliverCompressed(LocationId location, PendingChunk& pending);
   // Decides if not yet decided, and delivers every chunk held, compressing them on up to
   // `threads` threads (where nothing else runs: the end of a conversion).
   void finish(unsigned threads = 1);

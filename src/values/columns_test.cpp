@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <random>
+#include <string>
+#include <vector>
 
 #include "values/byte_coding.hpp"
 #include "values/chunk_compressor.hpp"
@@ -241,32 +243,70 @@ TEST(Columns, CodedBytesArePinned) {
   EXPECT_EQ(payloadCrc(mixedRows(12, 3000), 1, 1), 3472954275u);
 }
 
-// The worker thread codes a chunk exactly like ColumnEncoder does, chunk after chunk.
+// The workers code a chunk exactly like ColumnEncoder does, chunk after chunk, and hand
+// them on in order, on one worker or on three.
 TEST(Columns, ChunkCompressorCodesLikeTheEncoder) {
   const std::vector<Row> rows = mixedRows(14, 40000);
-  std::vector<ColumnChunk> threaded;
-  ChunkCompressor compressor([&](LocationId, ColumnChunk&& c) { threaded.push_back(std::move(c)); },
-                             0, 6);
-  std::vector<ColumnChunk> direct;
-  ColumnEncoder enc(7000, 0);
-  RawChunk raw;
-  for (size_t i = 0; i < rows.size(); ++i) {
-    const Row& r = rows[i];
-    enc.add(r.context, r.time, r.values.data(), r.values.size());
-    raw.add(r.context, r.time, r.values.data(), r.values.size());
-    if (!enc.full() && i + 1 < rows.size()) continue;
-    direct.push_back(enc.finish(raw.firstEvent, 6));
-    compressor.submit(0, std::move(raw));
-    raw = RawChunk{};
-    raw.firstEvent = i + 1;
+  for (const unsigned workers : {1u, 3u}) {
+    std::vector<ColumnChunk> threaded;
+    ChunkCompressor compressor(
+        [&](LocationId, ColumnChunk&& c) { threaded.push_back(std::move(c)); }, 0, 6, 8, nullptr,
+        workers);
+    std::vector<ColumnChunk> direct;
+    ColumnEncoder enc(7000, 0);
+    RawChunk raw;
+    for (size_t i = 0; i < rows.size(); ++i) {
+      const Row& r = rows[i];
+      enc.add(r.context, r.time, r.values.data(), r.values.size());
+      raw.add(r.context, r.time, r.values.data(), r.values.size());
+      if (!enc.full() && i + 1 < rows.size()) continue;
+      direct.push_back(enc.finish(raw.firstEvent, 6));
+      compressor.submit(0, std::move(raw));
+      raw = RawChunk{};
+      raw.firstEvent = i + 1;
+    }
+    compressor.finish();
+    ASSERT_EQ(threaded.size(), direct.size());
+    for (size_t c = 0; c < direct.size(); ++c) {
+      EXPECT_EQ(threaded[c].encoded, direct[c].encoded) << workers << " chunk " << c;
+      EXPECT_EQ(threaded[c].firstEvent, direct[c].firstEvent);
+      EXPECT_EQ(threaded[c].maxTime, direct[c].maxTime);
+    }
   }
-  compressor.finish();
-  ASSERT_EQ(threaded.size(), direct.size());
-  for (size_t c = 0; c < direct.size(); ++c) {
-    EXPECT_EQ(threaded[c].encoded, direct[c].encoded) << "chunk " << c;
-    EXPECT_EQ(threaded[c].firstEvent, direct[c].firstEvent);
-    EXPECT_EQ(threaded[c].maxTime, direct[c].maxTime);
+}
+
+// With a dictionary gate that decides while chunks still come (more than its 2 MiB of
+// payload), three workers give the same chunks, dictionary and order as one: the gate's
+// chunks in their turns, the later ones compressed side by side and delivered in order.
+TEST(Columns, ChunkCompressorWorkersKeepTheGatesOrder) {
+  const std::vector<Row> rows = mixedRows(16, 600000);
+  std::vector<std::string> orders[2];
+  std::vector<std::vector<uint8_t>> chunks[2];
+  size_t beforeFinish[2] = {0, 0};
+  for (const unsigned workers : {1u, 3u}) {
+    const bool k = workers > 1;
+    ChunkCompressor compressor(
+        [&](LocationId location, ColumnChunk&& c) {
+          orders[k].push_back("chunk " + std::to_string(location));
+          chunks[k].push_back(std::move(c.encoded));
+        },
+        1, 3, 4, [&](std::shared_ptr<const ZstdDictionary>) { orders[k].push_back("dictionary"); },
+        workers);
+    RawChunk raw;
+    for (size_t i = 0; i < rows.size(); ++i) {
+      const Row& r = rows[i];
+      raw.add(r.context, r.time, r.values.data(), r.values.size());
+      if (raw.size() < 10000 && i + 1 < rows.size()) continue;
+      compressor.submit(i / 10000 % 7, std::move(raw));
+      raw = RawChunk{};
+      raw.firstEvent = i + 1;
+    }
+    beforeFinish[k] = chunks[k].size();  // delivered before finish(): the gate had decided
+    compressor.finish();
   }
+  EXPECT_GT(beforeFinish[0], 0u);
+  EXPECT_EQ(orders[0], orders[1]);
+  EXPECT_EQ(chunks[0], chunks[1]);
 }
 
 // Rows added past the room reserved (and with none reserved) are all kept, in order.
