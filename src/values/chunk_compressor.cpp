@@ -35,16 +35,23 @@ struct ChunkCompressor::Worker {
   }
 };
 
+namespace {
+unsigned workerCount(unsigned asked) {
+  return asked ? asked : std::clamp(std::thread::hardware_concurrency(), 1u, 2u);
+}
+}  // namespace
+
 ChunkCompressor::ChunkCompressor(Deliver deliver, uint8_t timeMode, int level, size_t maxQueued,
                                  DictionaryGate::DeliverDictionary deliverDictionary,
                                  unsigned workers)
     : deliver_(std::move(deliver)),
       timeMode_(timeMode),
       level_(level),
-      gate_(level, deliver_, std::move(deliverDictionary)),
+      gate_(level, deliver_, std::move(deliverDictionary), workerCount(workers)),
       maxQueued_(maxQueued ? maxQueued : 1) {
-  if (workers == 0) workers = std::clamp(std::thread::hardware_concurrency(), 1u, 2u);
-  for (unsigned k = 0; k < workers; ++k) workers_.emplace_back([this] { run(); });
+  // The gate decides on one worker while the others wait for their turn: it compresses the
+  // chunks it held on as many threads as there are workers.
+  for (unsigned k = 0; k < workerCount(workers); ++k) workers_.emplace_back([this] { run(); });
 }
 
 ChunkCompressor::~ChunkCompressor() {

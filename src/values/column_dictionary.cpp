@@ -180,10 +180,12 @@ std::vector<uint8_t> chooseDictionary(const std::vector<const ByteBuffer*>& payl
   return std::move(best.content);
 }
 
-DictionaryGate::DictionaryGate(int level, Deliver deliver, DeliverDictionary deliverDictionary)
+DictionaryGate::DictionaryGate(int level, Deliver deliver, DeliverDictionary deliverDictionary,
+                               unsigned threads)
     : deciding_(deliverDictionary != nullptr),
       deliver_(std::move(deliver)),
-      deliverDictionary_(std::move(deliverDictionary)) {
+      deliverDictionary_(std::move(deliverDictionary)),
+      addThreads_(threads) {
   coder_.level = level;
 }
 
@@ -195,7 +197,7 @@ void DictionaryGate::add(LocationId location, PendingChunk& pending) {
   heldBytes_ += pending.payload.size();
   held_.emplace_back(location, std::move(pending));
   pending = PendingChunk{};
-  if (heldBytes_ >= kSampleBudget) finish();
+  if (heldBytes_ >= kSampleBudget) finish(addThreads_);
 }
 
 void DictionaryGate::finish(unsigned threads) {

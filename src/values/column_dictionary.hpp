@@ -31,7 +31,9 @@ class DictionaryGate {
   static constexpr size_t kSampleBudget = size_t{2} << 20;
 
   // Without `deliverDictionary`, chunks pass straight on, compressed without a dictionary.
-  DictionaryGate(int level, Deliver deliver, DeliverDictionary deliverDictionary);
+  // `threads`: on how many threads add() compresses the held chunks when it decides.
+  DictionaryGate(int level, Deliver deliver, DeliverDictionary deliverDictionary,
+                 unsigned threads = 1);
   // Takes a coded chunk (its buffers are taken; `pending` is left empty).
   void add(LocationId location, PendingChunk& pending);
   // True while it holds chunks for its decision (add() takes them); after, a caller may
@@ -59,6 +61,7 @@ class DictionaryGate {
   size_t heldBytes_ = 0;
   bool compressed_ = false;  // the held chunks' `encoded` is final (paysBesideRangeCoding)
   unsigned threads_ = 1;     // for compressing the held chunks
+  unsigned addThreads_;      // ... when add() decides
 };
 
 // The dictionary for the payloads `payloads` (empty if none pays), at `level`.
