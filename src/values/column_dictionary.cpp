@@ -103,8 +103,9 @@ bool quickDictionaryFails(const std::vector<const ByteBuffer*>& payloads, size_t
 
 // compressChunk of every held chunk at `coder`'s level and dictionary, on up to `threads`
 // threads (each with a zstd context of its own; the dictionary is only read): the same
-// bytes as one after the other. Used where nothing else is left to run (the end of a
-// conversion: a trace of under 2 MiB of payload is compressed there, all of it).
+// bytes as one after the other. Used where the other threads of the value columns wait:
+// at the end of a conversion (a trace of under 2 MiB of payload is compressed there, all
+// of it), and where the gate decides while chunks still come (the workers wait their turn).
 void compressHeld(std::vector<std::pair<LocationId, PendingChunk>>& held, ChunkEntropyCoder& coder,
                   unsigned threads) {
   const size_t n = held.size();
