@@ -90,7 +90,7 @@ struct MixedBit {
 class RangeEncoder {
  public:
   // Appends the coded bytes to `out` (from its current end).
-  explicit RangeEncoder(ByteBuffer& out) : out_(&out), begin_(out.size()) {}
+  explicit RangeEncoder(ByteBuffer& out) : out_(out), begin_(out.size()) {}
 
   // Bit: AdaptiveBit or MixedBit.
   template <class Bit>
@@ -125,22 +125,9 @@ class RangeEncoder {
       shiftLow();
     }
   }
-  void shiftLow() {
-    // A byte leaves `low` unless it is 0xFF with no carry: a later carry could still change
-    // it, so it waits (counted in pending_) until the next byte settles it.
-    if (static_cast<uint32_t>(low_) < 0xFF000000u || (low_ >> 32) != 0) {
-      const uint8_t carry = static_cast<uint8_t>(low_ >> 32);
-      if (started_) out_->push_back(static_cast<uint8_t>(cache_ + carry));
-      started_ = true;
-      for (; pending_ > 0; --pending_) out_->push_back(static_cast<uint8_t>(0xFF + carry));
-      cache_ = static_cast<uint8_t>(low_ >> 24);
-    } else {
-      ++pending_;
-    }
-    low_ = (low_ & 0x00FFFFFFu) << 8;
-  }
+  void shiftLow();
   static constexpr uint32_t kTop = 1u << 24;
-  ByteBuffer* out_;   // a pointer, not a reference: LengthCoder works on a copy
+  ByteBuffer& out_;
   size_t begin_;      // where this coder's bytes start in out_
   uint64_t low_ = 0;  // 33 bits: bit 32 is a carry not yet propagated
   uint32_t range_ = 0xFFFFFFFFu;

@@ -37,24 +37,7 @@ class LengthCoder {
   // The bucket of the bit length of v.
   static unsigned bucketOfValue(uint64_t v) { return kBucketOf[lengthOf(v)]; }
 
-  void encode(RangeEncoder& shared, uint64_t v, unsigned bucket) {
-    RangeEncoder coder = shared;  // in registers, as in decode
-    encodeWith(coder, v, bucket);
-    shared = coder;
-  }
-
-  // Throws CodingError (offset: the decoder's position) on a bit length above 64.
-  uint64_t decode(RangeDecoder& shared, unsigned bucket) {
-    // A local copy stays in registers: the stores to the byte-sized counts of MixedBit
-    // may alias the decoder's members, which would otherwise be reloaded at every bit.
-    RangeDecoder coder = shared;
-    const uint64_t v = decodeWith(coder, bucket);
-    shared = coder;
-    return v;
-  }
-
- private:
-  [[gnu::always_inline]] void encodeWith(RangeEncoder& coder, uint64_t v, unsigned bucket) {
+  void encode(RangeEncoder& coder, uint64_t v, unsigned bucket) {
     const unsigned n = lengthOf(v);
     Bit* tree = length_[bucket];
     unsigned node = 1;
@@ -72,6 +55,17 @@ class LengthCoder {
     coder.encodeDirect(v, below - 2);
   }
 
+  // Throws CodingError (offset: the decoder's position) on a bit length above 64.
+  uint64_t decode(RangeDecoder& shared, unsigned bucket) {
+    // A local copy stays in registers: the stores to the byte-sized counts of MixedBit
+    // may alias the decoder's members, which would otherwise be reloaded at every bit.
+    RangeDecoder coder = shared;
+    const uint64_t v = decodeWith(coder, bucket);
+    shared = coder;
+    return v;
+  }
+
+ private:
   [[gnu::always_inline]] uint64_t decodeWith(RangeDecoder& coder, unsigned bucket) {
     Bit* tree = length_[bucket];
     unsigned node = 1;
