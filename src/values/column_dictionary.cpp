@@ -203,29 +203,29 @@ void DictionaryGate::add(LocationId location, PendingChunk& pending) {
 
 void DictionaryGate::finish(unsigned threads) {
   if (!deciding_) return;
-  threads_ = threads;
-  decide();
+  const bool compressed = decide(threads);
   deciding_ = false;
-  if (!compressed_) compressHeld(held_, coder_, threads_);
-  compressed_ = true;
-  for (auto& [location, pending] : held_) compressAndDeliver(location, pending);
+  if (!compressed) compressHeld(held_, coder_, threads);
+  for (auto& [location, pending] : held_) deliverCompressed(location, pending);
   held_.clear();
   heldBytes_ = 0;
-  compressed_ = false;
 }
 
-void DictionaryGate::decide() {
+// True if the held chunks are compressed for good already (paysBesideRangeCoding).
+bool DictionaryGate::decide(unsigned threads) {
   std::vector<const ByteBuffer*> payloads;
   for (const auto& [location, pending] : held_) payloads.push_back(&pending.payload);
   std::vector<uint8_t> content = chooseDictionary(payloads, coder_.level);
-  if (content.empty()) return;
+  if (content.empty()) return false;
   dictionary_ = std::make_shared<ZstdDictionary>(content.data(), content.size(), coder_.level);
-  if (mostlyRangeCodable() && !paysBesideRangeCoding(content)) {
+  const bool judged = mostlyRangeCodable();
+  if (judged && !paysBesideRangeCoding(content, threads)) {
     dictionary_.reset();
-    return;
+    return true;
   }
   coder_.dictionary = dictionary_.get();
   deliverDictionary_(dictionary_);
+  return judged;
 }
 
 // chooseDictionary judges the dictionary against zstd alone; a chunk that ends up range
@@ -240,15 +240,15 @@ bool DictionaryGate::mostlyRangeCodable() const {
 
 // The held chunks compressed for good (zstd at the final level or range coded, as
 // compressChunk chooses) with the dictionary, plus the dictionary itself, against the same
-// without it. The chunks keep the winner's bytes (compressAndDeliver does not redo them).
-bool DictionaryGate::paysBesideRangeCoding(const std::vector<uint8_t>& content) {
+// without it, on `threads` threads. The chunks keep the winner's bytes.
+bool DictionaryGate::paysBesideRangeCoding(const std::vector<uint8_t>& content, unsigned threads) {
   ChunkEntropyCoder& coder = coder_;
   size_t with = coder.zstd.frame(content.data(), content.size(), coder.level, nullptr).size;
   size_t without = 0;
   std::vector<std::vector<uint8_t>> withDictionary(held_.size());
   std::vector<size_t> probeZstd(held_.size());  // bench probe: the zstd frames with it
   coder.dictionary = dictionary_.get();
-  compressHeld(held_, coder, threads_);
+  compressHeld(held_, coder, threads);
   for (size_t i = 0; i < held_.size(); ++i) {
     PendingChunk& pending = held_[i].second;
     with += pending.chunk.encoded.size();
@@ -256,7 +256,7 @@ bool DictionaryGate::paysBesideRangeCoding(const std::vector<uint8_t>& content) 
     probeZstd[i] = pending.probe.zstd;
   }
   coder.dictionary = nullptr;
-  compressHeld(held_, coder, threads_);
+  compressHeld(held_, coder, threads);
   for (const auto& [location, pending] : held_) without += pending.chunk.encoded.size();
   const bool pays = with < without;
   if (pays)
@@ -264,12 +264,11 @@ bool DictionaryGate::paysBesideRangeCoding(const std::vector<uint8_t>& content) 
       held_[i].second.chunk.encoded.swap(withDictionary[i]);
       held_[i].second.probe.zstd = probeZstd[i];
     }
-  compressed_ = true;
   return pays;
 }
 
 void DictionaryGate::compressAndDeliver(LocationId location, PendingChunk& pending) {
-  if (!compressed_) compressChunk(pending, coder_);
+  compressChunk(pending, coder_);
   deliverCompressed(location, pending);
 }
 

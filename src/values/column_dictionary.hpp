@@ -43,13 +43,13 @@ class DictionaryGate {
   const ZstdDictionary* dictionary() const { return dictionary_.get(); }
   void deliverCompressed(LocationId location, PendingChunk& pending);
   // Decides if not yet decided, and delivers every chunk held, compressing them on up to
-  // `threads` threads (where nothing else runs: the end of a conversion).
+  // `threads` threads.
   void finish(unsigned threads = 1);
 
  private:
-  void decide();
+  bool decide(unsigned threads);
   bool mostlyRangeCodable() const;
-  bool paysBesideRangeCoding(const std::vector<uint8_t>& content);
+  bool paysBesideRangeCoding(const std::vector<uint8_t>& content, unsigned threads);
   void compressAndDeliver(LocationId location, PendingChunk& pending);
 
   bool deciding_;
@@ -59,9 +59,7 @@ class DictionaryGate {
   std::shared_ptr<const ZstdDictionary> dictionary_;
   std::vector<std::pair<LocationId, PendingChunk>> held_;
   size_t heldBytes_ = 0;
-  bool compressed_ = false;  // the held chunks' `encoded` is final (paysBesideRangeCoding)
-  unsigned threads_ = 1;     // for compressing the held chunks
-  unsigned addThreads_;      // ... when add() decides
+  unsigned addThreads_;  // for compressing the held chunks when add() decides
 };
 
 // The dictionary for the payloads `payloads` (empty if none pays), at `level`.

@@ -74,7 +74,7 @@ std::vector<Row> counterRows(size_t n, uint64_t seed) {
   Tick time = 1000;
   for (size_t i = 0; i < n; ++i) {
     time += 2000 + rng() % 60000;
-    Row row{0, time, std::vector<uint64_t>(12)};
+    Row row{0, time, std::vector<uint64_t>(8)};
     for (size_t c = 0; c < 8; ++c) {
       const double scale = std::pow(10.0, 1.0 + 0.6 * static_cast<double>(c));
       row.values[c] = static_cast<uint64_t>(std::max(0.0, scale * noise(rng)));
