@@ -96,5 +96,11 @@ inline constexpr std::string_view kGenericTypeAttribute = "mtf:generic_type";
 inline constexpr std::string_view kStatePositionAttribute = "mtf:state_position";
 inline constexpr std::string_view kStatesOfProperty = "mtf:states_of";
 inline constexpr std::string_view kStateRegionPrefix = "mtf:state ";
+// On an MpiSend written before the Leave it followed (an Extrae blocking send: see
+// otf2_convention.hpp); the reader puts it back after that Leave.
+inline constexpr std::string_view kSendAfterLeaveAttribute = "mtf:send_after_leave";
+// The property the Paraver reader keeps the .prv header in (converters/paraver/extrae.hpp):
+// the trace came from Paraver.
+inline constexpr std::string_view kParaverHeaderProperty = "paraver.header";
 
 }  // namespace mtf::otf2

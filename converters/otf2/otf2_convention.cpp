@@ -24,7 +24,8 @@ bool isConventionRecord(const DefRecord& r, const ConventionRefs& refs,
     return r.fields[0] == refs.stateParameter || r.fields[0] == refs.genericParameter;
   if (r.kind == DefKind::Attribute)
     return r.fields[0] == refs.stateEndAttribute || r.fields[0] == refs.genericTypeAttribute ||
-           r.fields[0] == refs.statePositionAttribute;
+           r.fields[0] == refs.statePositionAttribute ||
+           r.fields[0] == refs.sendAfterLeaveAttribute;
   if (r.kind == DefKind::Location || r.kind == DefKind::LocationProperty)
     return states.locations.count(r.fields[0]) != 0;
   if (r.kind == DefKind::Region) return states.stateOfRegion.count(r.fields[0]) != 0;
@@ -73,6 +74,7 @@ ConventionRefs findConvention(const Definitions& defs) {
   refs.genericParameter = refNamed(defs, DefKind::Parameter, kGenericParameter);
   refs.genericTypeAttribute = refNamed(defs, DefKind::Attribute, kGenericTypeAttribute);
   refs.statePositionAttribute = refNamed(defs, DefKind::Attribute, kStatePositionAttribute);
+  refs.sendAfterLeaveAttribute = refNamed(defs, DefKind::Attribute, kSendAfterLeaveAttribute);
   return refs;
 }
 
@@ -145,9 +147,27 @@ ConventionDefinitions planConvention(const Definitions& defs) {
       define(kGenericTypeAttribute, DefKind::Attribute, OTF2_TYPE_UINT64);
   plan.refs.statePositionAttribute =
       define(kStatePositionAttribute, DefKind::Attribute, OTF2_TYPE_UINT64);
+  // Last: conventionRecordsToWrite leaves it out when unused.
+  plan.refs.sendAfterLeaveAttribute =
+      define(kSendAfterLeaveAttribute, DefKind::Attribute, OTF2_TYPE_UINT64);
   plan.records.insert(plan.records.end(), attributes.begin(), attributes.end());
   plan.records.insert(plan.records.end(), parameters.begin(), parameters.end());
   return plan;
+}
+
+std::vector<DefRecord> conventionRecordsToWrite(const ConventionDefinitions& plan,
+                                                bool sendMarkerUsed) {
+  std::vector<DefRecord> out;
+  const Ref marker = plan.refs.sendAfterLeaveAttribute;
+  uint64_t markerName = kUndefinedRef;
+  for (const DefRecord& r : plan.records)
+    if (r.kind == DefKind::Attribute && r.fields[0] == marker) markerName = r.fields[1];
+  for (const DefRecord& r : plan.records) {
+    const bool isMarker = (r.kind == DefKind::Attribute && r.fields[0] == marker) ||
+                          (r.kind == DefKind::String && r.fields[0] == markerName);
+    if (sendMarkerUsed || !isMarker) out.push_back(r);
+  }
+  return out;
 }
 
 }  // namespace mtf::otf2

@@ -17,6 +17,16 @@
 //                         + attribute "mtf:state_end" (UINT64) = end
 //   Generic(type, val) -> ParameterInt(parameter "mtf:generic", val)
 //                         + attribute "mtf:generic_type" (UINT64) = type
+//   Leave(MPI call), MpiSend at the same time, in a trace read from Paraver
+//                      -> MpiSend + attribute "mtf:send_after_leave" (UINT64) = 1, then the
+//                         Leave. Extrae gives a blocking send when the message left, the
+//                         end of the call: its communication record follows the call's last
+//                         line, and the Paraver reader keeps that order. OTF2 tools look for
+//                         a send inside its MPI call (Scalasca's wait states, Vampir's
+//                         message lines): written inside it, at the same time; read back
+//                         after the Leave again, without the attribute, so a .prv comes
+//                         back byte for byte. Only when the attribute's definition is
+//                         planned by the writer (not where the input defines the others).
 // The definitions involved are plumbing, not part of the trace: the reader removes them
 // from the definitions it reports and the writer adds them only when needed, so a trace
 // round-trips with identical definitions.
@@ -35,9 +45,10 @@ struct ConventionRefs {
   Ref genericParameter = kUndefinedRef;
   Ref genericTypeAttribute = kUndefinedRef;
   Ref statePositionAttribute = kUndefinedRef;
+  Ref sendAfterLeaveAttribute = kUndefinedRef;
   bool any() const {
     return stateParameter != kUndefinedRef || genericParameter != kUndefinedRef ||
-           stateEndAttribute != kUndefinedRef;
+           stateEndAttribute != kUndefinedRef || sendAfterLeaveAttribute != kUndefinedRef;
   }
 };
 
@@ -64,6 +75,11 @@ struct ConventionDefinitions {
   ConventionRefs refs;
   std::vector<DefRecord> records;  // Strings, then Attributes, then Parameters
 };
+// The convention's definitions a writer adds: `records` without the send-after-leave
+// attribute and its name unless `sendMarkerUsed` (it comes last among the strings and
+// the attributes, so leaving it out leaves no gap in their ids).
+std::vector<DefRecord> conventionRecordsToWrite(const ConventionDefinitions& plan,
+                                                bool sendMarkerUsed);
 ConventionDefinitions planConvention(const Definitions& defs);
 
 }  // namespace mtf::otf2

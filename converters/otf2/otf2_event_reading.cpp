@@ -63,6 +63,41 @@ void undoConvention(const EventReadState& s, Event& e) {
     s.progress->tick(s.delivered);
 }
 
+// The event in the current slot (e) to the sink; a full batch goes on.
+void handOn(EventReadState& s, Event& e) {
+  if (!s.batcher)
+    s.sink->event(e);
+  else
+    s.batcher->commit();
+  countDelivered(s);
+}
+
+// The send the writer put before the Leave it followed goes back after it; a marked send
+// that no such Leave follows (another writer's archive) stays where it is.
+void deliverAroundLeave(EventReadState& s, Event& e) {
+  if (s.sendHeld) {
+    s.sendHeld = false;
+    if (e.kind == EventKind::Leave && e.location == s.heldSend.location &&
+        e.time == s.heldSend.time) {
+      handOn(s, e);
+      deliverEvent(s, s.heldSend);
+      return;
+    }
+    std::swap(e, s.heldSend);  // the send into the slot, e kept
+    handOn(s, e);
+    Event& slot = s.batcher ? s.batcher->next() : s.single;
+    slot = std::move(s.heldSend);
+    return deliverAroundLeave(s, slot);  // it may be a marked send too
+  }
+  uint64_t marked = 0;
+  if (e.kind == EventKind::MpiSend && takeAttribute(e, s.sendAfterLeaveAttribute, marked)) {
+    s.heldSend = e;  // the slot is not committed: the next event reuses it
+    s.sendHeld = true;
+    return;
+  }
+  handOn(s, e);
+}
+
 // Every case but the common one (an event without attributes into a batch with room
 // left): out of line, with the exception handling (the sink may throw).
 [[gnu::noinline]] OTF2_CallbackCode deliverRare(EventReadState& s, Event& e,
@@ -71,14 +106,13 @@ void undoConvention(const EventReadState& s, Event& e) {
   try {
     if (count != 0) copyAttributes(attributes, count, e.attributes);
     if (s.conventionInUse) undoConvention(s, e);
-    if (!s.batcher)
-      s.sink->event(e);
+    if (s.sendAfterLeaveAttribute != kUndefinedRef) [[unlikely]]
+      deliverAroundLeave(s, e);
     else
-      s.batcher->commit();  // the batch is full: it goes to the sink
+      handOn(s, e);  // a full batch goes to the sink
   } catch (...) {
     return failed(s);
   }
-  countDelivered(s);
   return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -203,7 +237,14 @@ void registerStateCallbacks(OTF2_EvtReaderCallbacks* c) {
   OTF2_EvtReaderCallbacks_SetEnterCallback(c, &onStateEnter);
 }
 
+void deliverHeldSend(EventReadState& s) {
+  if (!s.sendHeld) return;
+  s.sendHeld = false;
+  deliverEvent(s, s.heldSend);
+}
+
 void deliverEvent(EventReadState& s, const Event& e) {
+  deliverHeldSend(s);
   Event& slot = s.batcher ? s.batcher->next() : s.single;
   slot = e;
   if (!s.batcher)

@@ -24,7 +24,12 @@ struct EventReadState {
   Ref stateEndAttribute = kUndefinedRef;
   Ref genericParameter = kUndefinedRef;
   Ref genericTypeAttribute = kUndefinedRef;
+  Ref sendAfterLeaveAttribute = kUndefinedRef;
   bool conventionInUse = false;  // any of the above defined: check Parameter events
+  // An MpiSend written before the Leave it followed (otf2_convention.hpp), held until the
+  // next event of its location: that Leave goes first.
+  bool sendHeld = false;
+  Event heldSend;
   uint64_t unknownRecords = 0;
   uint64_t delivered = 0;
   Progress* progress = nullptr;
@@ -47,7 +52,10 @@ struct StateHold {
 };
 // Enter -> StateHold (user data); every other record is skipped.
 void registerStateCallbacks(OTF2_EvtReaderCallbacks* callbacks);
-// Hands `e` to the sink as the callbacks do (in the current batch, if batching).
+// Hands `e` to the sink as the callbacks do (in the current batch, if batching), after
+// a held send.
 void deliverEvent(EventReadState& s, const Event& e);
+// Hands on a held send (at the end of its location's events).
+void deliverHeldSend(EventReadState& s);
 
 }  // namespace mtf::otf2

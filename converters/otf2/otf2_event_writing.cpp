@@ -114,6 +114,15 @@ OTF2_ErrorCode EventEncoder::writeStateEnter(OTF2_EvtWriter* writer, const Event
   return OTF2_EvtWriter_Enter(writer, list, e.time, region);
 }
 
+OTF2_ErrorCode EventEncoder::writeSendBeforeLeave(OTF2_EvtWriter* writer, const Event& send) {
+  usedConvention_ = markedSends_ = true;
+  OTF2_AttributeList* list = fillAttributes(send);
+  OTF2_AttributeValue one;
+  one.uint64 = 1;
+  OTF2_AttributeList_AddAttribute(list, convention_.sendAfterLeaveAttribute, OTF2_TYPE_UINT64, one);
+  return table()[static_cast<size_t>(EventKind::MpiSend)](writer, list, send);
+}
+
 // State(end, state) -> ParameterUnsignedInt("mtf:state", state) + attribute end;
 // Generic(type, value) -> ParameterInt("mtf:generic", value) + attribute type.
 OTF2_ErrorCode EventEncoder::writeConvention(OTF2_EvtWriter* writer, const Event& e) {

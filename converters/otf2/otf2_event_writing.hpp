@@ -21,8 +21,12 @@ class EventEncoder {
   // the State's attributes, its end and `position` (events of its thread before it).
   OTF2_ErrorCode writeStateEnter(OTF2_EvtWriter* writer, const Event& e, Ref region,
                                  uint64_t position);
+  // An MpiSend written before the Leave it followed, with the convention's attribute.
+  OTF2_ErrorCode writeSendBeforeLeave(OTF2_EvtWriter* writer, const Event& send);
   // Whether a State / Generic event was written (the convention's definitions are needed).
   bool usedConvention() const { return usedConvention_; }
+  // Whether writeSendBeforeLeave was used (the convention's attribute for it is needed).
+  bool markedSends() const { return markedSends_; }
 
  private:
   OTF2_AttributeList* fillAttributes(const Event& e);
@@ -33,6 +37,7 @@ class EventEncoder {
 
   ConventionRefs convention_;
   bool usedConvention_ = false;
+  bool markedSends_ = false;
   AttributeListHandle attributes_;
   // Scratch arrays reused for every Metric / ProgramBegin: no allocation per event.
   std::vector<OTF2_Type> metricTypes_;

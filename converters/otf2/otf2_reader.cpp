@@ -229,6 +229,7 @@ void Otf2Reader::readLocationEvents(Lane& lane, OTF2_LocationRef location,
           : OTF2_Reader_ReadAllLocalEvents(lane.reader, evtReader, &records);
   OTF2_Reader_CloseEvtReader(lane.reader, evtReader);
   if (state.error) std::rethrow_exception(state.error);
+  deliverHeldSend(state);
   if (status == OTF2_SUCCESS) return;
   if (!options_.lenient)
     fail(placeLocation(location) + ", event " + std::to_string(records), status);
@@ -284,6 +285,7 @@ void Otf2Reader::useConvention(EventReadState& state) const {
   state.stateEndAttribute = convention_.stateEndAttribute;
   state.genericParameter = convention_.genericParameter;
   state.genericTypeAttribute = convention_.genericTypeAttribute;
+  state.sendAfterLeaveAttribute = convention_.sendAfterLeaveAttribute;
   state.conventionInUse = convention_.any();
 }
 

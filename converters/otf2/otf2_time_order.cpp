@@ -121,7 +121,9 @@ void mergeQueues(std::vector<std::unique_ptr<LocationQueue>>& queues, TraceSink&
 }  // namespace
 
 bool Otf2Reader::canReadInTimeOrder(const std::vector<OTF2_LocationRef>& locations) const {
-  if (states_.any() || locations.size() < 2) return false;
+  // A send to put back after its Leave (otf2_convention.hpp) is read location by location.
+  if (states_.any() || convention_.sendAfterLeaveAttribute != kUndefinedRef || locations.size() < 2)
+    return false;
   uint64_t chunkEvents = 0, chunkDefinitions = 0;
   if (OTF2_Reader_GetChunkSize(reader_.get(), &chunkEvents, &chunkDefinitions) != OTF2_SUCCESS ||
       chunkEvents == 0 || locations.size() > kOpenChunkBytes / chunkEvents)

@@ -82,6 +82,15 @@ void Otf2Writer::begin(const Definitions& defs) {
   else
     convention_ = planConvention(defs_);
   encoder_ = std::make_unique<EventEncoder>(convention_.refs);
+  sendsBeforeLeaves_ = defs_.info.properties.count(std::string(kParaverHeaderProperty)) &&
+                       convention_.refs.sendAfterLeaveAttribute != kUndefinedRef;
+  for (const DefRecord& r : defs_.records()) {
+    if (r.kind != DefKind::Region || !sendsBeforeLeaves_) continue;
+    const Ref region = static_cast<Ref>(r.fields[0]);
+    if (defs_.region(region).paradigm != Paradigm::Mpi || region > (1u << 20)) continue;
+    if (mpiRegion_.size() <= region) mpiRegion_.resize(region + 1, false);
+    mpiRegion_[region] = true;
+  }
   properties_ = planProperties(
       defs_.info, std::max(nextFreeString(defs_.records()), nextFreeString(convention_.records)));
   for (const LocationView& location : defs_.locations()) {
@@ -158,6 +167,36 @@ LossReport Otf2Writer::losses() const {
 
 void Otf2Writer::event(const Event& e) {
   if (!archive_ || !encoder_) throw std::logic_error("Otf2Writer::event() without begin()");
+  if (sendsBeforeLeaves_) [[unlikely]]
+    return writeAroundLeave(e);
+  write(e);
+}
+
+// An MpiSend right after the Leave of an MPI call, at the same time, is written before it
+// (otf2_convention.hpp): the Leave waits for its location's next event.
+void Otf2Writer::writeAroundLeave(const Event& e) {
+  const auto held = heldLeaves_.find(e.location);
+  if (held != heldLeaves_.end()) {
+    const bool sendOfTheCall = e.kind == EventKind::MpiSend && e.time == held->second.time;
+    if (sendOfTheCall) write(e, true);
+    write(held->second);
+    heldLeaves_.erase(held);
+    if (sendOfTheCall) return;
+  }
+  const bool mpiLeave = e.kind == EventKind::Leave && !e.fields.empty() &&
+                        e.fields[0] < mpiRegion_.size() && mpiRegion_[e.fields[0]];
+  if (mpiLeave)
+    heldLeaves_.emplace(e.location, e);
+  else
+    write(e);
+}
+
+void Otf2Writer::writeHeldLeaves() {
+  for (const auto& [location, leave] : heldLeaves_) write(leave);
+  heldLeaves_.clear();
+}
+
+void Otf2Writer::write(const Event& e, bool sendBeforeLeave) {
   if (e.location != lastLocation_ || !lastWriter_) {
     lastWriter_ = writerFor(e.location);
     lastLocation_ = e.location;
@@ -167,7 +206,8 @@ void Otf2Writer::event(const Event& e) {
     ++written_;
     return;
   }
-  const OTF2_ErrorCode status = encoder_->write(lastWriter_, e);
+  const OTF2_ErrorCode status = sendBeforeLeave ? encoder_->writeSendBeforeLeave(lastWriter_, e)
+                                                : encoder_->write(lastWriter_, e);
   if (status == OTF2_ERROR_INVALID_ARGUMENT)
     throw InputError(path_.string(), placeLocation(e.location),
                      "malformed " + std::string(nameOf(e.kind)) + " event (event " +
@@ -272,7 +312,8 @@ void Otf2Writer::writeGlobalDefinitions(
     }
   }
   if (encoder_->usedConvention())
-    for (const DefRecord& record : convention_.records) write(record, index++);
+    for (const DefRecord& record : conventionRecordsToWrite(convention_, encoder_->markedSends()))
+      write(record, index++);
   for (const DefRecord& record : states_->records(eventCounts)) write(record, index++);
   for (const DefRecord& record : properties_.strings) write(record, index++);
   status = OTF2_Archive_CloseGlobalDefWriter(archive_.get(), writer);
@@ -282,6 +323,7 @@ void Otf2Writer::writeGlobalDefinitions(
 
 void Otf2Writer::end() {
   if (!archive_ || !encoder_) throw std::logic_error("Otf2Writer::end() without begin()");
+  writeHeldLeaves();
   const auto eventCounts = closeEventWriters();
   writeLocalDefinitions();
   writeGlobalDefinitions(eventCounts);

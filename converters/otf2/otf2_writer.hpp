@@ -41,6 +41,9 @@ class Otf2Writer : public TraceSink {
   void openArchive();
   void setArchiveProperties();
   OTF2_EvtWriter* writerFor(LocationId location);
+  void write(const Event& e, bool sendBeforeLeave = false);
+  void writeAroundLeave(const Event& e);
+  void writeHeldLeaves();
   bool writeStateRegion(const Event& e);
   void leaveStates(LocationId statesLocation, StateRegionPlan::Track& track, Tick upTo);
   std::unordered_map<LocationId, uint64_t> closeEventWriters();
@@ -60,6 +63,11 @@ class Otf2Writer : public TraceSink {
   LocationId lastLocation_ = kUndefinedId;
   OTF2_EvtWriter* lastWriter_ = nullptr;
   ThreadMessageLosses threadMessages_;
+  // A trace from Paraver: the Leave of an MPI call waits for the event after it, to write
+  // a send at its time before it (otf2_convention.hpp); one held Leave a location at most.
+  bool sendsBeforeLeaves_ = false;
+  std::vector<bool> mpiRegion_;
+  std::unordered_map<LocationId, Event> heldLeaves_;
   uint64_t written_ = 0;
   uint64_t definitionsWritten_ = 0;  // global definition records, for the read-back check
 };

@@ -3,6 +3,7 @@
 
 #include <set>
 
+#include "converters/otf2/otf2_test_util.hpp"
 #include "converters/paraver/extrae.hpp"
 #include "converters/paraver/paraver_reader.hpp"
 #include "converters/paraver/paraver_test_util.hpp"
@@ -24,6 +25,26 @@ TEST(ParaverRegistry, SniffsAndChoosesByExtension) {
   EXPECT_EQ(formatForOutput("out/x.prv.gz").name, "paraver");
 }
 
+// The MpiSend records of the OTF2 archive `anchor` (as otf2-print lists them) that come just
+// after the Leave of an MPI call at the same time on the same location: Extrae's blocking
+// sends, which OTF2 tools look for inside their call (otf2_convention.hpp).
+size_t sendsAfterTheirCallsLeave(const std::string& anchor) {
+  size_t found = 0;
+  std::map<std::string, std::string> previous;  // location -> "NAME time" and the line
+  for (const std::string& line : otf2::testing::otf2PrintEventLines(anchor)) {
+    std::istringstream in(line);
+    std::string name, location, time;
+    in >> name >> location >> time;
+    if (name == "ADDITIONAL") continue;
+    const std::string& before = previous[location];
+    if (name == "MPI_SEND" && before.rfind("LEAVE " + time + " ", 0) == 0 &&
+        before.find("\"MPI_") != std::string::npos)
+      ++found;
+    previous[location] = name + " " + time + " " + line;
+  }
+  return found;
+}
+
 // .prv -> OTF2 -> .prv gives back the same records and .pcf.
 void expectOtf2RoundTrip(const std::string& input) {
   const FormatEntry* otf2 = formatByName("otf2");
@@ -35,6 +56,7 @@ void expectOtf2RoundTrip(const std::string& input) {
     auto writer = otf2->openWriter(archive, {});
     source->read(*writer);
   }
+  EXPECT_EQ(sendsAfterTheirCallsLeave(archive), 0u);
   auto back = openTrace(archive, {});
   const std::string output = dir.file("back.prv");
   ParaverWriter writer(output, {});
