@@ -120,5 +120,36 @@ TEST(Otf2SendOrder, OnlyATraceFromParaverHasItsSendsMoved) {
   EXPECT_EQ(defs.find("mtf:send_after_leave"), std::string::npos) << defs;
 }
 
+// Another writer's archive may carry the attribute where no Leave at the send's time
+// follows: those sends stay where they are (the attribute dropped all the same); one
+// last of its location is not lost.
+TEST(Otf2SendOrder, AMarkedSendWithoutItsLeaveAfterItStaysWhereItIs) {
+  TempDir tmp;
+  Trace t = extraeSends(false);
+  DefinitionBuilder b(t.defs);
+  const Ref name = b.string("mtf:send_after_leave");
+  t.defs.add({DefKind::Attribute, {0, name, name, 4 /* OTF2_TYPE_UINT64 */}, {}});
+  const Ref outer = 0, inner = 1;  // MPI_Send, compute
+  const std::vector<uint64_t> message = {1, 0, 7, 64};
+  const std::vector<EventAttribute> marked = {{0, 4, 1}};
+  t.events = {{EventKind::Enter, 0, 10, {outer}, {}},
+              {EventKind::MpiSend, 0, 20, message, marked},  // then an Enter: stays
+              {EventKind::Enter, 0, 30, {inner}, {}},
+              {EventKind::MpiSend, 0, 40, message, marked},  // then a send: stays
+              {EventKind::MpiSend, 0, 40, message, marked},  // then its Leave: after it
+              {EventKind::Leave, 0, 40, {inner}, {}},
+              {EventKind::Leave, 0, 50, {outer}, {}},
+              {EventKind::MpiSend, 0, 50, message, marked},  // the location's last
+              {EventKind::MpiRecv, 1, 60, {0, 0, 7, 64}, {}}};
+  const auto output = write(t, tmp.path() / "marked.otf2");
+  Otf2Reader reader(output, {});
+  CollectingSink sink;
+  reader.read(sink);
+  std::vector<Event> expected = t.events;
+  for (Event& e : expected) e.attributes.clear();
+  std::swap(expected[4], expected[5]);
+  EXPECT_EQ(sink.events, expected);
+}
+
 }  // namespace
 }  // namespace mtf::otf2
