@@ -84,6 +84,8 @@ void Otf2Writer::begin(const Definitions& defs) {
   encoder_ = std::make_unique<EventEncoder>(convention_.refs);
   sendsBeforeLeaves_ = defs_.info.properties.count(std::string(kParaverHeaderProperty)) &&
                        convention_.refs.sendAfterLeaveAttribute != kUndefinedRef;
+  // MPI regions by id in a vector (the Paraver reader numbers regions from 0); the Leaves
+  // of regions numbered beyond 2^20 are written at once.
   for (const DefRecord& r : defs_.records()) {
     if (r.kind != DefKind::Region || !sendsBeforeLeaves_) continue;
     const Ref region = static_cast<Ref>(r.fields[0]);
