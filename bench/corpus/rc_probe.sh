@@ -92,3 +92,13 @@ awk '{
        printf "%-16s", "today"; for (f in n) printf " %8.4f", exp(L[f, "today"] / n[f]); printf "\n"
        for (k in names) { printf "%-16s", k; for (f in n) printf " %8.4f", exp(L[f, k] / n[f]); printf "\n" }
      }' "$RESULTS" 2>"$WORK/per-trace.txt"
+# The adaptive decisions each length coding makes over all chunks (decoding's cost: about
+# 40 instructions each), against coding 7's tree ("base").
+cat "$WORK"/*.log | awk '/^rc-decisions/ {
+    for (i = 3; i <= NF; ++i) { split($i, kv, "="); d[kv[1]] += kv[2] }
+  }
+  END {
+    printf "adaptive decisions:"
+    for (k in d) printf " %s %d (%.2fx)", k, d[k], d[k] / d["base"]
+    printf "\n"
+  }'

@@ -58,32 +58,94 @@ struct ProbeBit {
 int ProbeBit::kind = 0;
 
 struct Config {
-  int time;       // 0 one model; 1 a model per context; 2 bucket by the context's previous
-                  // length; 3 tree per (context's previous, stream's previous) bucket
-  int slotPrev;   // values: 1 bucket by the slot's previous length, not the stream's; 2 exact
-  int valueCond;  // 1: value trees also by whether the event's time residual is 0
-  int mantissa;   // adaptive bits below the leading one (today 2)
-  int bit;        // ProbeBit::kind
+  int time;         // 0 one model; 1 a model per context; 2 bucket by the context's previous
+                    // length; 3 tree per (context's previous, stream's previous) bucket
+  int slotPrev;     // values: 1 bucket by the slot's previous length, not the stream's; 2 exact
+  int valueCond;    // 1: value trees also by whether the event's time residual is 0
+  int mantissa;     // adaptive bits below the leading one (today 2)
+  int bit;          // ProbeBit::kind
+  int lengths = 0;  // how a bit length is coded: 0 the tree of 7 bits (coding 7); 1, 2
+                    // relative to the set's last length (same?, up?, then unary steps up
+                    // to 4 or 2, else the tree); 3, 4 a window of 8 or 4 lengths by the
+                    // set's bucket (in it?, then 3 or 2 bits, else the tree)
 };
+
+// Adaptive decisions coded, by the variant being costed (costOf resets it).
+uint64_t gDecisions = 0;
 
 // A residual model with `sets` trees of bit lengths.
 struct ProbeModel {
   std::vector<ProbeBit> trees;
   std::vector<ProbeBit> mantissa;  // per length: a tree of up to 3 levels (8 nodes)
   unsigned previous = 0;
-  explicit ProbeModel(unsigned sets = 8) : trees(sets * 128), mantissa(65 * 8) {}
+  std::vector<uint8_t> last;    // lengths 1, 2: per set, the last length coded there
+  std::vector<ProbeBit> steps;  // per set: same?, up?, 4 steps up, 4 steps down
+  static int lengths;
+  explicit ProbeModel(unsigned sets = 8)
+      : trees(sets * 128), mantissa(65 * 8), last(sets, 0), steps(sets * 10) {}
 
-  double cost(uint64_t v, unsigned set, int mantissaBits) {
-    const unsigned n = static_cast<unsigned>(std::bit_width(v));
+  double coded(ProbeBit& b, bool bit) {
+    ++gDecisions;
+    const double c = kCost.of(b.p(), bit);
+    b.update(bit);
+    return c;
+  }
+  double treeCost(unsigned n, unsigned set) {
     ProbeBit* tree = &trees[set * 128];
     double bits = 0;
     unsigned node = 1;
     for (int i = 6; i >= 0; --i) {
       const bool bit = (n >> i) & 1;
-      bits += kCost.of(tree[node].p(), bit);
-      tree[node].update(bit);
+      bits += coded(tree[node], bit);
       node = 2 * node + bit;
     }
+    return bits;
+  }
+  double relativeCost(unsigned n, unsigned set) {
+    const unsigned c = last[set];
+    last[set] = static_cast<uint8_t>(n);
+    ProbeBit* b = &steps[set * 10];
+    double bits = coded(b[0], n == c);
+    if (n == c) return bits;
+    const bool up = n > c;
+    bits += coded(b[1], up);
+    const unsigned d = up ? n - c : c - n;
+    const unsigned most = lengths == 1 ? 4 : 2;
+    ProbeBit* u = &b[up ? 2 : 6];
+    for (unsigned k = 0; k < most; ++k) {
+      const bool more = d > k + 1;
+      bits += coded(u[k], more);
+      if (!more) return bits;
+    }
+    return bits + treeCost(n, set);
+  }
+
+  // Lengths 3: is n among the 8 lengths around its bucket's (set % 8)? then 3 bits, else
+  // the tree. Lengths 4: the same with 4 lengths and 2 bits.
+  double windowCost(unsigned n, unsigned set) {
+    static constexpr unsigned kStart8[8] = {0, 0, 0, 0, 1, 3, 7, 12};
+    static constexpr unsigned kStart4[8] = {0, 0, 0, 1, 3, 5, 8, 13};
+    const unsigned width = lengths == 3 ? 8 : 4, levels = lengths == 3 ? 3 : 2;
+    const unsigned start = (lengths == 3 ? kStart8 : kStart4)[set % 8];
+    ProbeBit* b = &steps[set * 10];
+    const bool in = n >= start && n < start + width;
+    double bits = coded(b[0], in);
+    if (!in) return bits + treeCost(n, set);
+    unsigned node = 1;
+    for (int i = static_cast<int>(levels) - 1; i >= 0; --i) {
+      const bool bit = ((n - start) >> i) & 1;
+      bits += coded(b[node], bit);  // nodes 1 .. 7 of the set's 10
+      node = 2 * node + bit;
+    }
+    return bits;
+  }
+
+  double cost(uint64_t v, unsigned set, int mantissaBits) {
+    const unsigned n = static_cast<unsigned>(std::bit_width(v));
+    double bits = lengths >= 3   ? windowCost(n, set)
+                  : lengths != 0 ? relativeCost(n, set)
+                                 : treeCost(n, set);
+    unsigned node = 1;
     previous = n;
     if (n < 2) return bits;
     const unsigned below = n - 1;
@@ -92,16 +154,18 @@ struct ProbeModel {
     node = 1;
     for (unsigned k = 0; k < adaptive; ++k) {
       const bool bit = (v >> (below - 1 - k)) & 1;
-      bits += kCost.of(m[node].p(), bit);
-      m[node].update(bit);
+      bits += coded(m[node], bit);
       node = 2 * node + bit;
     }
     return bits + (below - adaptive);
   }
 };
+int ProbeModel::lengths = 0;
 
 double costOf(const RcProbeInput& in, const Config& c) {
   ProbeBit::kind = c.bit;
+  ProbeModel::lengths = c.lengths;
+  gDecisions = 0;
   double bits = 0;
   // Times.
   {
@@ -158,29 +222,33 @@ double costOf(const RcProbeInput& in, const Config& c) {
 }
 
 const Config kConfigs[kProbeVariants] = {
-    {2, 1, 0, 2, 2},  // 0 base: coding 7 (time by the context's previous length, values by
-                      //   the slot's, two rates)
-    {4, 0, 0, 2, 0},  // 1 time: tree by the context's previous length (exact, to 23)
-    {2, 0, 0, 2, 0},  // 2 time: bucket by the context's previous length
-    {3, 0, 0, 2, 0},  // 3 time: (context's, stream's previous)
-    {0, 0, 0, 2, 2},  // 4 bits: two rates 1/16 + 1/128
-    {5, 0, 0, 2, 0},  // 5 time: (context's previous, the one before)
-    {0, 2, 0, 2, 0},  // 6 values: slot's previous exact
-    {0, 1, 0, 2, 0},  // 7 values: bucket by the slot's previous length
-    {4, 1, 0, 2, 2},  // 8 = 1 + 7 + 4
-    {5, 1, 0, 2, 2},  // 9 = 5 + 7 + 4
-    {2, 1, 0, 2, 0},  // 10 = 2 + 7
-    {0, 0, 0, 2, 0},  // 11 coding 6
-    {4, 1, 0, 2, 0},  // 12 = 1 + 7
-    {5, 1, 0, 2, 0},  // 13 = 5 + 7
-    {4, 2, 0, 2, 2},  // 14 = 1 + 6 + 4
-    {5, 1, 0, 3, 2},  // 15 = 5 + 7 + 8 + 4
+    {2, 1, 0, 2, 2},     // 0 base: coding 7 (time by the context's previous length, values by
+                         //   the slot's, two rates)
+    {4, 0, 0, 2, 0},     // 1 time: tree by the context's previous length (exact, to 23)
+    {2, 0, 0, 2, 0},     // 2 time: bucket by the context's previous length
+    {3, 0, 0, 2, 0},     // 3 time: (context's, stream's previous)
+    {0, 0, 0, 2, 2},     // 4 bits: two rates 1/16 + 1/128
+    {5, 0, 0, 2, 0},     // 5 time: (context's previous, the one before)
+    {0, 2, 0, 2, 0},     // 6 values: slot's previous exact
+    {0, 1, 0, 2, 0},     // 7 values: bucket by the slot's previous length
+    {4, 1, 0, 2, 2},     // 8 = 1 + 7 + 4
+    {5, 1, 0, 2, 2},     // 9 = 5 + 7 + 4
+    {2, 1, 0, 2, 0},     // 10 = 2 + 7
+    {0, 0, 0, 2, 0},     // 11 coding 6
+    {4, 1, 0, 2, 0},     // 12 = 1 + 7
+    {5, 1, 0, 2, 0},     // 13 = 5 + 7
+    {4, 2, 0, 2, 2},     // 14 = 1 + 6 + 4
+    {5, 1, 0, 3, 2},     // 15 = 5 + 7 + 8 + 4
+    {2, 1, 0, 2, 2, 1},  // 16 base, lengths relative to the set's last (4 steps)
+    {2, 1, 0, 2, 2, 2},  // 17 base, lengths relative to the set's last (2 steps)
+    {2, 1, 0, 2, 2, 3},  // 18 base, lengths: a window of 8 by the bucket, else the tree
+    {2, 1, 0, 2, 2, 4},  // 19 base, lengths: a window of 4 by the bucket, else the tree
 };
 
-const char* const kNames[kProbeVariants] = {"base",      "tCtxExact", "tCtxPrev",   "tCtxGlob",
-                                            "twoRate16", "tCtxPrev2", "vSlotExact", "vSlotPrev",
-                                            "c1_7_4",    "c5_7_4",    "c2_7",       "coding6",
-                                            "c1_7",      "c5_7",      "c1_6_4",     "c5_7_8_4"};
+const char* const kNames[kProbeVariants] = {
+    "base",      "tCtxExact", "tCtxPrev", "tCtxGlob", "twoRate16", "tCtxPrev2", "vSlotExact",
+    "vSlotPrev", "c1_7_4",    "c5_7_4",   "c2_7",     "coding6",   "c1_7",      "c5_7",
+    "c1_6_4",    "c5_7_8_4",  "relLen4",  "relLen2",  "window8",   "window4"};
 
 }  // namespace
 
@@ -190,7 +258,16 @@ bool rcProbeEnabled() {
 }
 
 void rcProbe(const RcProbeInput& in, double (&bytes)[kProbeVariants]) {
-  for (size_t v = 0; v < kProbeVariants; ++v) bytes[v] = costOf(in, kConfigs[v]);
+  uint64_t decisions[kProbeVariants];
+  for (size_t v = 0; v < kProbeVariants; ++v) {
+    bytes[v] = costOf(in, kConfigs[v]);
+    decisions[v] = gDecisions;
+  }
+  // What decoding would cost: each adaptive decision is about 40 instructions.
+  std::fprintf(stderr, "rc-decisions events=%zu", in.events);
+  for (size_t v : {size_t{0}, size_t{16}, size_t{18}, size_t{19}})
+    std::fprintf(stderr, " %s=%llu", kNames[v], static_cast<unsigned long long>(decisions[v]));
+  std::fprintf(stderr, "\n");
 }
 
 const char* rcProbeName(size_t variant) {

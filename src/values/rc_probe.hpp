@@ -11,7 +11,7 @@
 
 namespace mtf::values {
 
-inline constexpr size_t kProbeVariants = 16;
+inline constexpr size_t kProbeVariants = 20;
 
 // What a chunk's probe needs: per event its context, value count and time residual; per
 // value its residual and slot; per slot its stream (0: the shared one).
