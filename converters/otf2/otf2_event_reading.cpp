@@ -247,11 +247,7 @@ void deliverEvent(EventReadState& s, const Event& e) {
   deliverHeldSend(s);
   Event& slot = s.batcher ? s.batcher->next() : s.single;
   slot = e;
-  if (!s.batcher)
-    s.sink->event(slot);
-  else if (!s.batcher->commitIfRoom())
-    s.batcher->commit();
-  countDelivered(s);
+  handOn(s, slot);
 }
 
 void registerEventCallbacks(OTF2_EvtReaderCallbacks* c) {

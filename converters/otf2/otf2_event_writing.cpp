@@ -47,6 +47,13 @@ std::array<WriteFn, kEventKindCount> buildTable() {
   return t;
 }
 
+// The convention's attributes (otf2_convention.hpp) are all UINT64.
+void addUint64(OTF2_AttributeList* list, Ref attribute, uint64_t value) {
+  OTF2_AttributeValue v;
+  v.uint64 = value;
+  OTF2_AttributeList_AddAttribute(list, attribute, OTF2_TYPE_UINT64, v);
+}
+
 const std::array<WriteFn, kEventKindCount>& table() {
   static const std::array<WriteFn, kEventKindCount> instance = buildTable();
   return instance;
@@ -105,21 +112,15 @@ OTF2_ErrorCode EventEncoder::writeStateEnter(OTF2_EvtWriter* writer, const Event
                                              uint64_t position) {
   usedConvention_ = true;
   OTF2_AttributeList* list = fillAttributes(e);
-  OTF2_AttributeValue value;
-  value.uint64 = e.fields[0];
-  OTF2_AttributeList_AddAttribute(list, convention_.stateEndAttribute, OTF2_TYPE_UINT64, value);
-  value.uint64 = position;
-  OTF2_AttributeList_AddAttribute(list, convention_.statePositionAttribute, OTF2_TYPE_UINT64,
-                                  value);
+  addUint64(list, convention_.stateEndAttribute, e.fields[0]);
+  addUint64(list, convention_.statePositionAttribute, position);
   return OTF2_EvtWriter_Enter(writer, list, e.time, region);
 }
 
 OTF2_ErrorCode EventEncoder::writeSendBeforeLeave(OTF2_EvtWriter* writer, const Event& send) {
   usedConvention_ = markedSends_ = true;
   OTF2_AttributeList* list = fillAttributes(send);
-  OTF2_AttributeValue one;
-  one.uint64 = 1;
-  OTF2_AttributeList_AddAttribute(list, convention_.sendAfterLeaveAttribute, OTF2_TYPE_UINT64, one);
+  addUint64(list, convention_.sendAfterLeaveAttribute, 1);
   return table()[static_cast<size_t>(EventKind::MpiSend)](writer, list, send);
 }
 
@@ -129,15 +130,12 @@ OTF2_ErrorCode EventEncoder::writeConvention(OTF2_EvtWriter* writer, const Event
   if (e.fields.size() < 2) return OTF2_ERROR_INVALID_ARGUMENT;
   usedConvention_ = true;
   OTF2_AttributeList* list = fillAttributes(e);
-  OTF2_AttributeValue carried;
-  carried.uint64 = e.fields[0];
   if (e.kind == EventKind::State) {
-    OTF2_AttributeList_AddAttribute(list, convention_.stateEndAttribute, OTF2_TYPE_UINT64, carried);
+    addUint64(list, convention_.stateEndAttribute, e.fields[0]);
     return OTF2_EvtWriter_ParameterUnsignedInt(writer, list, e.time, convention_.stateParameter,
                                                e.fields[1]);
   }
-  OTF2_AttributeList_AddAttribute(list, convention_.genericTypeAttribute, OTF2_TYPE_UINT64,
-                                  carried);
+  addUint64(list, convention_.genericTypeAttribute, e.fields[0]);
   return OTF2_EvtWriter_ParameterInt(writer, list, e.time, convention_.genericParameter,
                                      static_cast<int64_t>(e.fields[1]));
 }

@@ -8,6 +8,7 @@
 
 #include "converters/otf2/otf2_def_writing.hpp"
 #include "converters/otf2/otf2_write_check.hpp"
+#include "model/mpi_ranks.hpp"
 #include "util/error.hpp"
 
 namespace fs = std::filesystem;
@@ -84,15 +85,7 @@ void Otf2Writer::begin(const Definitions& defs) {
   encoder_ = std::make_unique<EventEncoder>(convention_.refs);
   sendsBeforeLeaves_ = defs_.info.properties.count(std::string(kParaverHeaderProperty)) &&
                        convention_.refs.sendAfterLeaveAttribute != kUndefinedRef;
-  // MPI regions by id in a vector (the Paraver reader numbers regions from 0); the Leaves
-  // of regions numbered beyond 2^20 are written at once.
-  for (const DefRecord& r : defs_.records()) {
-    if (r.kind != DefKind::Region || !sendsBeforeLeaves_) continue;
-    const Ref region = static_cast<Ref>(r.fields[0]);
-    if (defs_.region(region).paradigm != Paradigm::Mpi || region > (1u << 20)) continue;
-    if (mpiRegion_.size() <= region) mpiRegion_.resize(region + 1, false);
-    mpiRegion_[region] = true;
-  }
+  if (sendsBeforeLeaves_) mpiRegion_ = mpiRegionFlags(defs_);
   properties_ = planProperties(
       defs_.info, std::max(nextFreeString(defs_.records()), nextFreeString(convention_.records)));
   for (const LocationView& location : defs_.locations()) {

@@ -27,6 +27,17 @@ Ref defineMpiSelfComm(DefinitionBuilder& builder, std::string_view name, Ref sel
   return builder.comm(name, selfGroup, parent);
 }
 
+std::vector<bool> mpiRegionFlags(const Definitions& defs) {
+  std::vector<bool> mpi;
+  for (const DefRecord& r : defs.records()) {
+    const uint64_t id = r.fields.empty() ? kUndefinedId : r.fields[0];
+    if (r.kind != DefKind::Region || id >= (uint64_t{1} << 24)) continue;
+    if (id >= mpi.size()) mpi.resize(id + 1, false);
+    mpi[id] = r.field("paradigm") == static_cast<uint64_t>(Paradigm::Mpi);
+  }
+  return mpi;
+}
+
 RankMap::RankMap(const Definitions& defs) {
   for (const DefRecord& r : defs.records()) {
     if (r.kind == DefKind::Group &&

@@ -26,6 +26,10 @@ Ref defineMpiSelfGroup(DefinitionBuilder& builder);
 Ref defineMpiSelfComm(DefinitionBuilder& builder, std::string_view name, Ref selfGroup,
                       Ref parent = kUndefinedRef);
 
+// Whether each region is an MPI call (paradigm MPI), by region id: the regions numbered below
+// 2^24 (ids are dense; a vector indexed by id), sized to the largest such id + 1.
+std::vector<bool> mpiRegionFlags(const Definitions& defs);
+
 // One communicator as seen by one of its members: turns ranks in it into world ranks.
 // Cheap to copy; valid as long as the RankMap it came from.
 class CommView {

@@ -108,14 +108,8 @@ void SignatureTable::grow() {
   --pairShift_;
 }
 
-SignatureContext::SignatureContext(const Definitions& defs) : ranks_(defs) {
-  for (const DefRecord& r : defs.records()) {
-    const uint64_t id = r.fields.empty() ? kUndefinedId : r.fields[0];
-    if (r.kind != DefKind::Region || id >= (uint64_t{1} << 24)) continue;  // ids are dense
-    if (id >= mpiRegion_.size()) mpiRegion_.resize(id + 1, false);
-    mpiRegion_[id] = r.field("paradigm") == static_cast<uint64_t>(Paradigm::Mpi);
-  }
-}
+SignatureContext::SignatureContext(const Definitions& defs)
+    : ranks_(defs), mpiRegion_(mpiRegionFlags(defs)) {}
 
 SignatureExtractor::SignatureExtractor(const SignatureOptions& options,
                                        const SignatureContext& ranks, LocationId location)
